@@ -1,0 +1,37 @@
+// Parsers for flag values: each rejects bad input with commander's InvalidArgumentError, which names the flag.
+import { InvalidArgumentError } from 'commander';
+import { BUCKETS, type BucketId, type Limit } from '../spec/index.ts';
+
+export const positiveInt = (value: string): number => {
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('expected a positive integer');
+  return Number(value);
+};
+
+export const port = (value: string): number => {
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new InvalidArgumentError('expected a port 0-65535');
+  return Number(value);
+};
+
+export type LimitOverrides = Partial<Record<BucketId, Limit>>;
+
+/** `BUCKET=COUNT/second|minute`, repeatable; e.g. `transaction-event=430/second`. */
+export const limitOverride = (value: string, previous: LimitOverrides = {}): LimitOverrides => {
+  const match = /^([a-z-]+)=(\d+)\/(second|minute)$/.exec(value);
+  if (!match) throw new InvalidArgumentError('expected BUCKET=COUNT/second or BUCKET=COUNT/minute');
+  const [, bucket, count, per] = match as unknown as [string, string, string, Limit['per']];
+  if (!(bucket in BUCKETS)) {
+    throw new InvalidArgumentError(`unknown bucket '${bucket}' (one of ${Object.keys(BUCKETS).join(', ')})`);
+  }
+  if (Number(count) < 1) throw new InvalidArgumentError('count must be at least 1');
+  return { ...previous, [bucket]: { count: Number(count), per } };
+};
+
+export const oneOf =
+  <T extends string>(allowed: readonly T[]) =>
+  (value: string): T => {
+    if (!allowed.includes(value as T))
+      throw new InvalidArgumentError(`expected one of ${allowed.join(', ')}`);
+    return value as T;
+  };

@@ -1,0 +1,101 @@
+// A profile describes a target: the parts SPEC.md leaves open ("not shown") are the user's to fill in.
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject } from 'ajv';
+import { parse as parseYaml } from 'yaml';
+import { UsageError } from '../cli/errors.ts';
+import { type Profile, profileSchema } from '../spec/index.ts';
+import { checkReferences } from './references.ts';
+
+// strictRequired is off because the `ids` entries use `oneOf: [{required: [...]}]` to say "from+pointer or value".
+const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+const validate = ajv.compile<Profile>(profileSchema);
+
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const PLACEHOLDER = /__harness_env_(\d+)__/g;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * `${VAR}` references become inert placeholders before parsing (so `{ client_id: ${CLIENT_ID} }` is valid YAML)
+ * and are resolved inside parsed string values afterwards, so a secret containing YAML syntax (quotes, colons,
+ * `#`) can never change the document's structure.
+ */
+const withPlaceholders = (text: string): { text: string; names: string[] } => {
+  const names: string[] = [];
+  return {
+    text: text.replace(ENV_REF, (_match, name: string) => `__harness_env_${names.push(name) - 1}__`),
+    names,
+  };
+};
+
+const resolveEnv = (
+  value: Json,
+  names: string[],
+  env: NodeJS.ProcessEnv,
+  source: string,
+  pointer = '',
+): Json => {
+  if (typeof value === 'string') {
+    return value.replace(PLACEHOLDER, (_match, index: string) => {
+      const name = names[Number(index)]!;
+      const replacement = env[name];
+      if (replacement === undefined) {
+        throw new UsageError(`${source}: ${pointer || '/'}: environment variable ${name} is not set`);
+      }
+      return replacement;
+    });
+  }
+  if (Array.isArray(value))
+    return value.map((item, i) => resolveEnv(item, names, env, source, `${pointer}/${i}`));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        key,
+        resolveEnv(item, names, env, source, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`),
+      ]),
+    );
+  }
+  return value;
+};
+
+const describe = (error: ErrorObject): string => {
+  const at = error.instancePath || '/';
+  if (error.keyword === 'additionalProperties') {
+    return `${at}: unknown field '${(error.params as { additionalProperty: string }).additionalProperty}'`;
+  }
+  return `${at}: ${error.message ?? 'is invalid'}`;
+};
+
+/** Validates an already-parsed document; `source` names it in errors (a file path or `--flags`). */
+export const validateProfile = (document: unknown, source: string): Profile => {
+  if (!validate(document)) {
+    // oneOf failures repeat the branch errors; the first few distinct lines say what is wrong.
+    const lines = [...new Set((validate.errors ?? []).map(describe))].slice(0, 3);
+    throw new UsageError(`${source}: ${lines.join('; ')}`);
+  }
+  checkReferences(document, source);
+  return document;
+};
+
+export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEnv = process.env): Profile => {
+  const { text: inert, names } = withPlaceholders(text);
+  let document: Json;
+  try {
+    // YAML 1.2 is a superset of JSON, so one parser serves both formats.
+    document = parseYaml(inert) as Json;
+  } catch (error) {
+    const firstLine = (error as Error).message.split('\n')[0];
+    throw new UsageError(`${source}: not valid YAML or JSON: ${firstLine}`);
+  }
+  return validateProfile(resolveEnv(document, names, env, source), source);
+};
+
+export const loadProfile = (path: string, env: NodeJS.ProcessEnv = process.env): Profile => {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--profile ${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  return parseProfile(text, path, env);
+};

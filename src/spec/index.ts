@@ -1,0 +1,3 @@
+export * from './auth.ts';
+export * from './endpoints.ts';
+export * from './schemas.ts';

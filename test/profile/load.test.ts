@@ -1,0 +1,124 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli/errors.ts';
+import { loadProfile, parseProfile } from '../../src/profile/load.ts';
+
+const VALID = `
+base_url: http://127.0.0.1:8080
+auth_url: http://127.0.0.1:8080/oauth2/token
+tenant: acme
+clients:
+  primary:      { client_id: \${CLIENT_ID}, client_secret: \${CLIENT_SECRET} }
+  restricted:   { client_id: r, client_secret: rs, lacks: ["POST /api/rules/rerun"] }
+  other_tenant: { client_id: o, client_secret: os, tenant: globex }
+observability:
+  - GET /api/observability/transaction-summary
+requests:
+  "POST /event/transaction/v3": { body: { amount: 1 } }
+  "GET /api/rules/schedule": { query: { date: "2026-11-21" } }
+ids:
+  batch_id:     { from: "POST /api/transactions/batch/generate-upload-url", pointer: /batch_id }
+  execution_id: { value: exec-1 }
+side_effects: deny
+limits: { transaction-event: { count: 430, per: second } }
+`;
+const env = { CLIENT_ID: 'app-1', CLIENT_SECRET: 's3cr#t: "quoted"' };
+
+const usageError = (run: () => unknown): string => {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).not.toContain('\n');
+    return (error as UsageError).message;
+  }
+  throw new Error('expected a UsageError');
+};
+
+describe('profile loader', () => {
+  it('loads YAML with ${ENV} references resolved, secrets kept verbatim', () => {
+    const profile = parseProfile(VALID, 'p.yaml', env);
+    expect(profile.clients.primary).toEqual({ client_id: 'app-1', client_secret: 's3cr#t: "quoted"' });
+    expect(profile.requests?.['GET /api/rules/schedule']?.query).toEqual({ date: '2026-11-21' });
+    expect(profile.side_effects).toBe('deny');
+  });
+
+  it('loads the same profile written as JSON from a file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'harness-profile-'));
+    const file = join(dir, 'p.json');
+    const json = JSON.stringify({
+      base_url: 'http://127.0.0.1:1',
+      auth_url: 'http://127.0.0.1:1/t',
+      tenant: 'acme',
+      clients: { primary: { client_id: 'a', client_secret: '${CLIENT_SECRET}' } },
+    });
+    writeFileSync(file, json);
+    expect(loadProfile(file, env).clients.primary.client_secret).toBe(env.CLIENT_SECRET);
+  });
+
+  it('names the variable and the field when an environment variable is missing', () => {
+    expect(usageError(() => parseProfile(VALID, 'p.yaml', { CLIENT_ID: 'x' }))).toBe(
+      'p.yaml: /clients/primary/client_secret: environment variable CLIENT_SECRET is not set',
+    );
+  });
+
+  it.each([
+    [
+      'a missing required field',
+      VALID.replace('tenant: acme\n', ''),
+      "p.yaml: /: must have required property 'tenant'",
+    ],
+    ['an unknown field', `${VALID}colour: blue\n`, "p.yaml: /: unknown field 'colour'"],
+    [
+      'a malformed URL',
+      VALID.replace('base_url: http://127.0.0.1:8080', 'base_url: ftp:/x'),
+      'p.yaml: /base_url: must match pattern',
+    ],
+    [
+      'a bad side_effects value',
+      VALID.replace('side_effects: deny', 'side_effects: maybe'),
+      'p.yaml: /side_effects: must be',
+    ],
+    [
+      'an unknown endpoint in requests',
+      VALID.replace('"GET /api/rules/schedule"', '"GET /api/rules/schedul"'),
+      "p.yaml: /requests/GET /api/rules/schedul: unknown endpoint 'GET /api/rules/schedul'",
+    ],
+    [
+      'an unknown endpoint in lacks',
+      VALID.replace('POST /api/rules/rerun', 'POST /rerun'),
+      "p.yaml: /clients/restricted/lacks/0: unknown endpoint 'POST /rerun'",
+    ],
+    [
+      'an unknown limit key',
+      VALID.replace('transaction-event:', 'transactions:'),
+      'p.yaml: /limits/transactions: not a SPEC.md §8 endpoint key or bucket id',
+    ],
+    [
+      'an id with neither source nor value',
+      VALID.replace('{ value: exec-1 }', '{ pointer: /x }'),
+      'p.yaml: /ids/execution_id: must',
+    ],
+    [
+      'the other tenant equal to the tenant',
+      VALID.replace('tenant: globex', 'tenant: acme'),
+      "p.yaml: /clients/other_tenant/tenant: must differ from the profile's tenant 'acme'",
+    ],
+    [
+      'a spec endpoint listed as observability',
+      VALID.replace('GET /api/observability/transaction-summary', 'GET /api/rules/schedule'),
+      'p.yaml: /observability/0: GET /api/rules/schedule is a SPEC.md §4 endpoint',
+    ],
+    ['broken YAML', 'base_url: [unclosed', 'p.yaml: not valid YAML or JSON'],
+  ])('rejects %s with one line naming the field', (_name, text, expected) => {
+    expect(usageError(() => parseProfile(text, 'p.yaml', env))).toContain(expected);
+  });
+
+  it('names the --profile flag when the file cannot be read', () => {
+    expect(usageError(() => loadProfile('/nonexistent/p.yaml', env))).toBe(
+      '--profile /nonexistent/p.yaml: cannot read: ENOENT',
+    );
+  });
+});
