@@ -1,0 +1,159 @@
+// The request listener. Order of checks on an API request: route (404/405), body (413), bearer token (401),
+// permission (403), limit (429), then the endpoint (404 for an id the server never issued, else success).
+// Requests refused before the limiter (401, 403) do not count toward a limit: SPEC.md §8 limits callers of the
+// tenant, and a refused request never reached the endpoint. HEAD is not served (405): SPEC.md lists GET and POST.
+import type { IncomingMessage, RequestListener } from 'node:http';
+import { ENDPOINTS, type EndpointSpec, observabilityEndpoint, type PathId } from '../spec/index.ts';
+import { HANDLERS, type Handler, type HandlerContext, IdRegistry } from './handlers.ts';
+import { type Prepared, prepare, readBody, send } from './http.ts';
+import { admit, createLimiter, type LimitedRoute, retryAfterFor } from './limiter.ts';
+import type { ResolvedReferenceOptions } from './options.ts';
+import { Router } from './router.ts';
+import { createTokenEndpoint } from './token-endpoint.ts';
+import { type RegisteredClient, registerClients, TokenStore } from './tokens.ts';
+
+export const TOKEN_PATH = '/oauth2/token';
+
+interface ApiRoute extends LimitedRoute {
+  readonly kind: 'api';
+  readonly pathId: PathId | undefined;
+  readonly handler: Handler;
+}
+type Target = ApiRoute | { readonly kind: 'token' };
+
+const MISSING_TOKEN = prepare(
+  401,
+  { error: 'unauthorized', error_description: 'a bearer token is required' },
+  { 'www-authenticate': 'Bearer' },
+);
+const INVALID_TOKEN = prepare(
+  401,
+  { error: 'invalid_token', error_description: 'the access token is unknown, altered or expired' },
+  { 'www-authenticate': 'Bearer error="invalid_token"' },
+);
+const FORBIDDEN = prepare(
+  403,
+  { error: 'insufficient_scope', error_description: 'the client lacks permission for this endpoint' },
+  { 'www-authenticate': 'Bearer error="insufficient_scope"' },
+);
+const NOT_FOUND = prepare(404, { error: 'not_found' });
+
+/** The token of an `Authorization: Bearer <token>` header (scheme in any case), undefined for another scheme. */
+const bearerToken = (header: string): string | undefined => {
+  if (!header.startsWith('Bearer ')) {
+    if (header.charCodeAt(6) !== 32 || header.slice(0, 6).toLowerCase() !== 'bearer') return undefined;
+  }
+  let start = 7;
+  while (header.charCodeAt(start) === 32) start++;
+  return header.slice(start);
+};
+
+export interface App {
+  readonly listener: RequestListener;
+  /** Known only once the server listens. */
+  setBaseUrl(baseUrl: string): void;
+}
+
+export const createApp = (options: ResolvedReferenceOptions): App => {
+  const { fault, now } = options;
+  const clients = registerClients(options.allClients);
+  const store = new TokenStore(options.tokenLifetimeSeconds * 1000, fault === 'expired-token-accepted');
+  const tokenEndpoint = createTokenEndpoint({
+    clients,
+    store,
+    lifetimeSeconds: options.tokenLifetimeSeconds,
+    fault,
+  });
+  const context: { baseUrl: string; ids: HandlerContext['ids'] } = {
+    baseUrl: '',
+    ids: { batch_id: new IdRegistry(), execution_id: new IdRegistry() },
+  };
+
+  const specs: EndpointSpec[] = [...ENDPOINTS, ...options.observability.map(observabilityEndpoint)];
+  const routes = specs.map(
+    (spec, index): ApiRoute => ({
+      kind: 'api',
+      index,
+      key: spec.key,
+      bucket: spec.bucket,
+      hasPathId: spec.pathIds.length > 0,
+      pathId: spec.pathIds[0],
+      handler: HANDLERS[spec.bucket],
+    }),
+  );
+  const router = new Router<Target>().add('POST', TOKEN_PATH, { kind: 'token' });
+  for (const [i, spec] of specs.entries()) router.add(spec.method, spec.path, routes[i]!);
+  const windowFor = createLimiter(options.allClients, routes, options);
+  const retryAfter = retryAfterFor(fault);
+  const primary = clients.get(options.clients.primary.client_id)!;
+  const singleUse = fault === 'token-single-use';
+  const acceptTruncated = fault === 'truncated-token-accepted';
+  const forbidden =
+    fault === 'forbidden-as-401'
+      ? prepare(
+          401,
+          { error: 'invalid_token', error_description: 'the client lacks permission for this endpoint' },
+          { 'www-authenticate': 'Bearer error="invalid_token"' },
+        )
+      : FORBIDDEN;
+  const limited = prepare(fault === 'limited-as-503' ? 503 : 429, {
+    error: 'rate_limited',
+    error_description: 'rate limit for the tenant and endpoint exceeded',
+  });
+
+  const authenticate = (header: string | undefined, at: number): RegisteredClient | Prepared => {
+    if (header === undefined) return fault === 'missing-token-accepted' ? primary : MISSING_TOKEN;
+    const token = bearerToken(header);
+    if (token === undefined) return MISSING_TOKEN;
+    const client =
+      store.lookup(token, at) ??
+      (acceptTruncated && token.length >= 8 ? store.lookupPrefix(token, at) : undefined);
+    if (!client) return INVALID_TOKEN;
+    if (singleUse) store.revoke(token);
+    return client;
+  };
+
+  const answer = (req: IncomingMessage, route: ApiRoute, id: string | undefined): Prepared => {
+    const at = now();
+    const client = authenticate(req.headers.authorization, at);
+    if (client.kind === 'response') return client;
+    if (client.lacks.size > 0 && client.lacks.has(route.key)) return forbidden;
+    const wait = admit(windowFor(client.index, route, id), at);
+    if (wait > 0) {
+      const value = retryAfter(wait, at);
+      return value === undefined
+        ? limited
+        : { ...limited, headers: { ...limited.headers, 'retry-after': value } };
+    }
+    // Unknown ids are answered after auth and limit, so probing ids costs limit like any other request.
+    if (route.pathId && !context.ids[route.pathId].has(id!)) return NOT_FOUND;
+    return route.handler(context, id);
+  };
+
+  const listener: RequestListener = (req, res) => {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const match = router.match(req.method ?? '', query === -1 ? url : url.slice(0, query));
+    if (match.kind === 'miss') {
+      req.resume();
+      send(
+        res,
+        match.status === 404
+          ? NOT_FOUND
+          : prepare(405, { error: 'method_not_allowed' }, { allow: match.allow }),
+      );
+    } else if (match.target.kind === 'token') {
+      readBody(req, res, true, (body) => send(res, tokenEndpoint(req.headers['content-type'], body, now())));
+    } else {
+      const { target, id } = match;
+      readBody(req, res, false, () => send(res, answer(req, target, id)));
+    }
+  };
+
+  return {
+    listener,
+    setBaseUrl: (baseUrl) => {
+      context.baseUrl = baseUrl;
+    },
+  };
+};

@@ -1,0 +1,135 @@
+// Deliberate deviations for testing harness itself: a server started with one of these breaks exactly one rule of
+// SPEC.md (or of the standard it defers to) and keeps every other rule, so a check that fails only under its own
+// fault is known to look at the right thing.
+import type { Clause } from '../spec/index.ts';
+
+interface FaultEntry {
+  readonly name: string;
+  readonly clause: Clause;
+  /** What the fault breaks, in one line. */
+  readonly rule: string;
+  /** Set when the broken rule comes from a standard SPEC.md leaves the point to. */
+  readonly standard?: string;
+}
+
+const FAULT_LIST = [
+  {
+    name: 'token-type-lowercase',
+    clause: '§2',
+    rule: 'token_type is `bearer` instead of `Bearer` (§5 rule 2)',
+  },
+  {
+    name: 'expires-in-wrong',
+    clause: '§2',
+    rule: 'expires_in says twice the real token lifetime (7200 for 3600)',
+  },
+  {
+    name: 'expires-in-string',
+    clause: '§2',
+    rule: 'expires_in is a JSON string ("3600") instead of an integer',
+  },
+  {
+    name: 'token-json-only',
+    clause: '§5 rule 1',
+    rule: 'the token endpoint rejects a form-encoded body (400 invalid_request) and accepts only JSON',
+  },
+  {
+    name: 'grant-type-unchecked',
+    clause: '§4 token payload',
+    rule: 'any grant_type value is accepted instead of only `client_credentials`',
+  },
+  {
+    name: 'wrong-secret-401',
+    clause: '§7',
+    rule: 'a wrong client_secret gets 401 invalid_client instead of 400 (a wrong client_id still gets 400)',
+  },
+  {
+    name: 'malformed-scope-accepted',
+    clause: '§7',
+    rule: 'a scope not of the form `tenant/<tenant-id>` is accepted instead of getting 400',
+  },
+  {
+    name: 'no-cache-control',
+    clause: '§2',
+    rule: 'token responses carry no `Cache-Control: no-store`',
+    standard: 'RFC 6749 §5.1',
+  },
+  { name: 'retry-after-missing', clause: '§8 rule 2', rule: '429 responses carry no Retry-After header' },
+  {
+    name: 'retry-after-http-date',
+    clause: '§8 rule 2',
+    rule: 'Retry-After is an HTTP-date instead of integer seconds',
+  },
+  {
+    name: 'retry-after-fractional',
+    clause: '§8 rule 2',
+    rule: 'Retry-After is fractional seconds (e.g. "1.5") instead of an integer',
+  },
+  {
+    name: 'retry-after-too-short',
+    clause: '§7',
+    rule: 'Retry-After says at most half the real wait, so a retry that honours it is refused again',
+  },
+  { name: 'limited-as-503', clause: '§8 rule 2', rule: 'a request over the limit gets 503 instead of 429' },
+  {
+    name: 'limit-per-client',
+    clause: '§8 rule 1',
+    rule: 'limits are kept per client instead of per tenant, so two clients of one tenant get twice the limit',
+  },
+  {
+    name: 'limit-shared-across-tenants',
+    clause: '§8 rule 1',
+    rule: 'limits are kept per endpoint only, so one tenant uses up the limit of every other tenant',
+  },
+  {
+    name: 'observability-separate-buckets',
+    clause: '§8 table',
+    rule: 'each Observability endpoint has its own 100/min limit instead of one shared limit',
+  },
+  {
+    name: 'limit-per-path-id',
+    clause: '§8 rule 1',
+    rule: 'endpoints with a path id keep one limit per id value instead of one per endpoint',
+  },
+  {
+    name: 'wrong-limit-execute',
+    clause: '§8 table',
+    rule: 'POST /api/rules/execute admits a third more than its limit (40/min instead of 30)',
+  },
+  {
+    name: 'wrong-limit-transaction',
+    clause: '§8 table',
+    rule: 'POST /event/transaction/v3 admits 90% of its limit (450/s instead of 500)',
+  },
+  { name: 'no-limit-schedule', clause: '§8 table', rule: 'GET /api/rules/schedule is never limited' },
+  {
+    name: 'forbidden-as-401',
+    clause: '§5 rule 6',
+    rule: 'a valid token lacking permission gets 401 instead of 403',
+  },
+  {
+    name: 'missing-token-accepted',
+    clause: '§5 rule 3',
+    rule: 'an API request without Authorization is served (as the primary client)',
+  },
+  {
+    name: 'truncated-token-accepted',
+    clause: '§5 rule 3',
+    rule: 'a prefix (8 characters or more) of a valid token is accepted instead of only the full token',
+  },
+  { name: 'expired-token-accepted', clause: '§5 rule 4', rule: 'tokens keep working after their lifetime' },
+  {
+    name: 'token-single-use',
+    clause: '§5 rule 5',
+    rule: 'a token works for one API call only instead of until it expires',
+  },
+] as const satisfies readonly FaultEntry[];
+
+export type FaultName = (typeof FAULT_LIST)[number]['name'];
+export interface FaultSpec extends FaultEntry {
+  readonly name: FaultName;
+}
+export const FAULTS: readonly FaultSpec[] = FAULT_LIST;
+
+const NAMES: ReadonlySet<string> = new Set(FAULTS.map((f) => f.name));
+export const isFaultName = (name: string): name is FaultName => NAMES.has(name);

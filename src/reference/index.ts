@@ -1,0 +1,63 @@
+// A faithful server for SPEC.md, to run harness against, with optional fault injection (see faults.ts).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Profile } from '../spec/index.ts';
+import { createApp, TOKEN_PATH } from './app.ts';
+import {
+  type ReferenceClients,
+  type ReferenceServerOptions,
+  type ResolvedReferenceOptions,
+  resolveOptions,
+} from './options.ts';
+import { buildProfile } from './profile.ts';
+
+export { FAULTS, type FaultName, type FaultSpec, isFaultName } from './faults.ts';
+export type {
+  ReferenceClient,
+  ReferenceClients,
+  ReferenceServerOptions,
+  ResolvedReferenceOptions,
+} from './options.ts';
+
+export interface RunningReferenceServer {
+  readonly baseUrl: string;
+  readonly authUrl: string;
+  readonly clients: ReferenceClients;
+  readonly options: ResolvedReferenceOptions;
+  /** A fresh profile for this server, secrets included (the server only listens on loopback). */
+  profile(): Profile;
+  close(): Promise<void>;
+}
+
+export async function startReferenceServer(
+  options?: ReferenceServerOptions,
+): Promise<RunningReferenceServer> {
+  const resolved = resolveOptions(options);
+  const app = createApp(resolved);
+  const server = createServer(app.listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(resolved.port, resolved.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  const baseUrl = `http://${host}:${port}`;
+  const authUrl = `${baseUrl}${TOKEN_PATH}`;
+  app.setBaseUrl(baseUrl);
+  return {
+    baseUrl,
+    authUrl,
+    clients: resolved.clients,
+    options: { ...resolved, port },
+    profile: () => buildProfile(resolved, baseUrl, authUrl),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive connections would otherwise hold close() open until they time out.
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,104 @@
+// The token endpoint: SPEC.md §4 token payload, §5 rules 1-2, §7 first row; errors as RFC 6749 §5.2.
+import {
+  GRANT_TYPE,
+  isValidScope,
+  scopeFor,
+  TOKEN_REQUEST_CONTENT_TYPE,
+  TOKEN_REQUEST_FIELDS,
+  TOKEN_TYPE,
+  type TokenRequestField,
+} from '../spec/index.ts';
+import type { FaultName } from './faults.ts';
+import { type Prepared, prepare } from './http.ts';
+import { authenticateClient, type RegisteredClient, type TokenStore } from './tokens.ts';
+
+export interface TokenEndpointSettings {
+  readonly clients: ReadonlyMap<string, RegisteredClient>;
+  readonly store: TokenStore;
+  readonly lifetimeSeconds: number;
+  readonly fault: FaultName | undefined;
+}
+
+type Fields = Record<TokenRequestField, string>;
+
+export type TokenEndpoint = (contentType: string | undefined, body: Buffer, now: number) => Prepared;
+
+const mediaType = (contentType: string | undefined): string =>
+  (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+
+/** RFC 6749 §3.2: no parameter twice; §3.1: a parameter without a value counts as omitted. */
+const formFields = (body: Buffer): Fields | string => {
+  const params = new URLSearchParams(body.toString('utf8'));
+  const fields = {} as Fields;
+  for (const { name } of TOKEN_REQUEST_FIELDS) {
+    const values = params.getAll(name);
+    if (values.length > 1) return `${name} is given more than once`;
+    if (!values[0]) return `${name} is missing`;
+    fields[name] = values[0];
+  }
+  return fields;
+};
+
+/** Only under the token-json-only fault. */
+const jsonFields = (body: Buffer): Fields | string => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return 'the body is not JSON';
+  }
+  if (typeof parsed !== 'object' || parsed === null) return 'the body is not a JSON object';
+  const record = parsed as Record<string, unknown>;
+  const fields = {} as Fields;
+  for (const { name } of TOKEN_REQUEST_FIELDS) {
+    const value = record[name];
+    if (typeof value !== 'string' || value === '') return `${name} is missing`;
+    fields[name] = value;
+  }
+  return fields;
+};
+
+export const createTokenEndpoint = (settings: TokenEndpointSettings): TokenEndpoint => {
+  const { clients, store, lifetimeSeconds, fault } = settings;
+  const cacheHeaders =
+    fault === 'no-cache-control'
+      ? { pragma: 'no-cache' }
+      : { 'cache-control': 'no-store', pragma: 'no-cache' };
+  const error = (error: string, description: string, status = 400): Prepared =>
+    prepare(status, { error, error_description: description }, cacheHeaders);
+  const expectedType = fault === 'token-json-only' ? 'application/json' : TOKEN_REQUEST_CONTENT_TYPE;
+  const parse = fault === 'token-json-only' ? jsonFields : formFields;
+  const expiresIn =
+    fault === 'expires-in-wrong'
+      ? lifetimeSeconds * 2
+      : fault === 'expires-in-string'
+        ? String(lifetimeSeconds)
+        : lifetimeSeconds;
+  const tokenType = fault === 'token-type-lowercase' ? TOKEN_TYPE.toLowerCase() : TOKEN_TYPE;
+
+  return (contentType, body, now) => {
+    // Parameters of the media type (charset) are accepted; the body is read as UTF-8 either way.
+    if (mediaType(contentType) !== expectedType) {
+      return error('invalid_request', `the body must be ${expectedType}`);
+    }
+    const fields = parse(body);
+    if (typeof fields === 'string') return error('invalid_request', fields);
+    if (fields.grant_type !== GRANT_TYPE && fault !== 'grant-type-unchecked') {
+      return error('unsupported_grant_type', `grant_type must be ${GRANT_TYPE}`);
+    }
+    const client = authenticateClient(clients, fields.client_id, fields.client_secret);
+    if (client === 'secret' && fault === 'wrong-secret-401') {
+      return error('invalid_client', 'client authentication failed', 401);
+    }
+    if (typeof client === 'string') return error('invalid_client', 'client authentication failed');
+    const wellFormed = isValidScope(fields.scope);
+    if (!wellFormed && fault !== 'malformed-scope-accepted') {
+      return error('invalid_scope', 'scope must be tenant/<tenant-id>');
+    }
+    if (wellFormed && fields.scope !== scopeFor(client.client.tenant)) {
+      return error('invalid_scope', "scope names a tenant other than the client's");
+    }
+    const token = store.issue(client, now);
+    return prepare(200, { access_token: token, expires_in: expiresIn, token_type: tokenType }, cacheHeaders);
+  };
+};

@@ -1,0 +1,106 @@
+// Issued access tokens and the clients they belong to.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ReferenceClient } from './options.ts';
+
+export interface RegisteredClient {
+  readonly kind: 'client';
+  /** Position in the client list; the limiter indexes its windows by it. */
+  readonly index: number;
+  readonly client: ReferenceClient;
+  readonly lacks: ReadonlySet<string>;
+  readonly secretDigest: Buffer;
+  /** This client's live tokens, oldest first (a Set keeps insertion order). */
+  readonly tokens: Set<string>;
+}
+
+interface TokenRecord {
+  readonly client: RegisteredClient;
+  readonly expiresAt: number;
+}
+
+const MAX_TOKENS_PER_CLIENT = 1000;
+
+// Comparing digests keeps timingSafeEqual's inputs the same length, so not even a secret's length leaks.
+const digest = (secret: string): Buffer => createHash('sha256').update(secret).digest();
+const UNKNOWN_CLIENT_DIGEST = digest(randomBytes(24).toString('base64url'));
+
+export const registerClients = (clients: readonly ReferenceClient[]): Map<string, RegisteredClient> =>
+  new Map(
+    clients.map((client, index) => [
+      client.client_id,
+      {
+        kind: 'client',
+        index,
+        client,
+        lacks: new Set(client.lacks ?? []),
+        secretDigest: digest(client.client_secret),
+        tokens: new Set<string>(),
+      },
+    ]),
+  );
+
+/** 'unknown' for an unknown client_id, 'secret' for a known one with a wrong secret. */
+export const authenticateClient = (
+  clients: ReadonlyMap<string, RegisteredClient>,
+  clientId: string,
+  secret: string,
+): RegisteredClient | 'unknown' | 'secret' => {
+  const client = clients.get(clientId);
+  // An unknown client_id costs the same hash and compare as a known one.
+  const same = timingSafeEqual(digest(secret), client?.secretDigest ?? UNKNOWN_CLIENT_DIGEST);
+  if (!client) return 'unknown';
+  return same ? client : 'secret';
+};
+
+export class TokenStore {
+  private readonly records = new Map<string, TokenRecord>();
+
+  /** keepExpired: the expired-token-accepted fault, under which expiry neither refuses nor drops a token. */
+  constructor(
+    private readonly lifetimeMs: number,
+    private readonly keepExpired: boolean,
+  ) {}
+
+  issue(client: RegisteredClient, now: number): string {
+    // Tokens of one client expire in issue order, so the expired ones sit at the front of its Set.
+    if (!this.keepExpired) {
+      for (const token of client.tokens) {
+        const record = this.records.get(token);
+        if (record && record.expiresAt > now) break;
+        this.revoke(token);
+      }
+    }
+    if (client.tokens.size >= MAX_TOKENS_PER_CLIENT) {
+      const oldest = client.tokens.values().next();
+      if (!oldest.done) this.revoke(oldest.value);
+    }
+    const token = randomBytes(32).toString('base64url');
+    this.records.set(token, { client, expiresAt: now + this.lifetimeMs });
+    client.tokens.add(token);
+    return token;
+  }
+
+  /** The client a live token belongs to; an expired token is dropped on sight. */
+  lookup(token: string, now: number): RegisteredClient | undefined {
+    const record = this.records.get(token);
+    if (!record) return undefined;
+    if (record.expiresAt > now || this.keepExpired) return record.client;
+    this.revoke(token);
+    return undefined;
+  }
+
+  /** For the truncated-token-accepted fault only: a linear scan is fine there. */
+  lookupPrefix(prefix: string, now: number): RegisteredClient | undefined {
+    for (const token of this.records.keys()) {
+      if (token.startsWith(prefix)) return this.lookup(token, now);
+    }
+    return undefined;
+  }
+
+  revoke(token: string): void {
+    const record = this.records.get(token);
+    if (!record) return;
+    this.records.delete(token);
+    record.client.tokens.delete(token);
+  }
+}

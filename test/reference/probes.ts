@@ -1,0 +1,110 @@
+// One probe per fault: each tells whether the rule that fault breaks holds on a server. A faithful server passes
+// them all; a server with fault F fails exactly the probe of F (checked in faults.test.ts). Probes look at their
+// own rule only and get by under every other fault (see TestServer.tokenAttempt and TestServer.token).
+import type { FaultName } from '../../src/reference/index.ts';
+import type { BucketId, Limit } from '../../src/spec/index.ts';
+import type { Reply, TestServer } from './helpers.ts';
+
+export type Probe = (t: TestServer) => Promise<boolean>;
+
+/** Small limits, so probes need few requests; per-minute ones on the default 60 s minute of the fake clock. */
+export const PROBE_LIMITS: Partial<Record<BucketId, Limit>> = {
+  'transaction-event': { count: 10, per: 'second' },
+  'rules-execute': { count: 6, per: 'minute' },
+  'rules-schedule': { count: 4, per: 'minute' },
+  'batch-status': { count: 4, per: 'minute' },
+  'batch-upload-url': { count: 4, per: 'minute' },
+  observability: { count: 4, per: 'minute' },
+};
+
+const TX = 'POST /event/transaction/v3';
+const RERUN = 'POST /api/rules/rerun';
+const UPLOAD = 'POST /api/transactions/batch/generate-upload-url';
+const STATUS = 'GET /api/transactions/batch/status/{batch_id}';
+
+/** 404 is an answer from the endpoint (an unknown id), so the limiter let the request through. */
+const admitted = (status: number): boolean => status < 300 || status === 404;
+const limitOf = (t: TestServer, bucket: BucketId): number => t.server.options.limits[bucket].count;
+
+const token = async (t: TestServer) => (await t.tokenAttempt(t.fields())).json;
+const tokenError = async (t: TestServer, change: Record<string, string>): Promise<Reply> =>
+  t.tokenAttempt({ ...t.fields(), ...change });
+
+/** A refusal by the limiter: rules/rerun admits one call per minute. */
+const refused = async (t: TestServer): Promise<Reply> => {
+  await t.call(RERUN);
+  return t.call(RERUN);
+};
+const retryAfter = async (t: TestServer): Promise<string | undefined> => {
+  const value = (await refused(t)).headers['retry-after'];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/** Exactly the configured count is admitted in one window. */
+const exactLimit =
+  (key: Parameters<TestServer['call']>[0], bucket: BucketId): Probe =>
+  async (t) =>
+    (await t.burst(limitOf(t, bucket) + 3, key)).filter(admitted).length === limitOf(t, bucket);
+
+export const PROBES: Record<FaultName, Probe> = {
+  'token-type-lowercase': async (t) => (await token(t)).token_type === 'Bearer',
+  'expires-in-wrong': async (t) =>
+    Number((await token(t)).expires_in) === t.server.options.tokenLifetimeSeconds,
+  'expires-in-string': async (t) => Number.isInteger((await token(t)).expires_in),
+  'token-json-only': async (t) => (await t.tokenReply(t.fields())).status === 200,
+  'grant-type-unchecked': async (t) =>
+    (await tokenError(t, { grant_type: 'password' })).json.error === 'unsupported_grant_type',
+  'wrong-secret-401': async (t) => {
+    const answer = await tokenError(t, { client_secret: 'wrong' });
+    return answer.status === 400 && answer.json.error === 'invalid_client';
+  },
+  'malformed-scope-accepted': async (t) => (await tokenError(t, { scope: 'acme' })).status === 400,
+  'no-cache-control': async (t) => (await t.tokenAttempt(t.fields())).headers['cache-control'] === 'no-store',
+  'retry-after-missing': async (t) => (await retryAfter(t)) !== undefined,
+  'retry-after-http-date': async (t) => !(await retryAfter(t))?.endsWith('GMT'),
+  'retry-after-fractional': async (t) => !(await retryAfter(t))?.includes('.'),
+  'retry-after-too-short': async (t) => {
+    const value = await retryAfter(t);
+    if (value === undefined || !/^\d+$/.test(value)) return true;
+    t.clock.advance(Number(value) * 1000);
+    return admitted((await t.call(RERUN)).status);
+  },
+  'limited-as-503': async (t) => (await refused(t)).status === 429,
+  'limit-per-client': async (t) => {
+    await t.burst(limitOf(t, 'batch-upload-url'), UPLOAD, { role: 'primary' });
+    return !admitted((await t.call(UPLOAD, { role: 'same_tenant' })).status);
+  },
+  'limit-shared-across-tenants': async (t) => {
+    await t.burst(limitOf(t, 'batch-upload-url'), UPLOAD, { role: 'primary' });
+    return admitted((await t.call(UPLOAD, { role: 'other_tenant' })).status);
+  },
+  'observability-separate-buckets': async (t) => {
+    const [first, second] = t.server.options.observability;
+    await t.burst(limitOf(t, 'observability'), first!);
+    return !admitted((await t.call(second!)).status);
+  },
+  'limit-per-path-id': async (t) => {
+    await t.burst(limitOf(t, 'batch-status'), STATUS, { id: 'one' });
+    return !admitted((await t.call(STATUS, { id: 'two' })).status);
+  },
+  'wrong-limit-execute': exactLimit('POST /api/rules/execute', 'rules-execute'),
+  'wrong-limit-transaction': exactLimit(TX, 'transaction-event'),
+  'no-limit-schedule': exactLimit('GET /api/rules/schedule', 'rules-schedule'),
+  'forbidden-as-401': async (t) => (await t.call(RERUN, { role: 'restricted' })).status === 403,
+  'missing-token-accepted': async (t) => (await t.call(TX, { token: null })).status === 401,
+  'truncated-token-accepted': async (t) => {
+    const full = await t.newToken();
+    return (await t.call(TX, { token: full.slice(0, 20) })).status === 401;
+  },
+  'expired-token-accepted': async (t) => {
+    const full = await t.newToken();
+    t.clock.advance(t.server.options.tokenLifetimeSeconds * 1000);
+    return (await t.call(TX, { token: full })).status === 401;
+  },
+  'token-single-use': async (t) => {
+    const full = await t.newToken();
+    const first = await t.call(TX, { token: full });
+    const second = await t.call(TX, { token: full });
+    return first.status === 202 && second.status === 202;
+  },
+};
