@@ -1,0 +1,79 @@
+import { API_CONTENT_TYPE } from '../spec/index.ts';
+import { TokenError } from './errors.ts';
+import type { Exchange } from './evidence.ts';
+import { type HttpClient, lowerCaseHeaders } from './http.ts';
+import type { IssuedToken, TokenClient, TokenManager } from './tokens.ts';
+
+export interface ApiRequest {
+  method: string;
+  /** Relative to the base URL, ids already filled in. */
+  path: string;
+  query?: Record<string, string>;
+  /** JSON-encoded when present. */
+  body?: unknown;
+  /** May override Content-Type; Authorization is always decided by the client, never taken from here. */
+  headers?: Record<string, string>;
+  label?: string;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  http: HttpClient;
+  tokens: TokenManager;
+}
+
+/** Calls API endpoints per SPEC §4 and §5: bearer token and JSON content type on every call, credentials never. */
+export class ApiClient {
+  readonly #baseUrl: string;
+  readonly #http: HttpClient;
+  readonly #tokens: TokenManager;
+
+  constructor(options: ApiClientOptions) {
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#http = options.http;
+    this.#tokens = options.tokens;
+  }
+
+  /**
+   * Sends with the client's current token. On 401 it fetches a fresh token with the same token request and retries
+   * once (SPEC §5 rule 4); the result then has `refreshed` set and its evidence records the 401 and the token request.
+   */
+  async call(client: TokenClient, req: ApiRequest): Promise<Exchange> {
+    const first = await this.#tokens.issued(client);
+    const rejected = await this.raw(req, `Bearer ${first.token}`);
+    if (rejected.status !== 401) return rejected;
+    this.#tokens.invalidate(client, first.token);
+    let fresh: IssuedToken;
+    try {
+      fresh = await this.#tokens.issued(client);
+    } catch (err) {
+      if (!(err instanceof TokenError)) throw err;
+      const message = `after a 401 from ${req.method} ${req.path}: ${err.message}`;
+      throw new TokenError(message, err.evidence, rejected.evidence, { cause: err });
+    }
+    const retry = await this.raw(req, `Bearer ${fresh.token}`);
+    return retry.withRefresh(rejected.evidence, fresh.evidence);
+  }
+
+  /**
+   * Sends exactly `authorization` (an altered, truncated or foreign value), or no Authorization header when it is
+   * undefined. No token handling, no retry; evidence still redacts whatever credential was sent.
+   */
+  raw(req: ApiRequest, authorization: string | undefined): Promise<Exchange> {
+    const { authorization: _ignored, ...extra } = lowerCaseHeaders(req.headers);
+    const headers: Record<string, string> = { 'content-type': API_CONTENT_TYPE, ...extra };
+    if (authorization !== undefined) headers.authorization = authorization;
+    return this.#http.send({
+      method: req.method,
+      url: this.url(req.path, req.query),
+      headers,
+      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      label: req.label ?? `${req.method} ${req.path}`,
+    });
+  }
+
+  url(path: string, query?: Record<string, string>): string {
+    const search = query === undefined ? '' : new URLSearchParams(query).toString();
+    return `${this.#baseUrl}${path.startsWith('/') ? path : `/${path}`}${search === '' ? '' : `?${search}`}`;
+  }
+}

@@ -1,0 +1,129 @@
+import type { Redactor } from './redact.ts';
+
+export type TargetErrorKind = 'unreachable' | 'reset' | 'timeout' | 'tls' | 'other';
+
+export interface EvidenceRequest {
+  readonly method: string;
+  readonly url: string;
+  /** Lower-case names. */
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+export interface EvidenceResponse {
+  readonly status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+/**
+ * What reports serialize. Redacted and truncated when captured, so it never holds a secret no matter where it ends
+ * up.
+ */
+export interface Evidence {
+  readonly label?: string;
+  readonly request: EvidenceRequest;
+  readonly response?: EvidenceResponse;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly error?: { readonly kind: TargetErrorKind; readonly message: string };
+  /** SPEC §5 rule 4: this exchange is the one retry after `rejected` got 401 and `token` fetched a fresh token. */
+  readonly refresh?: { readonly rejected: Evidence; readonly token: Evidence };
+}
+
+export const DEFAULT_MAX_EVIDENCE_BODY = 4096;
+
+export const truncate = (body: string, max: number): string =>
+  body.length <= max
+    ? body
+    : `${body.slice(0, max)}…[truncated: ${body.length - max} of ${body.length} chars]`;
+
+const redactHeaders = (redactor: Redactor, headers: Record<string, string>): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = redactor.header(name, value);
+  return out;
+};
+
+/** Redacts the whole body before truncating, so a secret straddling the cut cannot leave a readable piece. */
+const redactBody = (redactor: Redactor, body: string | undefined, max: number): string | undefined =>
+  body === undefined || body === '' ? undefined : truncate(redactor.text(body), max);
+
+export const captureRequest = (
+  redactor: Redactor,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  maxBody: number,
+): EvidenceRequest => {
+  const captured = redactBody(redactor, body, maxBody);
+  return {
+    method,
+    url: redactor.text(url),
+    headers: redactHeaders(redactor, headers),
+    ...(captured === undefined ? {} : { body: captured }),
+  };
+};
+
+/** The body goes first: an access_token it carries is learned before the headers are redacted. */
+export const captureResponse = (
+  redactor: Redactor,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+  maxBody: number,
+): EvidenceResponse => {
+  const captured = redactBody(redactor, body, maxBody);
+  return {
+    status,
+    headers: redactHeaders(redactor, headers),
+    ...(captured === undefined ? {} : { body: captured }),
+  };
+};
+
+/**
+ * One HTTP request and its response. `evidence` is safe to store anywhere; `status`, `headers` and the body accessors
+ * are the raw, unredacted response for code that needs it (a token, an id). JSON.stringify yields only the evidence.
+ */
+export class Exchange {
+  readonly #body: string;
+
+  constructor(
+    readonly evidence: Evidence,
+    readonly status: number,
+    /** Lower-case names, unredacted. */
+    readonly headers: Readonly<Record<string, string>>,
+    body: string,
+  ) {
+    this.#body = body;
+  }
+
+  get refreshed(): boolean {
+    return this.evidence.refresh !== undefined;
+  }
+
+  /** The full, unredacted body. */
+  text(): string {
+    return this.#body;
+  }
+
+  /** The full, unredacted body parsed as JSON; throws SyntaxError when it is not JSON. */
+  json(): unknown {
+    return JSON.parse(this.#body);
+  }
+
+  /** The same response, recorded as the retry that followed a 401 and a token refresh. */
+  withRefresh(rejected: Evidence, token: Evidence): Exchange {
+    return new Exchange(
+      { ...this.evidence, refresh: { rejected, token } },
+      this.status,
+      this.headers,
+      this.#body,
+    );
+  }
+
+  toJSON(): Evidence {
+    return this.evidence;
+  }
+}

@@ -1,0 +1,13 @@
+export { ApiClient, type ApiClientOptions, type ApiRequest } from './api.ts';
+export { classifyError, TargetError, TokenError } from './errors.ts';
+export {
+  DEFAULT_MAX_EVIDENCE_BODY,
+  type Evidence,
+  type EvidenceRequest,
+  type EvidenceResponse,
+  Exchange,
+  type TargetErrorKind,
+} from './evidence.ts';
+export { HttpClient, type HttpClientOptions, type SendRequest } from './http.ts';
+export { REDACTED, Redactor, redactToken } from './redact.ts';
+export { type IssuedToken, type TokenClient, TokenManager, type TokenManagerOptions } from './tokens.ts';

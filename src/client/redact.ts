@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+
+export const REDACTED = '[REDACTED]';
+
+/**
+ * Values learned from traffic shorter than this are redacted only where they were found, so a server answering
+ * `"access_token":"a"` cannot make every later "a" vanish from the evidence.
+ */
+const MIN_LEARNED_LENGTH = 8;
+/** Below this length four characters would give away too much of the value. */
+const MIN_PREFIX_LENGTH = 16;
+
+const SECRET_KEYS = new Set(['client_secret', 'password']);
+const JSON_KEY_RULE =
+  /("(client_secret|password|access_token|refresh_token|id_token)"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
+const FORM_KEY_RULE = /(^|[?&])(client_secret|password|access_token|refresh_token|id_token)=([^&#\s"]*)/g;
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
+/**
+ * `abcd…(sha256:0123456789ab)`: enough to tell tokens apart and match them against server logs, never enough to
+ * replay one.
+ */
+export const redactToken = (token: string): string => {
+  if (token === '') return '';
+  const hash = createHash('sha256').update(token).digest('hex').slice(0, 12);
+  return `${token.length >= MIN_PREFIX_LENGTH ? token.slice(0, 4) : ''}…(sha256:${hash})`;
+};
+
+const decodeJsonString = (escaped: string): string => {
+  try {
+    return JSON.parse(`"${escaped}"`) as string;
+  } catch {
+    return escaped;
+  }
+};
+
+const decodeFormValue = (encoded: string): string => {
+  try {
+    return decodeURIComponent(encoded.replaceAll('+', ' '));
+  } catch {
+    return encoded;
+  }
+};
+
+/** The forms a value takes on the wire: raw, percent-encoded, form-encoded and inside a JSON string. */
+const wireForms = (value: string): Set<string> =>
+  new Set([
+    value,
+    encodeURIComponent(value),
+    new URLSearchParams({ v: value }).toString().slice(2),
+    JSON.stringify(value).slice(1, -1),
+  ]);
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Knows every secret and token seen so far and removes all of them from evidence text. One per HttpClient, shared by
+ * everything that sends through it, so a token learned from one response is hidden in every later exchange.
+ */
+export class Redactor {
+  readonly #replacements = new Map<string, string>();
+  /** Rebuilt lazily: registrations are rare, redactions happen on every exchange. */
+  #pattern: RegExp | null | undefined;
+
+  /** Shown as `[REDACTED]` wherever it appears (client secrets). */
+  addSecret(value: string): void {
+    this.#register(value, REDACTED);
+  }
+
+  /** Shown as prefix plus hash wherever it appears (access tokens and values derived from them). */
+  addToken(value: string): void {
+    this.#register(value, redactToken(value));
+  }
+
+  /** Redacts a body or URL: known secret-bearing fields first (learning their values), then every known secret. */
+  text(s: string): string {
+    if (s === '') return s;
+    const keyed = s
+      .replace(JSON_KEY_RULE, (_m, head: string, key: string, value: string) =>
+        this.#keyed(head, key, decodeJsonString(value), '"'),
+      )
+      .replace(FORM_KEY_RULE, (_m, sep: string, key: string, value: string) =>
+        this.#keyed(`${sep}${key}=`, key, decodeFormValue(value), ''),
+      );
+    return this.#known(keyed);
+  }
+
+  /** Header names are expected lower-case. Credentials keep their scheme so evidence shows what kind was sent. */
+  header(name: string, value: string): string {
+    if (!CREDENTIAL_HEADERS.has(name)) return this.#known(value);
+    const match = /^(\S+)(\s+)(.*)$/s.exec(value);
+    if (match === null) return /^bearer$/i.test(value) ? value : this.#learnToken(value);
+    const [, scheme = '', gap = '', credentials = ''] = match;
+    return `${scheme}${gap}${this.#learnToken(credentials)}`;
+  }
+
+  #keyed(head: string, key: string, value: string, tail: string): string {
+    if (SECRET_KEYS.has(key)) {
+      if (value.length >= MIN_LEARNED_LENGTH) this.addSecret(value);
+      return `${head}${REDACTED}${tail}`;
+    }
+    return `${head}${this.#learnToken(value)}${tail}`;
+  }
+
+  #learnToken(value: string): string {
+    if (value.length >= MIN_LEARNED_LENGTH) this.addToken(value);
+    return redactToken(value);
+  }
+
+  #register(value: string, replacement: string): void {
+    if (value === '' || this.#replacements.has(value)) return;
+    for (const form of wireForms(value)) {
+      if (!this.#replacements.has(form)) this.#replacements.set(form, replacement);
+    }
+    this.#pattern = undefined;
+  }
+
+  #known(s: string): string {
+    if (this.#pattern === undefined) {
+      // Longest first, so a registered token wins over a registered truncation of it.
+      const alternatives = [...this.#replacements.keys()]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp);
+      this.#pattern = alternatives.length === 0 ? null : new RegExp(alternatives.join('|'), 'g');
+    }
+    if (this.#pattern === null) return s;
+    return s.replace(this.#pattern, (m) => this.#replacements.get(m) ?? REDACTED);
+  }
+}

@@ -1,0 +1,139 @@
+import {
+  type ClientCredentials,
+  GRANT_TYPE,
+  scopeFor,
+  TOKEN_LIFETIME_SECONDS,
+  TOKEN_REQUEST_CONTENT_TYPE,
+} from '../spec/index.ts';
+import { TokenError } from './errors.ts';
+import type { Evidence, Exchange } from './evidence.ts';
+import type { HttpClient } from './http.ts';
+
+export type TokenClient = Pick<ClientCredentials, 'client_id' | 'client_secret' | 'tenant'>;
+
+export interface TokenManagerOptions {
+  authUrl: string;
+  /** The target's tenant; a client's own `tenant` overrides it (the other-tenant client). */
+  tenant: string;
+  /** Secrets are registered with `http.redactor`, so every exchange through it is redacted. */
+  http: HttpClient;
+  /** Renew this long before expiry, so a token never runs out between being handed out and being used. */
+  refreshMarginSeconds?: number;
+  /** Milliseconds, like Date.now; injectable so tests can move time. */
+  now?: () => number;
+}
+
+export interface IssuedToken {
+  readonly token: string;
+  /** The token request that produced it. */
+  readonly evidence: Evidence;
+}
+
+interface Cached {
+  readonly issued: IssuedToken;
+  readonly renewAt: number;
+}
+
+const issuedToken = (exchange: Exchange): { token: string; expiresIn: unknown } | undefined => {
+  if (exchange.status !== 200) return undefined;
+  let body: unknown;
+  try {
+    body = exchange.json();
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { access_token: token, expires_in: expiresIn } = body as Record<string, unknown>;
+  return typeof token === 'string' && token !== '' ? { token, expiresIn } : undefined;
+};
+
+/** Obtains tokens per SPEC §5 and reuses each until shortly before it expires (§5 rule 5). */
+export class TokenManager {
+  readonly #authUrl: string;
+  readonly #tenant: string;
+  readonly #http: HttpClient;
+  readonly #marginSeconds: number;
+  readonly #now: () => number;
+  readonly #cache = new Map<string, Cached>();
+  readonly #inflight = new Map<string, Promise<IssuedToken>>();
+
+  constructor(options: TokenManagerOptions) {
+    this.#authUrl = options.authUrl;
+    this.#tenant = options.tenant;
+    this.#http = options.http;
+    this.#marginSeconds = options.refreshMarginSeconds ?? 30;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async token(client: TokenClient): Promise<string> {
+    return (await this.issued(client)).token;
+  }
+
+  /** Like token(), plus the evidence of the request that obtained it. Concurrent callers share one request. */
+  issued(client: TokenClient): Promise<IssuedToken> {
+    const key = this.#key(client);
+    const cached = this.#cache.get(key);
+    if (cached !== undefined && this.#now() < cached.renewAt) return Promise.resolve(cached.issued);
+    let pending = this.#inflight.get(key);
+    if (pending === undefined) {
+      pending = this.#fetch(client, key).finally(() => this.#inflight.delete(key));
+      this.#inflight.set(key, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Forgets the client's cached token. With `rejected`, only if that is still the cached one: many calls that got 401
+   * for the same expired token then cause one token request, not one each.
+   */
+  invalidate(client: TokenClient, rejected?: string): void {
+    const key = this.#key(client);
+    if (rejected === undefined || this.#cache.get(key)?.issued.token === rejected) this.#cache.delete(key);
+  }
+
+  /** Exactly the SPEC §5 rule 1 request, always fresh and never cached; resolves whatever the status. */
+  requestToken(client: TokenClient): Promise<Exchange> {
+    this.#http.redactor.addSecret(client.client_secret);
+    const body = new URLSearchParams({
+      grant_type: GRANT_TYPE,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      scope: scopeFor(client.tenant ?? this.#tenant),
+    }).toString();
+    return this.#http.send({
+      method: 'POST',
+      url: this.#authUrl,
+      headers: { 'content-type': TOKEN_REQUEST_CONTENT_TYPE },
+      body,
+      label: `token request (${client.client_id})`,
+    });
+  }
+
+  async #fetch(client: TokenClient, key: string): Promise<IssuedToken> {
+    const requestedAt = this.#now();
+    const exchange = await this.requestToken(client);
+    const issued = issuedToken(exchange);
+    if (issued === undefined) {
+      throw new TokenError(
+        `token endpoint ${exchange.evidence.request.url} answered ${exchange.status} without a usable access_token`,
+        exchange.evidence,
+      );
+    }
+    this.#http.redactor.addToken(issued.token);
+    const { expiresIn } = issued;
+    // A missing or odd expires_in is for conformance checks to report; caching falls back to the SPEC lifetime.
+    const lifetime =
+      typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0
+        ? expiresIn
+        : TOKEN_LIFETIME_SECONDS;
+    // Short lifetimes (test servers) would otherwise be renewed on every call.
+    const margin = Math.min(this.#marginSeconds, lifetime / 2);
+    const result: IssuedToken = { token: issued.token, evidence: exchange.evidence };
+    this.#cache.set(key, { issued: result, renewAt: requestedAt + (lifetime - margin) * 1000 });
+    return result;
+  }
+
+  #key(client: TokenClient): string {
+    return `${client.client_id}\n${scopeFor(client.tenant ?? this.#tenant)}`;
+  }
+}

@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { REDACTED, Redactor, redactToken } from '../../src/client/index.ts';
+
+const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.payload.signature';
+const sha12 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 12);
+
+describe('redactToken', () => {
+  it('shows the first four characters and the first 12 hex digits of the sha256', () => {
+    expect(redactToken(TOKEN)).toBe(`eyJh…(sha256:${sha12(TOKEN)})`);
+  });
+
+  it('shows no prefix for values short enough that four characters would give them away', () => {
+    expect(redactToken('abcdefgh')).toBe(`…(sha256:${sha12('abcdefgh')})`);
+    expect(redactToken('')).toBe('');
+  });
+});
+
+describe('Redactor', () => {
+  it('replaces client_secret in form and JSON bodies, whatever its value', () => {
+    const r = new Redactor();
+    expect(r.text('grant_type=client_credentials&client_secret=abc%2Bdef&scope=tenant%2Ft')).toBe(
+      `grant_type=client_credentials&client_secret=${REDACTED}&scope=tenant%2Ft`,
+    );
+    expect(r.text('{"client_id":"c", "client_secret" : "a\\"b"}')).toBe(
+      `{"client_id":"c", "client_secret" : "${REDACTED}"}`,
+    );
+  });
+
+  it('hides a registered secret in every wire form it can take', () => {
+    const r = new Redactor();
+    const secret = 'p@ss word/+&"x';
+    r.addSecret(secret);
+    const forms = [
+      secret,
+      encodeURIComponent(secret),
+      new URLSearchParams({ s: secret }).toString().slice(2),
+    ];
+    const text = `${forms.join(' | ')} | ${JSON.stringify({ nested: secret })}`;
+    expect(r.text(text)).toBe(`${REDACTED} | ${REDACTED} | ${REDACTED} | {"nested":"${REDACTED}"}`);
+  });
+
+  it('redacts an access_token field and learns it, so later occurrences anywhere are hidden too', () => {
+    const r = new Redactor();
+    expect(r.text(JSON.stringify({ access_token: TOKEN, expires_in: 3600 }))).toBe(
+      `{"access_token":"${redactToken(TOKEN)}","expires_in":3600}`,
+    );
+    expect(r.text(`echo ${TOKEN}!`)).toBe(`echo ${redactToken(TOKEN)}!`);
+    expect(r.header('x-debug', `seen ${TOKEN}`)).toBe(`seen ${redactToken(TOKEN)}`);
+  });
+
+  it('keeps the scheme of credential headers and redacts whatever follows it', () => {
+    const r = new Redactor();
+    const altered = `${TOKEN.slice(0, -1)}X`;
+    expect(r.header('authorization', `Bearer ${altered}`)).toBe(`Bearer ${redactToken(altered)}`);
+    expect(r.header('authorization', `Basic ${TOKEN}`)).toBe(`Basic ${redactToken(TOKEN)}`);
+    expect(r.header('authorization', TOKEN)).toBe(redactToken(TOKEN));
+    expect(r.header('authorization', 'Bearer')).toBe('Bearer');
+    expect(r.header('authorization', 'Bearer ')).toBe('Bearer ');
+    expect(r.text(`it was ${altered}`)).toBe(`it was ${redactToken(altered)}`);
+  });
+
+  it('prefers the longest registered value, so a token and its truncation are both hidden whole', () => {
+    const r = new Redactor();
+    const half = TOKEN.slice(0, 20);
+    r.addToken(half);
+    r.addToken(TOKEN);
+    expect(r.text(`${TOKEN} ${half}`)).toBe(`${redactToken(TOKEN)} ${redactToken(half)}`);
+  });
+
+  it('does not learn short values found in traffic, only redacts them in place', () => {
+    const r = new Redactor();
+    expect(r.text('{"access_token":"a"}')).toBe(`{"access_token":"${redactToken('a')}"}`);
+    expect(r.text('banana')).toBe('banana');
+  });
+
+  it('redacts token query parameters in URLs', () => {
+    const r = new Redactor();
+    expect(r.text(`http://127.0.0.1/x?a=1&access_token=${TOKEN}#f`)).toBe(
+      `http://127.0.0.1/x?a=1&access_token=${redactToken(TOKEN)}#f`,
+    );
+  });
+});
