@@ -28,10 +28,10 @@ export const limitOverride = (value: string, previous: LimitOverrides = {}): Lim
   return { ...previous, [bucket]: { count: Number(count), per } };
 };
 
+/** `described` replaces the list in the error when the list is too long for one line. */
 export const oneOf =
-  <T extends string>(allowed: readonly T[]) =>
+  <T extends string>(allowed: readonly T[], described = `one of ${allowed.join(', ')}`) =>
   (value: string): T => {
-    if (!allowed.includes(value as T))
-      throw new InvalidArgumentError(`expected one of ${allowed.join(', ')}`);
+    if (!allowed.includes(value as T)) throw new InvalidArgumentError(`expected ${described}`);
     return value as T;
   };

@@ -107,6 +107,8 @@ export const profileSchema = {
     limits: { type: 'object', additionalProperties: limitOverride },
     /** Override of the 3600 s token lifetime (for a test server); a run with it is not certifiable. */
     token_lifetime: { type: 'integer', minimum: 1 },
+    /** How long a "minute" of per-minute limits lasts on a test server; a run with it is not certifiable. */
+    minute_ms: { type: 'integer', minimum: 1000 },
   },
 } as const;
 export type Profile = FromSchema<typeof profileSchema>;

@@ -1,0 +1,25 @@
+import { CommanderError } from 'commander';
+import { UsageError } from './errors.ts';
+import { buildProgram } from './program.ts';
+
+const USAGE_EXIT = 2;
+
+// Output piped into `head` and the like: the reader left, which is no error of ours.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // --help and --version end through here too, with their own exit code 0.
+    process.exitCode = error.exitCode === 0 ? 0 : USAGE_EXIT;
+  } else if (error instanceof UsageError) {
+    console.error(`harness: ${error.message}`);
+    process.exitCode = USAGE_EXIT;
+  } else {
+    throw error;
+  }
+}

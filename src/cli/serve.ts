@@ -1,0 +1,52 @@
+import { writeFileSync } from 'node:fs';
+import { stringify } from 'yaml';
+import { FAULTS, type FaultName, startReferenceServer } from '../reference/index.ts';
+import { UsageError } from './errors.ts';
+import type { LimitOverrides } from './parse.ts';
+
+interface ServeOptions {
+  host: string;
+  port: number;
+  fault?: FaultName;
+  listFaults?: boolean;
+  minuteMs?: number;
+  tokenLifetime?: number;
+  limit: LimitOverrides;
+  profileOut?: string;
+}
+
+const listFaults = (): void => {
+  const width = Math.max(...FAULTS.map((f) => f.name.length));
+  for (const fault of FAULTS)
+    console.log(`${fault.name.padEnd(width)}  ${fault.clause.padEnd(16)} ${fault.rule}`);
+};
+
+export const serve = async (options: ServeOptions): Promise<void> => {
+  if (options.listFaults) return listFaults();
+  const server = await startReferenceServer({
+    host: options.host,
+    port: options.port,
+    fault: options.fault,
+    minuteMs: options.minuteMs,
+    tokenLifetimeSeconds: options.tokenLifetime,
+    limits: options.limit,
+  }).catch((error: Error) => {
+    throw new UsageError(`serve: ${error.message}`);
+  });
+  const profile = stringify(server.profile());
+  if (options.profileOut) writeFileSync(options.profileOut, profile);
+  const primary = server.clients.primary;
+  console.log(`harness reference server listening on ${server.baseUrl}`);
+  console.log(`fault: ${options.fault ?? 'none (faithful to SPEC.md)'}`);
+  console.log(
+    `try: curl -s ${server.authUrl} -d grant_type=client_credentials -d client_id=${primary.client_id} ` +
+      `-d client_secret=${primary.client_secret} -d scope=tenant/${primary.tenant}`,
+  );
+  console.log(`# profile for this server (its secrets are local to this process)\n${profile}`);
+  if (options.profileOut) console.log(`# profile written to ${options.profileOut}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => void server.close().then(resolve);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+};

@@ -1,0 +1,69 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, HttpClient, TokenManager } from '../../src/client/index.ts';
+import { loadProfile } from '../../src/profile/load.ts';
+import { FAULTS } from '../../src/reference/index.ts';
+import type { Profile } from '../../src/spec/index.ts';
+import { harness, startHarness } from './run.ts';
+
+describe('harness serve', () => {
+  const profileFile = join(mkdtempSync(join(tmpdir(), 'harness-serve-')), 'profile.yaml');
+  let server: Awaited<ReturnType<typeof startHarness>>;
+  let profile: Profile;
+
+  beforeAll(async () => {
+    server = await startHarness(
+      ['serve', '--minute-ms', '2000', '--profile-out', profileFile],
+      /profile written to/,
+    );
+    profile = loadProfile(profileFile);
+  });
+  afterAll(() => {
+    server.child.kill('SIGTERM');
+  });
+
+  it('prints its loopback URL and a profile that loads', () => {
+    expect(server.stdout()).toMatch(/^harness reference server listening on http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(profile.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(profile.minute_ms).toBe(2000);
+    expect(server.stdout()).toContain(`client_secret: ${profile.clients.primary.client_secret}`);
+  });
+
+  it('issues a token and limits a client by the SPEC.md table', async () => {
+    const http = new HttpClient();
+    const tokens = new TokenManager({ authUrl: profile.auth_url, tenant: profile.tenant, http });
+    const api = new ApiClient({ baseUrl: profile.base_url, http, tokens });
+    const rerun = { method: 'POST', path: '/api/rules/rerun', body: {} };
+    const first = await api.call(profile.clients.primary, rerun);
+    const second = await api.call(profile.clients.primary, rerun);
+    await http.close();
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(429);
+    expect(second.headers['retry-after']).toMatch(/^[12]$/);
+  });
+});
+
+describe('harness serve, bad input', () => {
+  it.each([
+    [['serve', '--fault', 'nope'], "option '--fault <name>' argument 'nope' is invalid"],
+    [['serve', '--port', '70000'], "option '--port <n>' argument '70000' is invalid"],
+    [['serve', '--limit', 'transactions=5/second'], "unknown bucket 'transactions'"],
+    [['serve', '--host', '192.0.2.1'], 'not a loopback address'],
+    [['serve', '--colour'], "unknown option '--colour'"],
+  ])('%j: one line naming the flag, exit 2', (args, message) => {
+    const result = harness(args);
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('lists every fault with its clause', () => {
+    const result = harness(['serve', '--list-faults']);
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(FAULTS.length);
+    for (const [i, fault] of FAULTS.entries()) expect(lines[i]).toMatch(new RegExp(`^${fault.name}\\s+§`));
+  });
+});
