@@ -1,0 +1,67 @@
+// The report's only stylesheet, inlined so the HTML file is self-contained: it is archived as a CI artifact and
+// opened offline, so it may load nothing.
+import { GRADES, type Grade } from '../conformance/grades.ts';
+
+export const GRADE_COLOURS: Readonly<Record<Grade, string>> = {
+  FAIL: '#c62828',
+  INCONCLUSIVE: '#6a1b9a',
+  WARN: '#b45f06',
+  SKIP: '#607d8b',
+  INFO: '#1565c0',
+  PASS: '#2e7d32',
+};
+
+const gradeRules = GRADES.map((g) => `.g-${g}{--grade:${GRADE_COLOURS[g]}}`).join('\n');
+
+export const STYLE = `
+:root{--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--bg:#f6f8fa;--card:#fff;
+  font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;font-size:15px;color:var(--fg)}
+body{margin:0;background:var(--bg)}
+main{max-width:1100px;margin:0 auto;padding:24px 20px 60px}
+h1{font-size:1.6rem;margin:0 0 4px}
+h2{font-size:1.15rem;margin:32px 0 10px;display:flex;align-items:center;gap:10px;flex-wrap:wrap}
+code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:.85rem}
+.muted{color:var(--muted)}
+.card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:16px 20px}
+header.card{border-top:6px solid var(--grade)}
+.meta{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:14px 0}
+.meta dt{color:var(--muted)}
+.meta dd{margin:0;overflow-wrap:anywhere}
+.verdict{font-size:1.1rem;font-weight:600;margin:12px 0 4px;color:var(--grade)}
+.verdict + ul{margin:4px 0 0;padding-left:22px}
+.badges{display:flex;gap:8px;flex-wrap:wrap;margin-top:14px}
+.badge{display:inline-block;border-radius:999px;padding:2px 10px;font-size:.78rem;font-weight:700;letter-spacing:.02em;
+  color:#fff;background:var(--grade);white-space:nowrap}
+.badge.zero{background:#fff;color:var(--muted);border:1px solid var(--line);font-weight:600}
+.badge.big{font-size:.9rem;padding:4px 12px}
+nav.toc{margin-top:14px;font-size:.9rem}
+nav.toc a{color:inherit;margin-right:16px;white-space:nowrap}
+.check{background:var(--card);border:1px solid var(--line);border-left:5px solid var(--grade);border-radius:6px;
+  margin:8px 0}
+.check > summary{cursor:pointer;padding:10px 14px;list-style:none}
+.check > summary::-webkit-details-marker{display:none}
+.check > summary::before{content:"▸";color:var(--muted);display:inline-block;width:1em}
+.check[open] > summary::before{content:"▾"}
+.check .head{display:inline-flex;gap:10px;align-items:baseline;flex-wrap:wrap}
+.check .id{font-weight:700}
+.check .msg{margin:4px 0 0 1em;overflow-wrap:anywhere}
+.check .body{padding:0 14px 12px 30px}
+blockquote{margin:8px 0;padding:6px 12px;border-left:3px solid var(--line);color:var(--muted);background:var(--bg)}
+details.evidence,details.repro,details.refresh{margin-top:10px}
+details > summary{cursor:pointer}
+.exchange{border:1px solid var(--line);border-radius:6px;padding:8px 12px;margin:8px 0;background:var(--bg)}
+.exchange-head{display:flex;justify-content:space-between;gap:12px;flex-wrap:wrap}
+.exchange-label{font-weight:600}
+.label{font-size:.75rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);margin-top:8px}
+pre{background:var(--card);border:1px solid var(--line);border-radius:4px;padding:8px 10px;margin:4px 0;
+  white-space:pre-wrap;overflow-wrap:anywhere;max-height:28em;overflow:auto}
+pre.error{color:#c62828}
+.status-ok{color:#2e7d32}.status-bad{color:#c62828}
+details.requests{margin-top:32px}
+details.requests table{margin-top:10px}
+table.plan{border-collapse:collapse;width:100%;background:var(--card)}
+table.plan th,table.plan td{border:1px solid var(--line);padding:4px 8px;text-align:left;font-size:.85rem}
+table.plan td.n{text-align:right}
+footer{margin-top:40px;color:var(--muted);font-size:.8rem}
+${gradeRules}
+`;

@@ -1,0 +1,88 @@
+// Writes a run's reports into its own directory and points `<parent>/latest` at it, so CI artifacts and people find
+// the newest run without knowing its timestamp.
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { Ajv } from 'ajv';
+import type { RunReport } from '../conformance/types.ts';
+import { toHtml } from './html.ts';
+import { toJUnit } from './junit.ts';
+import { conformanceSchema } from './schema.ts';
+
+export type ReportFormat = 'json' | 'junit' | 'html';
+
+export const REPORT_FILES: Readonly<Record<ReportFormat, string>> = {
+  json: 'conformance.json',
+  junit: 'conformance.xml',
+  html: 'conformance.html',
+};
+
+const ajv = new Ajv({ strict: true, allErrors: true });
+const validate = ajv.compile(conformanceSchema);
+
+/** Problems that keep `document` (a parsed conformance.json) from matching the schema; empty when it does. */
+export const conformanceErrors = (document: unknown): string[] =>
+  validate(document)
+    ? []
+    : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'invalid'}`);
+
+/**
+ * Creates and returns `root/2026-11-21T23-45-12Z` for `date` (no colons, which some file systems and tools reject),
+ * or `...Z-2`, `...Z-3` when taken. Creating it is what reserves it, so two runs in the same second never share one.
+ */
+export const timestampDir = async (root: string, date: Date = new Date()): Promise<string> => {
+  const stamp = `${date.toISOString().slice(0, 19).replaceAll(':', '-')}Z`;
+  await mkdir(root, { recursive: true });
+  for (let n = 1; ; n++) {
+    const dir = join(root, n === 1 ? stamp : `${stamp}-${n}`);
+    try {
+      await mkdir(dir);
+      return dir;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+};
+
+/** A fresh symlink renamed over the old one: readers see the old run or the new one, never a missing link. */
+const pointLatest = async (dir: string): Promise<void> => {
+  const parent = dirname(resolve(dir));
+  const temp = join(parent, `.latest-${process.pid}-${randomBytes(4).toString('hex')}`);
+  // Relative, so the reports folder still works after being moved or unpacked from a CI artifact.
+  await symlink(basename(resolve(dir)), temp, 'dir');
+  try {
+    await rename(temp, join(parent, 'latest'));
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+};
+
+export const writeReports = async (
+  report: RunReport,
+  options: { dir: string; formats: readonly ReportFormat[] },
+): Promise<{ dir: string; files: string[] }> => {
+  const formats = [...new Set(options.formats)];
+  // Validated as it will be read back, and before anything is written, so an invalid run leaves no half a report.
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  if (formats.includes('json')) {
+    const errors = conformanceErrors(JSON.parse(json));
+    if (errors.length > 0) {
+      throw new Error(`conformance.json does not match its schema: ${errors.join('; ')}`);
+    }
+  }
+  const render: Record<ReportFormat, () => string> = {
+    json: () => json,
+    junit: () => toJUnit(report),
+    html: () => toHtml(report),
+  };
+  await mkdir(options.dir, { recursive: true });
+  const files: string[] = [];
+  for (const format of formats) {
+    const file = join(options.dir, REPORT_FILES[format]);
+    await writeFile(file, render[format](), 'utf8');
+    files.push(file);
+  }
+  await pointLatest(options.dir);
+  return { dir: options.dir, files };
+};

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckResult } from '../../src/conformance/types.ts';
+import { formatDuration, toHtml } from '../../src/report/html.ts';
+import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
+
+const html = toHtml(FIXTURE);
+const position = (text: string, within = html): number => {
+  const at = within.indexOf(text);
+  if (at === -1) throw new Error(`${text} not in the page`);
+  return at;
+};
+
+describe('toHtml', () => {
+  it('is one complete document', () => {
+    expect(html.startsWith('<!DOCTYPE html>\n<html lang="en">')).toBe(true);
+    expect(html.trimEnd().endsWith('</html>')).toBe(true);
+    expect(html).toContain('<meta charset="utf-8">');
+  });
+
+  it('summarises the run in the header', () => {
+    const header = html.slice(position('<header'), position('</header>'));
+    expect(header).toContain('Certifiable: no');
+    for (const reason of FIXTURE.notCertifiable) expect(header).toContain(`<li>${reason}</li>`);
+    for (const text of ['FAIL 2', 'INCONCLUSIVE 1', 'WARN 1', 'SKIP 1', 'INFO 1', 'PASS 4']) {
+      expect(header).toContain(text);
+    }
+    for (const text of [
+      'https://api.example.test',
+      'harness 0.1.0',
+      '2026-11-21T23:45:12.000Z',
+      '1 min 52 s',
+    ]) {
+      expect(header).toContain(text);
+    }
+    const certifiable = toHtml({ ...FIXTURE, certifiable: true, notCertifiable: [] });
+    expect(certifiable).toContain('Certifiable: yes');
+    expect(certifiable).not.toContain('<ul>');
+  });
+
+  it('puts failures first, across sections and within them', () => {
+    const order = [
+      'ERROR-BAD-SCOPE',
+      'LIMIT-ADMITS-SCHEDULE',
+      'ENDPOINT-POST-API-RULES-RERUN',
+      'AUTH-TOKEN-TYPE',
+    ];
+    const at = order.map((id) => position(`id="check-${id}"`));
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    // A PASS that ran before a FAIL of the same section still comes after it.
+    const swapped = reportOf([FIXTURE_CHECKS[6]!, FIXTURE_CHECKS[5]!]);
+    const page = toHtml(swapped);
+    expect(position('check-LIMIT-ADMITS-SCHEDULE', page)).toBeLessThan(
+      position('check-LIMIT-RETRY-AFTER', page),
+    );
+    // Sections without trouble come last.
+    expect(position('<section id="sec-9">')).toBeGreaterThan(position('<section id="sec-8">'));
+  });
+
+  it('shows each check with its clause, quote, message, evidence and repro', () => {
+    const start = position('id="check-ERROR-BAD-SCOPE"');
+    const card = html.slice(start, html.indexOf('</details>\n</section>', start));
+    expect(card).toContain('class="badge g-FAIL"');
+    expect(card).toContain('§7');
+    expect(card).toContain('<blockquote>400 Bad Request | On the token request');
+    expect(card).toContain('a malformed scope got 500, not 400');
+    expect(card).toContain('<b>POST https://auth.example.test/oauth2/token</b>');
+    expect(card).toContain('content-type: application/x-www-form-urlencoded');
+    expect(card).toContain('<b class="status-ok">HTTP 200</b>');
+    expect(card).toContain('client_secret=[REDACTED]');
+    expect(card).toContain('<summary>Reproduce</summary><pre>curl -sS');
+    expect(html).toContain('Retried after a token refresh');
+    expect(html).toContain('timeout: no response within 10000 ms');
+  });
+
+  it('escapes everything the server or the checks supplied', () => {
+    const evil = '<script>alert("x")</script>';
+    const check: CheckResult = {
+      ...FIXTURE_CHECKS[4]!,
+      id: 'EVIL-1',
+      title: evil,
+      message: evil,
+      quote: evil,
+      tags: [evil],
+      repro: [evil],
+      evidence: [
+        {
+          label: evil,
+          request: { method: 'GET', url: `https://x.test/${evil}`, headers: { [evil]: evil }, body: evil },
+          response: { status: 500, headers: { 'x-evil': evil }, body: evil },
+          startedAt: '2026-11-21T23:45:12.000Z',
+          durationMs: 1,
+        },
+      ],
+    };
+    const page = toHtml({ ...reportOf([check]), notCertifiable: [evil], command: evil });
+    expect(page).not.toContain('<script');
+    expect(page).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+  });
+
+  it('loads nothing from anywhere', () => {
+    expect(html).not.toMatch(/\bsrc\s*=/i);
+    expect(html).not.toMatch(/<link\b/i);
+    expect(html).not.toMatch(/@import|url\(/i);
+    const hrefs = [...html.matchAll(/\bhref\s*=\s*"([^"]*)"/gi)].map((m) => m[1]);
+    expect(hrefs.length).toBeGreaterThan(0);
+    for (const href of hrefs) expect(href).toMatch(/^#/);
+    // Target URLs appear, but only as text.
+    expect(html).not.toMatch(/=\s*["']?https?:/i);
+  });
+
+  it('formats durations for people', () => {
+    expect(formatDuration(12.4)).toBe('12 ms');
+    expect(formatDuration(2500)).toBe('2.5 s');
+    expect(formatDuration(59_960)).toBe('1 min 0 s');
+    expect(formatDuration(119_600)).toBe('2 min 0 s');
+    expect(formatDuration(111_512)).toBe('1 min 52 s');
+    expect(formatDuration(3_900_000)).toBe('1 h 5 min');
+  });
+});

@@ -1,0 +1,149 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CheckResult } from '../../src/conformance/types.ts';
+import { toJUnit } from '../../src/report/junit.ts';
+import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
+import { all, parseXml, type XmlElement } from './xml.ts';
+
+const XMLLINT = ['/usr/bin/xmllint', '/usr/local/bin/xmllint'].find(existsSync);
+const tmp = mkdtempSync(join(tmpdir(), 'harness-junit-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const HOSTILE = `<script>&"it's"</script> \u0000bell\u0007 esc\u001b lone\ud800 fffe\ufffe ok:é😀\nline2\ttab`;
+const CLEAN = `<script>&"it's"</script> bell esc lone fffe ok:é😀\nline2\ttab`;
+const hostile: CheckResult = {
+  ...FIXTURE_CHECKS[4]!,
+  title: HOSTILE,
+  message: HOSTILE,
+  repro: [`echo '${HOSTILE}'`],
+};
+
+const caseById = (root: XmlElement, id: string): XmlElement => {
+  const found = all(root, 'testcase').find((c) => c.attrs.name?.startsWith(`${id}: `));
+  if (found === undefined) throw new Error(`no testcase ${id}`);
+  return found;
+};
+/** XML 1.0's Char production, inverted; spread strings yield lone surrogates as single characters. */
+const forbidden = (char: string): boolean => {
+  const code = char.codePointAt(0)!;
+  if (code < 0x20) return !['\t', '\n', '\r'].includes(char);
+  return (code >= 0xd800 && code <= 0xdfff) || code === 0xfffe || code === 0xffff;
+};
+const childNames = (element: XmlElement): string[] => element.children.map((c) => c.name);
+
+describe('toJUnit', () => {
+  const xml = toJUnit(FIXTURE);
+  const root = parseXml(xml);
+
+  it('totals the run on <testsuites>', () => {
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
+    expect(root.name).toBe('testsuites');
+    expect(root.attrs).toEqual({
+      name: 'harness conformance',
+      tests: '10',
+      failures: '2',
+      errors: '1',
+      skipped: '1',
+      time: '111.512',
+    });
+  });
+
+  it('has one testsuite per SPEC.md section, in spec order, whose counts add up', () => {
+    const suites = all(root, 'testsuite');
+    expect(suites.map((s) => s.attrs.name)).toEqual([
+      'SPEC.md §2 Resources and their fields',
+      'SPEC.md §4 Endpoints',
+      'SPEC.md §5 Authentication',
+      'SPEC.md §7 Errors',
+      'SPEC.md §8 Limits',
+      'SPEC.md §9 Versioning',
+    ]);
+    for (const suite of suites) {
+      const cases = suite.children.filter((c) => c.name === 'testcase');
+      expect(Number(suite.attrs.tests)).toBe(cases.length);
+      expect(Number(suite.attrs.failures)).toBe(
+        cases.filter((c) => childNames(c).includes('failure')).length,
+      );
+      expect(Number(suite.attrs.errors)).toBe(cases.filter((c) => childNames(c).includes('error')).length);
+      expect(Number(suite.attrs.skipped)).toBe(cases.filter((c) => childNames(c).includes('skipped')).length);
+    }
+    const sum = (attr: string) => suites.reduce((n, s) => n + Number(s.attrs[attr]), 0);
+    expect(sum('tests')).toBe(10);
+    expect(sum('failures') + sum('errors') + sum('skipped')).toBe(4);
+  });
+
+  it('names each testcase by section, id and title', () => {
+    const testcase = caseById(root, 'AUTH-TOKEN-FORM');
+    expect(testcase.attrs).toEqual({
+      classname: '§5',
+      name: 'AUTH-TOKEN-FORM: auth token form',
+      time: '0.250',
+    });
+    expect(caseById(root, 'AUTH-TOKEN-PAYLOAD').attrs.classname).toBe('§4');
+    expect(testcase.children).toEqual([]);
+  });
+
+  it('reports FAIL as a failure carrying message, clause and repro', () => {
+    const [failure] = caseById(root, 'ERROR-BAD-SCOPE').children;
+    expect(failure?.name).toBe('failure');
+    expect(failure?.attrs).toEqual({ type: 'FAIL', message: 'a malformed scope got 500, not 400' });
+    expect(failure?.text).toContain('a malformed scope got 500, not 400');
+    expect(failure?.text).toContain('SPEC.md §7: 400 Bad Request');
+    expect(failure?.text).toContain('client_secret=$CLIENT_SECRET');
+  });
+
+  it('reports INCONCLUSIVE as an error and SKIP as skipped', () => {
+    const [error] = caseById(root, 'ENDPOINT-POST-API-RULES-RERUN').children;
+    expect(error?.name).toBe('error');
+    expect(error?.attrs.type).toBe('INCONCLUSIVE');
+    const [skipped] = caseById(root, 'AUTH-FORBIDDEN').children;
+    expect(skipped?.name).toBe('skipped');
+    expect(skipped?.attrs.message).toBe('the profile has no clients.restricted');
+  });
+
+  it('passes WARN and INFO but says so in system-out (WARN also as a property)', () => {
+    const warn = caseById(root, 'AUTH-TOKEN-TYPE');
+    expect(childNames(warn)).toEqual(['properties', 'system-out']);
+    expect(warn.children[0]?.children[0]?.attrs).toEqual({ name: 'grade', value: 'WARN' });
+    expect(warn.children[1]?.text).toMatch(/^WARN: token_type is "bearer"/);
+    const infoCase = caseById(root, 'VERSION-PATHS');
+    expect(childNames(infoCase)).toEqual(['system-out']);
+    expect(infoCase.children[0]?.text).toBe('INFO: only /event/transaction/v3 carries a version segment');
+  });
+
+  it('escapes markup and quotes and strips characters XML 1.0 forbids', () => {
+    const out = toJUnit(reportOf([hostile]));
+    expect(out).not.toContain('<script>');
+    expect([...out].filter(forbidden)).toEqual([]);
+    const testcase = caseById(parseXml(out), 'ERROR-BAD-SCOPE');
+    expect(testcase.attrs.name).toBe(`ERROR-BAD-SCOPE: ${CLEAN}`);
+    expect(testcase.children[0]?.attrs.message).toBe(CLEAN);
+    expect(testcase.children[0]?.text).toContain(`echo '${CLEAN}'`);
+  });
+
+  it('writes well-formed XML for an empty run', () => {
+    const empty = parseXml(toJUnit(reportOf([])));
+    expect(empty.attrs.tests).toBe('0');
+    expect(empty.children).toEqual([]);
+  });
+
+  describe.skipIf(XMLLINT === undefined)(
+    `validates against the JUnit XSD with xmllint${XMLLINT === undefined ? ' (skipped: xmllint not installed; apt-get install libxml2-utils)' : ''}`,
+    () => {
+      it.each([
+        ['the fixture', FIXTURE],
+        ['a hostile report', reportOf([hostile, ...FIXTURE_CHECKS])],
+        ['an empty run', reportOf([])],
+      ])('%s', (_name, report) => {
+        const file = join(tmp, `${_name.replaceAll(' ', '-')}.xml`);
+        writeFileSync(file, toJUnit(report));
+        const xsd = join(import.meta.dirname, 'junit.xsd');
+        const run = spawnSync(XMLLINT!, ['--noout', '--nonet', '--schema', xsd, file], { encoding: 'utf8' });
+        expect(run.status, run.stderr).toBe(0);
+      });
+    },
+  );
+});

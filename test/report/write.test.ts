@@ -1,0 +1,84 @@
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { conformanceErrors, timestampDir, writeReports } from '../../src/report/write.ts';
+import { FIXTURE } from './fixture.ts';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'harness-reports-'));
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+const AT = new Date('2026-11-21T23:45:12.345Z');
+
+describe('timestampDir', () => {
+  it('creates a colon-free directory per run and suffixes one already taken', async () => {
+    const first = await timestampDir(join(root, 'reports'), AT);
+    expect(first).toBe(join(root, 'reports', '2026-11-21T23-45-12Z'));
+    expect((await lstat(first)).isDirectory()).toBe(true);
+    expect(await timestampDir(join(root, 'reports'), AT)).toBe(`${first}-2`);
+    expect(await timestampDir(join(root, 'reports'), AT)).toBe(`${first}-3`);
+  });
+});
+
+describe('writeReports', () => {
+  it('writes every format and points latest at the run', async () => {
+    const dir = await timestampDir(join(root, 'reports'), AT);
+    const result = await writeReports(FIXTURE, { dir, formats: ['json', 'junit', 'html'] });
+    expect(result).toEqual({
+      dir,
+      files: ['conformance.json', 'conformance.xml', 'conformance.html'].map((f) => join(dir, f)),
+    });
+    const json = JSON.parse(await readFile(join(dir, 'conformance.json'), 'utf8'));
+    expect(json).toEqual(JSON.parse(JSON.stringify(FIXTURE)));
+    expect(conformanceErrors(json)).toEqual([]);
+    expect(await readFile(join(dir, 'conformance.xml'), 'utf8')).toMatch(/^<\?xml /);
+    expect(await readFile(join(dir, 'conformance.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
+
+    const latest = join(root, 'reports', 'latest');
+    expect((await lstat(latest)).isSymbolicLink()).toBe(true);
+    expect(await readlink(latest)).toBe('2026-11-21T23-45-12Z');
+    expect(existsSync(join(latest, 'conformance.html'))).toBe(true);
+  });
+
+  it('moves latest to the newest run and leaves no temporary links', async () => {
+    const first = await timestampDir(join(root, 'reports'), AT);
+    const second = await timestampDir(join(root, 'reports'), AT);
+    await writeReports(FIXTURE, { dir: first, formats: ['json'] });
+    await writeReports(FIXTURE, { dir: second, formats: ['html'] });
+    expect(await readlink(join(root, 'reports', 'latest'))).toBe('2026-11-21T23-45-12Z-2');
+    expect((await readdir(join(root, 'reports'))).sort()).toEqual([
+      '2026-11-21T23-45-12Z',
+      '2026-11-21T23-45-12Z-2',
+      'latest',
+    ]);
+    expect(await readdir(second)).toEqual(['conformance.html']);
+  });
+
+  it('creates the directory when given a plain path', async () => {
+    const dir = join(root, 'nested', 'run');
+    await writeReports(FIXTURE, { dir, formats: ['junit', 'junit'] });
+    expect(await readdir(dir)).toEqual(['conformance.xml']);
+    expect(await readlink(join(root, 'nested', 'latest'))).toBe('run');
+  });
+
+  it('refuses a report that does not match the schema and writes nothing', async () => {
+    const dir = join(root, 'bad');
+    const bad = { ...FIXTURE, counts: { ...FIXTURE.counts, PASS: -1 } };
+    await expect(writeReports(bad, { dir, formats: ['html', 'json'] })).rejects.toThrow(
+      /conformance\.json does not match its schema: \/counts\/PASS must be >= 0/,
+    );
+    expect(existsSync(dir)).toBe(false);
+    expect(existsSync(join(root, 'latest'))).toBe(false);
+  });
+
+  it('fails without clobbering a latest that is a real directory', async () => {
+    await mkdir(join(root, 'latest', 'keep'), { recursive: true });
+    await expect(writeReports(FIXTURE, { dir: join(root, 'run'), formats: ['json'] })).rejects.toThrow();
+    expect(existsSync(join(root, 'latest', 'keep'))).toBe(true);
+    expect((await readdir(root)).filter((name) => name.startsWith('.latest'))).toEqual([]);
+  });
+});
