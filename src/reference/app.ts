@@ -52,6 +52,7 @@ export interface App {
   readonly listener: RequestListener;
   /** Known only once the server listens. */
   setBaseUrl(baseUrl: string): void;
+  issuedTokens(): readonly string[];
 }
 
 export const createApp = (options: ResolvedReferenceOptions): App => {
@@ -155,5 +156,6 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
     setBaseUrl: (baseUrl) => {
       context.baseUrl = baseUrl;
     },
+    issuedTokens: () => store.issued(),
   };
 };

@@ -26,6 +26,8 @@ export interface RunningReferenceServer {
   readonly options: ResolvedReferenceOptions;
   /** A fresh profile for this server, secrets included (the server only listens on loopback). */
   profile(): Profile;
+  /** Every access token issued so far (the last 10,000), so tests can prove none leaked into an artifact. */
+  issuedTokens(): readonly string[];
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function startReferenceServer(
     clients: resolved.clients,
     options: { ...resolved, port },
     profile: () => buildProfile(resolved, baseUrl, authUrl),
+    issuedTokens: () => app.issuedTokens(),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -52,8 +52,12 @@ export const authenticateClient = (
   return same ? client : 'secret';
 };
 
+/** How many issued tokens the store remembers for `issued()`, oldest forgotten first. */
+const ISSUED_LOG_SIZE = 10_000;
+
 export class TokenStore {
   private readonly records = new Map<string, TokenRecord>();
+  private readonly log: string[] = [];
 
   /** keepExpired: the expired-token-accepted fault, under which expiry neither refuses nor drops a token. */
   constructor(
@@ -75,9 +79,16 @@ export class TokenStore {
       if (!oldest.done) this.revoke(oldest.value);
     }
     const token = randomBytes(32).toString('base64url');
+    this.log.push(token);
+    if (this.log.length > ISSUED_LOG_SIZE) this.log.shift();
     this.records.set(token, { client, expiresAt: now + this.lifetimeMs });
     client.tokens.add(token);
     return token;
+  }
+
+  /** Every token issued (the last 10,000), expired or not: lets a test grep artifacts for leaked tokens. */
+  issued(): readonly string[] {
+    return [...this.log];
   }
 
   /** The client a live token belongs to; an expired token is dropped on sight. */
