@@ -35,3 +35,12 @@ export const oneOf =
     if (!allowed.includes(value as T)) throw new InvalidArgumentError(`expected ${described}`);
     return value as T;
   };
+
+export const list = (value: string): string[] =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+
+const FORMATS = ['json', 'junit', 'html'] as const;
+export const formats = (value: string): (typeof FORMATS)[number][] => list(value).map(oneOf(FORMATS));

@@ -1,7 +1,8 @@
 // Every command and option of the CLI is declared here, in one place; actions live beside it, one file each.
 import { Command, Option } from 'commander';
 import { FAULTS } from '../reference/index.ts';
-import { limitOverride, oneOf, port, positiveInt } from './parse.ts';
+import { conformance } from './conformance.ts';
+import { formats, limitOverride, list, oneOf, port, positiveInt } from './parse.ts';
 import { serve } from './serve.ts';
 
 export const buildProgram = (): Command => {
@@ -38,6 +39,48 @@ export const buildProgram = (): Command => {
     )
     .option('--profile-out <file>', 'also write the ready-to-use profile (with local secrets) to this file')
     .action(serve);
+
+  program
+    .command('conformance')
+    .description('Check a target against every SPEC.md rule (no target: the embedded reference server)')
+    .option('--profile <file>', 'target profile (YAML or JSON)')
+    .option(
+      '--base-url <url>',
+      'API base URL (overrides the profile; without one, CLIENT_ID/CLIENT_SECRET from env)',
+    )
+    .option('--auth-url <url>', 'token endpoint URL (overrides the profile)')
+    .option('--tenant <id>', 'tenant id (overrides the profile)')
+    .addOption(
+      new Option(
+        '--fault <name>',
+        'embedded server only: break one rule (see harness serve --list-faults)',
+      ).argParser(
+        oneOf(
+          FAULTS.map((f) => f.name),
+          'a fault name (see harness serve --list-faults)',
+        ),
+      ),
+    )
+    .addOption(
+      new Option('--only <ids>', 'run only these check IDs or tags (comma-separated)').argParser(list),
+    )
+    .addOption(
+      new Option('--skip <ids>', 'do not run these check IDs or tags (comma-separated)').argParser(list),
+    )
+    .option('--strict', 'exit 1 on WARN too')
+    .option('--slow', 'also run checks that wait out the token lifetime (an hour against a real target)')
+    .option('--dry-run', 'print the plan (checks, requests per endpoint) and send nothing')
+    .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
+    .addOption(
+      new Option('--format <list>', 'report formats, comma-separated')
+        .argParser(formats)
+        .default(['json', 'junit', 'html']),
+    )
+    .option(
+      '--baseline <file>',
+      'expected grades by check ID (or an earlier conformance.json); any difference exits 1',
+    )
+    .action(conformance);
 
   return program;
 };

@@ -52,15 +52,15 @@ describe('harness serve, bad input', () => {
     [['serve', '--limit', 'transactions=5/second'], "unknown bucket 'transactions'"],
     [['serve', '--host', '192.0.2.1'], 'not a loopback address'],
     [['serve', '--colour'], "unknown option '--colour'"],
-  ])('%j: one line naming the flag, exit 2', (args, message) => {
-    const result = harness(args);
+  ])('%j: one line naming the flag, exit 2', async (args, message) => {
+    const result = await harness(args);
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(message);
   });
 
-  it('lists every fault with its clause', () => {
-    const result = harness(['serve', '--list-faults']);
+  it('lists every fault with its clause', async () => {
+    const result = await harness(['serve', '--list-faults']);
     expect(result.status).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(FAULTS.length);

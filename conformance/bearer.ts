@@ -1,0 +1,162 @@
+// SPEC.md §5 rules 3-6 and the 401 and 403 rows of §7: how API endpoints treat the bearer token.
+import type { Exchange } from '../src/client/index.ts';
+import type { CheckContext } from '../src/conformance/context.ts';
+import { fail, skip, warn } from '../src/conformance/grades.ts';
+import { TOKEN_ENDPOINT_KEY } from '../src/conformance/session.ts';
+import type { Target } from '../src/conformance/target.ts';
+import type { CheckDefinition } from '../src/conformance/types.ts';
+import { AUTH_RULES, type EndpointKey, type EndpointSpec, ERROR_STATUSES } from '../src/spec/index.ts';
+
+/** Bearer checks spend a few requests of this bucket after its probe, when it has room again. */
+const BEARER_ENDPOINT: EndpointKey = 'GET /api/rules/schedule';
+const bearerEndpoint = (target: Target): EndpointSpec => target.endpoint(BEARER_ENDPOINT);
+
+const refused = (label: string, exchange: Exchange): string => {
+  const { status } = exchange;
+  if (status >= 200 && status < 300) return fail(`${label}: ${status}, the request was served`);
+  // SPEC.md §7 names 401 only for an expired token; for other bad tokens RFC 6750 §3.1 says 401 too.
+  if (status !== 401) return warn(`${label}: refused with ${status}, not 401 (RFC 6750 §3.1)`);
+  if (!/^bearer\b/i.test(exchange.headers['www-authenticate'] ?? '')) {
+    return warn(`${label}: 401 without a WWW-Authenticate: Bearer challenge (RFC 6750 §3)`);
+  }
+  return `${label}: 401 with a Bearer challenge`;
+};
+
+const primaryToken = (ctx: CheckContext): Promise<string> =>
+  ctx.session.tokens.token(ctx.session.client('primary'));
+
+const after = { tags: ['bearer'], lane: 'after', required: true } as const;
+const onBearerEndpoint = (id: string, requests: number) => (target: Target) => [
+  { key: id, endpoint: bearerEndpoint(target).key, requests, margin: 0 },
+];
+
+const badTokenCheck = (
+  id: string,
+  title: string,
+  label: string,
+  authorization: (token: string) => string | undefined,
+): CheckDefinition => ({
+  ...after,
+  id,
+  title,
+  clause: '§5 rule 3',
+  quote: AUTH_RULES.bearerHeader.text,
+  plan: onBearerEndpoint(id, 1),
+  run: async (ctx) =>
+    refused(label, await ctx.raw(bearerEndpoint(ctx.target), authorization(await primaryToken(ctx)), label)),
+});
+
+/** Changes the last character, so the value keeps the token's length and alphabet. */
+const alter = (token: string): string => `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+
+export const bearerChecks = (): CheckDefinition[] => [
+  badTokenCheck(
+    'AUTH-BEARER-MISSING',
+    'An API call without a token is refused with 401',
+    'no Authorization header',
+    () => undefined,
+  ),
+  badTokenCheck(
+    'AUTH-BEARER-ALTERED',
+    'An API call with an altered token is refused with 401',
+    'altered token',
+    (t) => `Bearer ${alter(t)}`,
+  ),
+  badTokenCheck(
+    'AUTH-BEARER-TRUNCATED',
+    'An API call with a truncated token is refused with 401',
+    'token cut to half its length',
+    (t) => `Bearer ${t.slice(0, Math.ceil(t.length / 2))}`,
+  ),
+  {
+    ...after,
+    id: 'AUTH-TOKEN-REUSE',
+    title: 'One token serves several API calls',
+    clause: '§5 rule 5',
+    quote: AUTH_RULES.reuse.text,
+    plan: onBearerEndpoint('AUTH-TOKEN-REUSE', 2),
+    run: async (ctx) => {
+      const authorization = `Bearer ${await primaryToken(ctx)}`;
+      const endpoint = bearerEndpoint(ctx.target);
+      for (const call of ['first', 'second']) {
+        const exchange = await ctx.raw(endpoint, authorization, `${call} call with the same token`);
+        if (exchange.status === 401) return fail(`the ${call} call with a token already used got 401`);
+      }
+      return 'two calls with one token: neither got 401';
+    },
+  },
+  {
+    ...after,
+    id: 'AUTH-FORBIDDEN',
+    title: 'A valid token of a client lacking permission gets 403',
+    clause: '§5 rule 6',
+    quote: `${AUTH_RULES.permission.text} (§7: 403 Forbidden: ${ERROR_STATUSES.forbidden.condition})`,
+    // Before the probes: a bucket spent by a probe could answer 429 and hide the 403.
+    lane: 'before',
+    plan: (target) =>
+      (target.profile.clients.restricted?.lacks ?? []).map((key) => ({
+        key: `forbidden:${key}`,
+        endpoint: key,
+        requests: 1,
+        margin: 0,
+      })),
+    run: async (ctx) => {
+      ctx.session.client('restricted');
+      const lacks = (ctx.target.profile.clients.restricted?.lacks ?? [])
+        .map((key) => ctx.target.endpoint(key as EndpointKey))
+        .filter((e) => ctx.target.mayCall(e));
+      if (lacks.length === 0)
+        return skip('clients.restricted lacks no endpoint that side_effects lets harness call');
+      const seen: string[] = [];
+      for (const endpoint of lacks) {
+        // Ids are placeholders: permission is decided before the resource is looked up, and real ids come from probes.
+        const ids = Object.fromEntries(endpoint.pathIds.map((name) => [name, `harness-permission-${name}`]));
+        const exchange = await ctx.call(endpoint, { client: 'restricted', ids });
+        if (exchange.status !== 403)
+          return fail(`${endpoint.key} with a token lacking permission got ${exchange.status}, not 403`);
+        seen.push(`${endpoint.key}: 403`);
+      }
+      return seen.join('; ');
+    },
+  },
+  {
+    ...after,
+    id: 'AUTH-TOKEN-EXPIRY',
+    title: 'A token used after expires_in gets 401, and the same request gets a new token that works',
+    clause: '§5 rule 4',
+    quote: AUTH_RULES.expiry.text,
+    slow: true,
+    plan: (target) => [
+      ...onBearerEndpoint('AUTH-TOKEN-EXPIRY', 3)(target),
+      { key: 'AUTH-TOKEN-EXPIRY:tokens', endpoint: TOKEN_ENDPOINT_KEY, requests: 2, margin: 0 },
+    ],
+    run: async (ctx) => {
+      const endpoint = bearerEndpoint(ctx.target);
+      const client = ctx.session.client('primary');
+      const tokenOf = async (onMissing: (message: string) => never): Promise<string> => {
+        const exchange = await ctx.session.tokens.requestToken(client);
+        ctx.record(exchange);
+        const token =
+          exchange.status === 200 ? (exchange.json() as { access_token?: unknown }).access_token : undefined;
+        return typeof token === 'string'
+          ? token
+          : onMissing(`the token request got ${exchange.status} without a token`);
+      };
+      const token = await tokenOf((message) => skip(`no first token (see AUTH-TOKEN-FORM): ${message}`));
+      const fresh = await ctx.raw(endpoint, `Bearer ${token}`, 'fresh token');
+      if (fresh.status === 401) return fail('a fresh token got 401');
+      const lifetimeMs = ctx.target.tokenLifetimeSeconds * 1000;
+      await ctx.wait(lifetimeMs + 1000, `for the token to expire (${ctx.target.tokenLifetimeSeconds} s)`);
+      const expired = await ctx.raw(endpoint, `Bearer ${token}`, 'expired token');
+      if (expired.status !== 401)
+        return fail(`the token ${lifetimeMs / 1000 + 1} s after issue got ${expired.status}, not 401`);
+      const renewed = await ctx.raw(
+        endpoint,
+        `Bearer ${await tokenOf((message) => fail(`after expiry, the same request failed: ${message}`))}`,
+        'new token from the same request',
+      );
+      if (renewed.status === 401) return fail('the new token from the same request got 401');
+      return `expired token: 401; new token from the same request: ${renewed.status}`;
+    },
+  },
+];

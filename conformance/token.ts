@@ -1,0 +1,267 @@
+// SPEC.md §2 (access token response), §4 (token endpoint payload), §5 rules 1-2 and the 400 row of §7.
+import { Ajv } from 'ajv';
+import type { Exchange } from '../src/client/index.ts';
+import type { CheckContext } from '../src/conformance/context.ts';
+import { fail, info, skip, warn } from '../src/conformance/grades.ts';
+import { TOKEN_ENDPOINT_KEY } from '../src/conformance/session.ts';
+import type { CheckDefinition } from '../src/conformance/types.ts';
+import {
+  AUTH_RULES,
+  ERROR_STATUSES,
+  GRANT_TYPE,
+  scopeFor,
+  TOKEN_REQUEST_CONTENT_TYPE,
+  TOKEN_TYPE,
+  tokenResponseSchema,
+} from '../src/spec/index.ts';
+
+type Form = Record<string, string>;
+
+const specForm = (ctx: CheckContext): Form => {
+  const { client_id, client_secret } = ctx.session.client('primary');
+  return { grant_type: GRANT_TYPE, client_id, client_secret, scope: scopeFor(ctx.target.profile.tenant) };
+};
+
+const postForm = (ctx: CheckContext, form: Form, label: string): Promise<Exchange> =>
+  ctx.tokenRequest(new URLSearchParams(form).toString(), TOKEN_REQUEST_CONTENT_TYPE, label);
+
+/** The SPEC.md request, sent once and shared by every check that examines a successful token response. */
+const specResponse = (ctx: CheckContext): Promise<Exchange> =>
+  ctx.session.once('token:spec-request', () =>
+    postForm(ctx, specForm(ctx), 'token request as SPEC.md §5 rule 1 says'),
+  );
+
+const okBody = async (ctx: CheckContext): Promise<Record<string, unknown>> => {
+  const exchange = await specResponse(ctx);
+  ctx.record(exchange);
+  if (exchange.status !== 200)
+    return skip(`no successful token response to examine (see AUTH-TOKEN-FORM): ${exchange.status}`);
+  try {
+    const body = exchange.json();
+    if (typeof body === 'object' && body !== null && !Array.isArray(body))
+      return body as Record<string, unknown>;
+  } catch {}
+  return fail('the token response body is not a JSON object');
+};
+
+// The spec's own shape, minus the exact values: AUTH-TOKEN-TYPE and AUTH-TOKEN-EXPIRES-IN grade those themselves.
+const validateShape = new Ajv({ strict: true }).compile({
+  ...tokenResponseSchema,
+  properties: {
+    access_token: tokenResponseSchema.properties.access_token,
+    expires_in: { type: 'integer' },
+    token_type: { type: 'string' },
+  },
+});
+
+interface Judgement {
+  readonly grade: 'PASS' | 'WARN' | 'FAIL';
+  readonly message: string;
+}
+
+/** A request that must be refused with 400 (§7 `stated`), or that SPEC.md leaves open (WARN unless it gets a token). */
+const refusal = async (ctx: CheckContext, label: string, change: (form: Form) => Form, stated: boolean) => {
+  const exchange = await postForm(ctx, change(specForm(ctx)), label);
+  if (exchange.status === 400) return { grade: 'PASS', message: `${label}: 400` } as Judgement;
+  // Issuing a token to a request SPEC.md's payload table forbids is a failure however the spec words errors.
+  if (exchange.status >= 200 && exchange.status < 300) {
+    return { grade: 'FAIL', message: `${label}: ${exchange.status}, a token was issued` } as Judgement;
+  }
+  return { grade: stated ? 'FAIL' : 'WARN', message: `${label}: ${exchange.status}, not 400` } as Judgement;
+};
+
+/** The worst of several judgements decides; every message is kept. */
+const settle = (...judgements: Judgement[]): string => {
+  const message = judgements.map((j) => j.message).join('; ');
+  if (judgements.some((j) => j.grade === 'FAIL')) return fail(message);
+  if (judgements.some((j) => j.grade === 'WARN')) return warn(message);
+  return message;
+};
+
+const base = { tags: ['token'], lane: 'token', required: true, plan: () => [] } as const;
+const tokenPlan = (id: string, requests: number) => () => [
+  { key: id, endpoint: TOKEN_ENDPOINT_KEY, requests, margin: 0 },
+];
+
+export const tokenChecks = (): CheckDefinition[] => [
+  {
+    ...base,
+    id: 'AUTH-TOKEN-FORM',
+    title: 'A form-encoded token request as SPEC.md describes gets 200',
+    clause: '§5 rule 1',
+    quote: AUTH_RULES.tokenRequest.text,
+    plan: tokenPlan('AUTH-TOKEN-FORM', 1),
+    run: async (ctx) => {
+      const exchange = await specResponse(ctx);
+      ctx.record(exchange);
+      if (exchange.status !== 200) return fail(`the token request got ${exchange.status}, not 200`);
+      return 'the token request got 200';
+    },
+  },
+  {
+    ...base,
+    id: 'AUTH-TOKEN-SCHEMA',
+    title: 'The token response carries access_token (string), expires_in (integer) and token_type (string)',
+    clause: '§2',
+    quote: AUTH_RULES.tokenResponse.text,
+    run: async (ctx) => {
+      const body = await okBody(ctx);
+      if (!validateShape(body)) {
+        return fail(
+          `the token response does not match §2: ${validateShape.errors?.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`,
+        );
+      }
+      return 'access_token, expires_in and token_type present with the right types';
+    },
+  },
+  {
+    ...base,
+    id: 'AUTH-TOKEN-TYPE',
+    title: 'token_type is `Bearer`',
+    clause: '§2',
+    quote: '| token_type | string | Always `Bearer` |',
+    run: async (ctx) => {
+      const { token_type: type } = await okBody(ctx);
+      if (type === TOKEN_TYPE) return 'token_type is Bearer';
+      // RFC 6749 §5.1 makes token_type case-insensitive, so a client survives `bearer`; SPEC.md says exactly `Bearer`.
+      if (typeof type === 'string' && type.toLowerCase() === TOKEN_TYPE.toLowerCase()) {
+        return warn(
+          `token_type is '${type}': equal to Bearer ignoring case (RFC 6749 §5.1), but SPEC.md says \`Bearer\``,
+        );
+      }
+      return fail(`token_type is ${JSON.stringify(type)}, not "Bearer"`);
+    },
+  },
+  {
+    ...base,
+    id: 'AUTH-TOKEN-EXPIRES-IN',
+    title: 'expires_in is the integer token lifetime (3600)',
+    clause: '§2',
+    quote: '| expires_in | integer | Validity in seconds; the value is 3600 (1 hour) |',
+    run: async (ctx) => {
+      const { expires_in: expiresIn } = await okBody(ctx);
+      const expected = ctx.target.tokenLifetimeSeconds;
+      if (expiresIn === expected) return `expires_in is ${expected}`;
+      return fail(`expires_in is ${JSON.stringify(expiresIn)}, not the integer ${expected}`);
+    },
+  },
+  {
+    ...base,
+    id: 'AUTH-TOKEN-NO-STORE',
+    title: 'The token response forbids caching (Cache-Control: no-store, Pragma: no-cache)',
+    clause: '§5 rule 2',
+    quote:
+      'RFC 6749 §5.1: the authorization server MUST include Cache-Control: no-store and Pragma: no-cache',
+    required: false,
+    run: async (ctx) => {
+      const exchange = await specResponse(ctx);
+      ctx.record(exchange);
+      if (exchange.status !== 200)
+        return skip(`no successful token response to examine (see AUTH-TOKEN-FORM)`);
+      const cacheControl = exchange.headers['cache-control'] ?? '';
+      const missing = [
+        ...(/(^|,)\s*no-store\s*(,|$)/i.test(cacheControl) ? [] : ['Cache-Control: no-store']),
+        ...(/no-cache/i.test(exchange.headers.pragma ?? '') ? [] : ['Pragma: no-cache']),
+      ];
+      // SPEC.md is silent; RFC 6749 requires it, since the body carries a credential.
+      if (missing.length > 0)
+        return warn(`the token response lacks ${missing.join(' and ')} (RFC 6749 §5.1)`);
+      return 'Cache-Control: no-store and Pragma: no-cache present';
+    },
+  },
+  {
+    ...base,
+    id: 'AUTH-TOKEN-BAD-CLIENT-ID',
+    title: 'A wrong client_id gets 400',
+    clause: '§7',
+    quote: `400 Bad Request: ${ERROR_STATUSES.badTokenRequest.condition}`,
+    plan: tokenPlan('AUTH-TOKEN-BAD-CLIENT-ID', 1),
+    run: async (ctx) =>
+      settle(
+        await refusal(
+          ctx,
+          'wrong client_id',
+          (f) => ({ ...f, client_id: `${f.client_id}-harness-unknown` }),
+          true,
+        ),
+      ),
+  },
+  {
+    ...base,
+    id: 'AUTH-TOKEN-BAD-SECRET',
+    title: 'A wrong client_secret gets 400',
+    clause: '§7',
+    quote: `400 Bad Request: ${ERROR_STATUSES.badTokenRequest.condition}`,
+    plan: tokenPlan('AUTH-TOKEN-BAD-SECRET', 1),
+    run: async (ctx) =>
+      settle(
+        await refusal(
+          ctx,
+          'wrong client_secret',
+          (f) => ({ ...f, client_secret: 'harness-wrong-secret' }),
+          true,
+        ),
+      ),
+  },
+  {
+    ...base,
+    id: 'AUTH-TOKEN-BAD-SCOPE',
+    title: 'A scope not of the form tenant/<tenant-id> gets 400',
+    clause: '§7',
+    quote: `400 Bad Request: ${ERROR_STATUSES.badTokenRequest.condition}`,
+    plan: tokenPlan('AUTH-TOKEN-BAD-SCOPE', 1),
+    run: async (ctx) =>
+      settle(
+        await refusal(
+          ctx,
+          'scope without the tenant/ prefix',
+          (f) => ({ ...f, scope: ctx.target.profile.tenant }),
+          true,
+        ),
+      ),
+  },
+  {
+    ...base,
+    id: 'AUTH-TOKEN-MISSING-FIELD',
+    title: 'A token request missing a required field gets 400',
+    clause: '§4 token payload',
+    quote: 'grant_type, client_id, client_secret, scope: Required yes',
+    plan: tokenPlan('AUTH-TOKEN-MISSING-FIELD', 4),
+    run: async (ctx) => {
+      const judgements: Judgement[] = [];
+      for (const field of ['grant_type', 'client_id', 'client_secret', 'scope']) {
+        judgements.push(
+          await refusal(ctx, `without ${field}`, ({ [field]: _omitted, ...rest }) => rest, false),
+        );
+      }
+      return settle(...judgements);
+    },
+  },
+  {
+    ...base,
+    id: 'AUTH-TOKEN-GRANT-TYPE',
+    title: 'A grant_type other than client_credentials gets 400',
+    clause: '§4 token payload',
+    quote: '| grant_type | yes | the constant `client_credentials` |',
+    plan: tokenPlan('AUTH-TOKEN-GRANT-TYPE', 1),
+    run: async (ctx) =>
+      settle(await refusal(ctx, 'grant_type=password', (f) => ({ ...f, grant_type: 'password' }), false)),
+  },
+  {
+    ...base,
+    id: 'AUTH-TOKEN-JSON-BODY',
+    title: 'What the token endpoint does with a JSON body instead of a form (recorded)',
+    clause: '§5 rule 1',
+    quote: AUTH_RULES.tokenRequest.text,
+    required: false,
+    plan: tokenPlan('AUTH-TOKEN-JSON-BODY', 1),
+    run: async (ctx) => {
+      const exchange = await ctx.tokenRequest(
+        JSON.stringify(specForm(ctx)),
+        'application/json',
+        'token request as JSON',
+      );
+      return info(`a JSON token request got ${exchange.status}`);
+    },
+  },
+];

@@ -1,0 +1,122 @@
+// `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
+import { connect } from 'node:net';
+import { resolve } from 'node:path';
+import { allChecks } from '../../conformance/index.ts';
+import { compareBaseline, loadBaseline } from '../conformance/baseline.ts';
+import { streamProgress } from '../conformance/progress.ts';
+import { runConformance } from '../conformance/runner.ts';
+import { selectChecks } from '../conformance/select.ts';
+import { printPlan, printSummary } from '../conformance/summary.ts';
+import { resolveTarget } from '../conformance/target.ts';
+import { loadProfile, validateProfile } from '../profile/load.ts';
+import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
+import type { ReportFormat } from '../report/write.ts';
+import { timestampDir, writeReports } from '../report/write.ts';
+import type { Profile } from '../spec/index.ts';
+import { UsageError } from './errors.ts';
+import { harnessVersion } from './version.ts';
+
+export interface ConformanceOptions {
+  profile?: string;
+  baseUrl?: string;
+  authUrl?: string;
+  tenant?: string;
+  fault?: FaultName;
+  only?: string[];
+  skip?: string[];
+  strict?: boolean;
+  slow?: boolean;
+  dryRun?: boolean;
+  reportDir: string;
+  format: ReportFormat[];
+  baseline?: string;
+}
+
+/** The embedded server's time scale: a "minute" of 2 s and a 5 s token, so a full run takes seconds. */
+const EMBEDDED = { minuteMs: 2000, tokenLifetimeSeconds: 5 } as const;
+/** Token lifetimes this short are waited out without --slow. */
+const SHORT_LIFETIME_SECONDS = 30;
+const TARGET_UNREACHABLE = 3;
+
+/** Flags build or override a profile; client credentials come only from the environment, never from flags. */
+const profileFrom = (options: ConformanceOptions, env: NodeJS.ProcessEnv): Profile => {
+  const base: Record<string, unknown> = options.profile ? { ...loadProfile(options.profile, env) } : {};
+  if (!options.profile) {
+    const { CLIENT_ID, CLIENT_SECRET } = env;
+    if (!CLIENT_ID || !CLIENT_SECRET) {
+      throw new UsageError(
+        '--base-url without --profile needs CLIENT_ID and CLIENT_SECRET in the environment',
+      );
+    }
+    base.clients = { primary: { client_id: CLIENT_ID, client_secret: CLIENT_SECRET } };
+  }
+  if (options.baseUrl) base.base_url = options.baseUrl;
+  if (options.authUrl) base.auth_url = options.authUrl;
+  if (options.tenant) base.tenant = options.tenant;
+  return validateProfile(base, options.profile ?? 'flags (--base-url, --auth-url, --tenant)');
+};
+
+/** Exit 3 before any check when nothing listens: a verdict per check would only repeat it. */
+const reachable = (url: string): Promise<string | undefined> =>
+  new Promise((done) => {
+    const { hostname, port, protocol } = new URL(url);
+    const socket = connect({
+      host: hostname.replace(/^\[|\]$/g, ''),
+      port: Number(port) || (protocol === 'https:' ? 443 : 80),
+    });
+    socket.setTimeout(5000, () => socket.destroy(new Error('timed out after 5 s')));
+    socket.once('connect', () => {
+      socket.end();
+      done(undefined);
+    });
+    socket.once('error', (error) => done(`${url}: ${error.message}`));
+  });
+
+export const conformance = async (options: ConformanceOptions): Promise<void> => {
+  const targeted = options.profile !== undefined || options.baseUrl !== undefined;
+  if (targeted && options.fault)
+    throw new UsageError('--fault applies to the embedded server only (no --profile)');
+  let server: RunningReferenceServer | undefined;
+  try {
+    if (!targeted) {
+      server = await startReferenceServer({
+        ...EMBEDDED,
+        ...(options.fault ? { fault: options.fault } : {}),
+      });
+    }
+    const profile = server ? server.profile() : profileFrom(options, process.env);
+    const target = resolveTarget(profile);
+    const selection = selectChecks(allChecks(target), {
+      ...(options.only ? { only: options.only } : {}),
+      ...(options.skip ? { skip: options.skip } : {}),
+      slow: options.slow === true || target.tokenLifetimeSeconds <= SHORT_LIFETIME_SECONDS,
+    });
+    if (options.dryRun) return printPlan(selection, target);
+    const baseline = options.baseline ? loadBaseline(options.baseline) : undefined;
+
+    const unreachable = (
+      await Promise.all([reachable(profile.base_url), reachable(profile.auth_url)])
+    ).filter(Boolean);
+    if (unreachable.length > 0) {
+      console.error(`harness: target unreachable, no check run: ${unreachable.join('; ')}`);
+      process.exitCode = TARGET_UNREACHABLE;
+      return;
+    }
+    const progress = streamProgress((line) => console.error(line));
+    progress.line(`harness conformance: ${profile.base_url}${server ? ' (embedded reference server)' : ''}`);
+    const report = await runConformance(target, selection, {
+      progress,
+      version: harnessVersion(),
+      command: ['harness', ...process.argv.slice(2)].join(' '),
+    });
+    const dir = await timestampDir(resolve(options.reportDir));
+    const written = await writeReports(report, { dir, formats: options.format });
+    const differences = baseline ? compareBaseline(report, baseline) : [];
+    printSummary(report, written.files, differences);
+    const failing = (grade: string) => grade === 'FAIL' || (options.strict === true && grade === 'WARN');
+    const failed = report.checks.some((c) => failing(c.grade) && !baseline?.has(c.id));
+    process.exitCode = failed || differences.length > 0 ? 1 : 0;
+  } finally {
+    await server?.close();
+  }
+};

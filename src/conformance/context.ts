@@ -1,0 +1,66 @@
+// What a running check sees: the session's calls, each recorded as this check's evidence unless the check chooses
+// what to keep (a probe of 500 requests keeps the telling few).
+import type { Evidence, Exchange } from '../client/index.ts';
+import type { EndpointSpec } from '../spec/index.ts';
+import type { CallOptions, Session } from './session.ts';
+import type { Target } from './target.ts';
+
+export class CheckContext {
+  readonly evidence: Evidence[] = [];
+  /** Set by checks whose key exchange is not simply the last one recorded (a loop, a wait). */
+  repro: string[] | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly session: Session,
+  ) {}
+
+  get target(): Target {
+    return this.session.target;
+  }
+
+  record(...exchanges: readonly (Exchange | Evidence)[]): void {
+    for (const exchange of exchanges)
+      this.evidence.push('evidence' in exchange ? exchange.evidence : exchange);
+  }
+
+  async call(endpoint: EndpointSpec, options: CallOptions = {}): Promise<Exchange> {
+    const exchange = await this.session.call(endpoint, options);
+    this.record(exchange);
+    return exchange;
+  }
+
+  /** Calls with exactly this Authorization value (or none), for checks that send bad credentials. */
+  async raw(endpoint: EndpointSpec, authorization: string | undefined, label: string): Promise<Exchange> {
+    const request = this.target.profile.requests?.[endpoint.key];
+    const exchange = await this.session.api.raw(
+      {
+        method: endpoint.method,
+        path: await this.session.path(endpoint),
+        ...(request?.query === undefined ? {} : { query: request.query }),
+        ...(endpoint.method === 'POST' ? { body: request?.body ?? {} } : {}),
+        label,
+      },
+      authorization,
+    );
+    this.record(exchange);
+    return exchange;
+  }
+
+  /** POSTs exactly this body to the token endpoint. */
+  async tokenRequest(body: string, contentType: string, label: string): Promise<Exchange> {
+    const exchange = await this.session.http.send({
+      method: 'POST',
+      url: this.target.profile.auth_url,
+      headers: { 'content-type': contentType },
+      body,
+      label,
+    });
+    this.record(exchange);
+    return exchange;
+  }
+
+  wait(ms: number, why: string): Promise<void> {
+    return this.session.progress.waiting(this.id, ms, why);
+  }
+}

@@ -1,0 +1,40 @@
+// Grades and the typed outcomes a check raises. The grade is chosen where the check calls these, next to the
+// SPEC.md sentence it enforces, never inferred later.
+
+export const GRADES = ['FAIL', 'INCONCLUSIVE', 'WARN', 'SKIP', 'INFO', 'PASS'] as const;
+/**
+ * FAIL: the server breaks a rule SPEC.md states. WARN: SPEC.md is silent and convention (RFC 6749/6750/9110) says
+ * otherwise. SKIP: not run, with the reason. INCONCLUSIVE: outside traffic spoiled the measurement. INFO: a recorded
+ * observation that is neither right nor wrong. PASS: the rule holds.
+ */
+export type Grade = (typeof GRADES)[number];
+
+/** How a check ends other than passing: thrown from inside the check, carrying its grade and one-line reason. */
+export class Outcome extends Error {
+  override readonly name = 'Outcome';
+  constructor(
+    readonly grade: Exclude<Grade, 'PASS'>,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const fail = (message: string): never => {
+  throw new Outcome('FAIL', message);
+};
+export const warn = (message: string): never => {
+  throw new Outcome('WARN', message);
+};
+export const skip = (reason: string): never => {
+  throw new Outcome('SKIP', reason);
+};
+export const inconclusive = (message: string): never => {
+  throw new Outcome('INCONCLUSIVE', message);
+};
+export const info = (message: string): never => {
+  throw new Outcome('INFO', message);
+};
+
+/** Order of the report: what needs attention first. */
+export const gradeRank = (grade: Grade): number => GRADES.indexOf(grade);

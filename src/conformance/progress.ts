@@ -1,0 +1,41 @@
+// Progress for a person watching a run: one line per event on stderr, so stdout stays for the summary.
+import type { Grade } from './grades.ts';
+
+export interface Progress {
+  started(id: string): void;
+  finished(id: string, grade: Grade, message: string, durationMs: number): void;
+  /** A deliberate wait (a window to reset, a token to expire), counted down. */
+  waiting(id: string, ms: number, why: string): Promise<void>;
+  line(text: string): void;
+}
+
+const COUNTDOWN_STEP_MS = 10_000;
+
+export const streamProgress = (write: (line: string) => void): Progress => ({
+  started: (id) => write(`  … ${id}`),
+  finished: (id, grade, message, durationMs) =>
+    write(
+      `  ${grade.padEnd(12)} ${id} (${Math.round(durationMs)} ms)${grade === 'PASS' ? '' : `: ${message}`}`,
+    ),
+  waiting: async (id, ms, why) => {
+    if (ms >= 1000) write(`  ⏳ ${id}: waiting ${(ms / 1000).toFixed(1)} s ${why}`);
+    let left = ms;
+    while (left > COUNTDOWN_STEP_MS) {
+      await sleep(COUNTDOWN_STEP_MS);
+      left -= COUNTDOWN_STEP_MS;
+      write(`  ⏳ ${id}: ${Math.ceil(left / 1000)} s left`);
+    }
+    await sleep(left);
+  },
+  line: write,
+});
+
+export const silentProgress: Progress = {
+  started: () => {},
+  finished: () => {},
+  waiting: (_id, ms) => sleep(ms),
+  line: () => {},
+};
+
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));

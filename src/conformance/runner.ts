@@ -1,0 +1,197 @@
+// Runs the selected checks: "before" lane first (needs untouched buckets), then every other lane concurrently (one
+// lane per rate-limit bucket, so no check spends another's budget mid-measurement), then the "after" lane.
+import { createHash } from 'node:crypto';
+import { TargetError, TokenError } from '../client/index.ts';
+import { BUCKETS, type BucketId, type EndpointKey, type Profile } from '../spec/index.ts';
+import { CheckContext } from './context.ts';
+import { GRADES, type Grade, Outcome } from './grades.ts';
+import type { Progress } from './progress.ts';
+import { reproFor } from './repro.ts';
+import { Session, TOKEN_ENDPOINT_KEY } from './session.ts';
+import type { Target } from './target.ts';
+import type { CheckDefinition, CheckResult, PlanItem, RunReport } from './types.ts';
+
+export interface Selected {
+  readonly check: CheckDefinition;
+  /** Why the check does not run (not selected, or needs --slow); undefined when it runs. */
+  readonly excluded?: string;
+}
+
+export interface RunOptions {
+  readonly progress: Progress;
+  readonly version: string;
+  readonly command: string;
+}
+
+const sectionOf = (clause: string): string => /^§\d+/.exec(clause)?.[0] ?? clause;
+
+/** Deduplicated: checks that share a probe plan it once. */
+export const planOf = (selection: readonly Selected[], target: Target): PlanItem[] => {
+  const clients = Object.keys(target.profile.clients).length;
+  // The token manager's requests: one token per client, and one refresh each should a token be refused.
+  const items = new Map<string, PlanItem>([
+    ['tokens', { key: 'tokens', endpoint: TOKEN_ENDPOINT_KEY, requests: clients, margin: clients }],
+  ]);
+  for (const { check } of selection.filter((s) => s.excluded === undefined)) {
+    for (const item of check.plan(target)) items.set(item.key, item);
+  }
+  return [...items.values()];
+};
+
+const outcomeOf = (error: unknown, ctx: CheckContext): { grade: Grade; message: string } => {
+  if (error instanceof Outcome) return { grade: error.grade, message: error.message };
+  if (error instanceof TokenError) {
+    ctx.record(error.evidence);
+    return { grade: 'SKIP', message: `no token to test with (see AUTH-TOKEN-FORM): ${error.message}` };
+  }
+  if (error instanceof TargetError) {
+    ctx.record(error.evidence);
+    return { grade: 'FAIL', message: `the target failed to answer (${error.kind}): ${error.message}` };
+  }
+  // A fault in harness itself must not pass as a verdict on the target.
+  const message = error instanceof Error ? error.message : String(error);
+  return { grade: 'INCONCLUSIVE', message: `harness error: ${message}` };
+};
+
+const runCheck = async (check: CheckDefinition, session: Session): Promise<CheckResult> => {
+  const ctx = new CheckContext(check.id, session);
+  const startedAt = new Date().toISOString();
+  const started = performance.now();
+  session.progress.started(check.id);
+  let verdict: { grade: Grade; message: string };
+  try {
+    verdict = { grade: 'PASS', message: await check.run(ctx) };
+  } catch (error) {
+    verdict = outcomeOf(error, ctx);
+  }
+  const durationMs = performance.now() - started;
+  session.progress.finished(check.id, verdict.grade, verdict.message, durationMs);
+  return {
+    ...describe(check),
+    ...verdict,
+    startedAt,
+    durationMs,
+    evidence: ctx.evidence,
+    repro: ctx.repro ?? reproFor(ctx.evidence, session.target.profile),
+  };
+};
+
+const describe = (check: CheckDefinition) => ({
+  id: check.id,
+  title: check.title,
+  clause: check.clause,
+  section: sectionOf(check.clause),
+  quote: check.quote,
+  tags: check.tags,
+});
+
+const runLanes = async (checks: readonly CheckDefinition[], session: Session): Promise<CheckResult[]> => {
+  const lanes = new Map<string, CheckDefinition[]>();
+  for (const check of checks) lanes.set(check.lane, [...(lanes.get(check.lane) ?? []), check]);
+  const results = await Promise.all(
+    [...lanes.values()].map(async (lane) => {
+      const done: CheckResult[] = [];
+      for (const check of lane) done.push(await runCheck(check, session));
+      return done;
+    }),
+  );
+  return results.flat();
+};
+
+const profileHash = (profile: Profile): string => {
+  const clients = Object.fromEntries(
+    Object.entries(profile.clients).map(([role, client]) => [role, { ...client, client_secret: '<secret>' }]),
+  );
+  return createHash('sha256')
+    .update(JSON.stringify({ ...profile, clients }))
+    .digest('hex');
+};
+
+export const runConformance = async (
+  target: Target,
+  selection: readonly Selected[],
+  options: RunOptions,
+): Promise<RunReport> => {
+  const session = new Session(target, options.progress);
+  const plan = planOf(selection, target);
+  for (const item of plan.filter((i) => i.key.startsWith('probe:'))) {
+    const endpoint = target.endpoint(item.endpoint as EndpointKey);
+    if (target.mayCall(endpoint)) session.probed.add(endpoint.key);
+  }
+  const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);
+  const startedAt = new Date();
+  const results: CheckResult[] = [];
+  try {
+    results.push(
+      ...(await runLanes(
+        running.filter((c) => c.lane === 'before'),
+        session,
+      )),
+    );
+    // Sub-second windows first and alone: a 500-request burst must fit in one second, which other lanes' traffic
+    // on the same machine could stretch.
+    const main = running.filter((c) => c.lane !== 'before' && c.lane !== 'after');
+    const subSecond = (c: CheckDefinition) =>
+      c.lane in BUCKETS && target.limitOf(c.lane as BucketId).windowMs <= 1000;
+    results.push(...(await runLanes(main.filter(subSecond), session)));
+    results.push(
+      ...(await runLanes(
+        main.filter((c) => !subSecond(c)),
+        session,
+      )),
+    );
+    results.push(
+      ...(await runLanes(
+        running.filter((c) => c.lane === 'after'),
+        session,
+      )),
+    );
+  } finally {
+    await session.close();
+  }
+  const finishedAt = new Date();
+  for (const { check, excluded } of selection) {
+    if (excluded !== undefined) {
+      results.push({
+        ...describe(check),
+        grade: 'SKIP',
+        message: excluded,
+        startedAt: finishedAt.toISOString(),
+        durationMs: 0,
+        evidence: [],
+        repro: [],
+      });
+    }
+  }
+  const order = new Map(selection.map((s, i) => [s.check.id, i]));
+  results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  const required = new Set(selection.filter((s) => s.check.required).map((s) => s.check.id));
+  const notCertifiable = [
+    ...target.notCertifiable,
+    ...results
+      .filter((r) => required.has(r.id) && (r.grade === 'SKIP' || r.grade === 'INCONCLUSIVE'))
+      .map((r) => `${r.id} (required by ${r.clause}) is ${r.grade}: ${r.message}`),
+  ];
+  const counts = Object.fromEntries(
+    GRADES.map((g) => [g, results.filter((r) => r.grade === g).length]),
+  ) as Record<Grade, number>;
+  return {
+    harness: { name: 'harness', version: options.version },
+    target: {
+      base_url: target.profile.base_url,
+      auth_url: target.profile.auth_url,
+      tenant: target.profile.tenant,
+    },
+    profileHash: profileHash(target.profile),
+    command: options.command,
+    certifiable: notCertifiable.length === 0,
+    notCertifiable,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationMs: finishedAt.getTime() - startedAt.getTime(),
+    counts,
+    plan,
+    sent: Object.fromEntries(session.http.sent),
+    checks: results,
+  };
+};

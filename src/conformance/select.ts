@@ -1,0 +1,36 @@
+// --only / --skip / --slow: which checks run. Names are check IDs or tags, matched without regard to case.
+import { UsageError } from '../cli/errors.ts';
+import type { Selected } from './runner.ts';
+import type { CheckDefinition } from './types.ts';
+
+export interface SelectOptions {
+  readonly only?: readonly string[];
+  readonly skip?: readonly string[];
+  readonly slow?: boolean;
+}
+
+const matches = (check: CheckDefinition, names: readonly string[]): boolean =>
+  names.some((name) => name === check.id.toLowerCase() || check.tags.includes(name));
+
+export const selectChecks = (checks: readonly CheckDefinition[], options: SelectOptions): Selected[] => {
+  const known = new Set(checks.flatMap((c) => [c.id.toLowerCase(), ...c.tags]));
+  const normalise = (flag: string, names: readonly string[] | undefined): string[] => {
+    const lowered = (names ?? []).map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
+    const unknown = lowered.filter((n) => !known.has(n));
+    if (unknown.length > 0) throw new UsageError(`${flag}: unknown check ID or tag: ${unknown.join(', ')}`);
+    return lowered;
+  };
+  const only = normalise('--only', options.only);
+  const skip = normalise('--skip', options.skip);
+  return checks.map((check) => {
+    if (only.length > 0 && !matches(check, only)) return { check, excluded: 'not selected (--only)' };
+    if (matches(check, skip)) return { check, excluded: 'not selected (--skip)' };
+    if (check.slow && !options.slow) {
+      return {
+        check,
+        excluded: 'needs --slow: it waits out the token lifetime (3600 s against a real target)',
+      };
+    }
+    return { check };
+  });
+};

@@ -1,0 +1,210 @@
+// Run-wide state shared by every check: one HTTP client (so one redactor knows every secret), one token manager,
+// memoised results (a bucket is probed once; many checks grade the observations), and the path ids in use.
+import {
+  ApiClient,
+  type Exchange,
+  HttpClient,
+  type SendRequest,
+  type TokenClient,
+  TokenManager,
+} from '../client/index.ts';
+import type { ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
+import { skip } from './grades.ts';
+import type { Progress } from './progress.ts';
+import type { Target } from './target.ts';
+
+export interface CallOptions {
+  client?: ClientRole;
+  /** Path ids to use instead of the profile's. */
+  ids?: Partial<Record<PathId, string>>;
+  label?: string;
+}
+
+export const TOKEN_ENDPOINT_KEY = 'POST {auth_url}';
+
+/** Counts every request by endpoint, so a run can show it kept to its plan. */
+class CountingHttpClient extends HttpClient {
+  readonly sent = new Map<string, number>();
+
+  constructor(readonly keyOf: (req: SendRequest) => string) {
+    super();
+  }
+
+  override send(req: SendRequest): Promise<Exchange> {
+    const key = this.keyOf(req);
+    this.sent.set(key, (this.sent.get(key) ?? 0) + 1);
+    return super.send(req);
+  }
+}
+
+const endpointMatcher = (target: Target) => {
+  const patterns = target.endpoints.map((e) => ({
+    key: e.key,
+    method: e.method,
+    path: new RegExp(`^${e.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`),
+  }));
+  const base = new URL(target.profile.base_url).pathname.replace(/\/+$/, '');
+  return (req: SendRequest): string => {
+    if (req.url.split('?')[0] === target.profile.auth_url) return TOKEN_ENDPOINT_KEY;
+    const path = new URL(req.url).pathname.slice(base.length);
+    return patterns.find((p) => p.method === req.method && p.path.test(path))?.key ?? `${req.method} ${path}`;
+  };
+};
+
+export class Session {
+  readonly http: CountingHttpClient;
+  readonly tokens: TokenManager;
+  readonly api: ApiClient;
+  readonly #memo = new Map<string, Promise<unknown>>();
+  /** Responses an endpoint admitted, published as probes get them, so ids can come from them without extra calls. */
+  readonly #admitted = new Map<
+    EndpointKey,
+    { exchanges: Exchange[]; listeners: (() => void)[]; done: boolean }
+  >();
+  /** Endpoints whose bucket probe runs in this session and will publish admitted responses. */
+  readonly probed = new Set<EndpointKey>();
+
+  constructor(
+    readonly target: Target,
+    readonly progress: Progress,
+  ) {
+    this.http = new CountingHttpClient(endpointMatcher(target));
+    // Registered before any traffic, so even the first request's evidence is redacted.
+    for (const client of Object.values(target.profile.clients))
+      this.http.redactor.addSecret(client.client_secret);
+    this.tokens = new TokenManager({
+      authUrl: target.profile.auth_url,
+      tenant: target.profile.tenant,
+      http: this.http,
+    });
+    this.api = new ApiClient({ baseUrl: target.profile.base_url, http: this.http, tokens: this.tokens });
+  }
+
+  client(role: ClientRole): TokenClient {
+    const client = this.target.profile.clients[role];
+    if (client === undefined) return skip(`the profile has no clients.${role}`);
+    return client;
+  }
+
+  /** Runs `produce` once per key for the whole session; later callers share its result (or its failure). */
+  once<T>(key: string, produce: () => Promise<T>): Promise<T> {
+    let pending = this.#memo.get(key) as Promise<T> | undefined;
+    if (pending === undefined) {
+      pending = produce();
+      this.#memo.set(key, pending);
+    }
+    return pending;
+  }
+
+  publishAdmitted(key: EndpointKey, exchange: Exchange): void {
+    const entry = this.#entry(key);
+    entry.exchanges.push(exchange);
+    for (const listener of entry.listeners.splice(0)) listener();
+  }
+
+  /** The probe of `key` has spent its limit: no more admitted responses will be published for it. */
+  probeDone(key: EndpointKey): void {
+    const entry = this.#entry(key);
+    entry.done = true;
+    for (const listener of entry.listeners.splice(0)) listener();
+  }
+
+  /** The first `count` responses `endpoint` admitted: from its probe when one runs in this session, else called. */
+  async admittedResponses(endpoint: EndpointSpec, count: number): Promise<readonly Exchange[]> {
+    const entry = this.#entry(endpoint.key);
+    if (this.probed.has(endpoint.key)) {
+      while (entry.exchanges.length < count && !entry.done) {
+        await new Promise<void>((resolve) => entry.listeners.push(resolve));
+      }
+    } else {
+      for (let i = entry.exchanges.length; i < count; i++) {
+        const exchange = await this.once(`admitted:${endpoint.key}:${i}`, () => this.call(endpoint));
+        if (exchange.status < 200 || exchange.status > 299) break;
+        if (!entry.exchanges.includes(exchange)) entry.exchanges.push(exchange);
+      }
+    }
+    return entry.exchanges.slice(0, count);
+  }
+
+  async #ids(name: PathId, count: number): Promise<string[]> {
+    const source = this.target.profile.ids?.[name];
+    if (source === undefined) return skip(`the profile does not say where ${name} comes from (ids.${name})`);
+    if (source.value !== undefined) return [source.value];
+    const from = this.target.endpoint(source.from as EndpointKey);
+    if (!this.target.mayCall(from))
+      return skip(`${name} comes from ${from.key}, which side_effects forbids calling`);
+    const values = (await this.admittedResponses(from, count))
+      .map((exchange) => jsonPointer(exchange, source.pointer ?? ''))
+      .filter((value) => typeof value === 'string' || typeof value === 'number')
+      .map(String);
+    if (values.length === 0)
+      return skip(`${from.key} admitted no response with a ${name} at ${source.pointer}`);
+    return values;
+  }
+
+  /** A second id the server itself issued (a made-up one might be refused as unknown rather than limited). */
+  async otherPathId(name: PathId): Promise<string> {
+    const [first, other] = await this.#ids(name, 2);
+    if (other === undefined || other === first)
+      return skip(`the target gave no second ${name} to compare with`);
+    return other;
+  }
+
+  /** The value of a path id, as the profile says to obtain it. */
+  pathId(name: PathId): Promise<string> {
+    return this.once(`id:${name}`, async () => (await this.#ids(name, 1))[0]!);
+  }
+
+  async path(endpoint: EndpointSpec, ids: Partial<Record<PathId, string>> = {}): Promise<string> {
+    let path = endpoint.path;
+    for (const name of endpoint.pathIds) {
+      const value = ids[name] ?? (await this.pathId(name));
+      path = path.replace(`{${name}}`, encodeURIComponent(value));
+    }
+    return path;
+  }
+
+  /** Calls an API endpoint as the profile describes it, with a valid token of the given client. */
+  async call(endpoint: EndpointSpec, options: CallOptions = {}): Promise<Exchange> {
+    if (!this.target.mayCall(endpoint)) skip(`side_effects in the profile forbids calling ${endpoint.key}`);
+    const client = this.client(options.client ?? 'primary');
+    const request = this.target.profile.requests?.[endpoint.key];
+    return this.api.call(client, {
+      method: endpoint.method,
+      path: await this.path(endpoint, options.ids),
+      ...(request?.query === undefined ? {} : { query: request.query }),
+      ...(endpoint.method === 'POST' ? { body: request?.body ?? {} } : {}),
+      ...(request?.headers === undefined ? {} : { headers: request.headers }),
+      label: options.label ?? endpoint.key,
+    });
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  #entry(key: EndpointKey) {
+    let entry = this.#admitted.get(key);
+    if (entry === undefined) {
+      entry = { exchanges: [], listeners: [], done: false };
+      this.#admitted.set(key, entry);
+    }
+    return entry;
+  }
+}
+
+/** RFC 6901 over the response's JSON body; undefined when the body is not JSON or the pointer leads nowhere. */
+const jsonPointer = (exchange: Exchange, pointer: string): unknown => {
+  let node: unknown;
+  try {
+    node = exchange.json();
+  } catch {
+    return undefined;
+  }
+  for (const raw of pointer.split('/').slice(1)) {
+    const token = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return node;
+};

@@ -1,0 +1,90 @@
+// What a run tests against: the profile resolved against SPEC.md (effective limits, endpoints, policies), so
+// checks never reinterpret the profile themselves.
+import {
+  BUCKETS,
+  type BucketId,
+  ENDPOINTS,
+  type EndpointKey,
+  type EndpointSpec,
+  type Limit,
+  observabilityEndpoint,
+  type Profile,
+  TOKEN_LIFETIME_SECONDS,
+} from '../spec/index.ts';
+
+export interface BucketLimit extends Limit {
+  readonly bucket: BucketId;
+  readonly windowMs: number;
+}
+
+export interface Target {
+  readonly profile: Profile;
+  readonly endpoints: readonly EndpointSpec[];
+  readonly tokenLifetimeSeconds: number;
+  readonly minuteMs: number;
+  /** Why the run cannot certify the target, one line each. */
+  readonly notCertifiable: readonly string[];
+  limitOf(bucket: BucketId): BucketLimit;
+  endpoint(key: EndpointKey): EndpointSpec;
+  endpointsIn(bucket: BucketId): readonly EndpointSpec[];
+  /** Whether the profile lets harness call this endpoint (`side_effects`). */
+  mayCall(endpoint: EndpointSpec): boolean;
+}
+
+const SPEC_MINUTE_MS = 60_000;
+
+export const resolveTarget = (profile: Profile): Target => {
+  const endpoints = [
+    ...ENDPOINTS,
+    ...(profile.observability ?? []).map((key) => observabilityEndpoint(key as EndpointKey)),
+  ];
+  const minuteMs = profile.minute_ms ?? SPEC_MINUTE_MS;
+  const tokenLifetimeSeconds = profile.token_lifetime ?? TOKEN_LIFETIME_SECONDS;
+  const overrides = profile.limits ?? {};
+
+  const limits = new Map<BucketId, BucketLimit>();
+  for (const bucket of Object.values(BUCKETS)) {
+    // An override may name the bucket or any endpoint drawing from it.
+    const override =
+      overrides[bucket.id] ??
+      Object.entries(overrides).find(([key]) =>
+        ENDPOINTS.some((e) => e.bucket === bucket.id && e.key === key),
+      )?.[1];
+    const limit: Limit = override ?? bucket.limit;
+    limits.set(bucket.id, {
+      ...limit,
+      bucket: bucket.id,
+      windowMs: limit.per === 'second' ? 1000 : minuteMs,
+    });
+  }
+
+  const notCertifiable = [
+    ...Object.keys(overrides).map((key) => `profile overrides the SPEC.md §8 limit of ${key}`),
+    ...(profile.minute_ms === undefined ? [] : [`profile shortens per-minute windows to ${minuteMs} ms`]),
+    ...(profile.token_lifetime === undefined
+      ? []
+      : [`profile sets the token lifetime to ${tokenLifetimeSeconds} s`]),
+  ];
+
+  const policy = profile.side_effects ?? 'allow';
+  const mayCall = (endpoint: EndpointSpec): boolean => {
+    if (!endpoint.sideEffects || policy === 'allow') return true;
+    return Array.isArray(policy) && policy.includes(endpoint.key);
+  };
+
+  return {
+    profile,
+    endpoints,
+    tokenLifetimeSeconds,
+    minuteMs,
+    notCertifiable,
+    limitOf: (bucket) => limits.get(bucket)!,
+    endpoint: (key) => {
+      const found = endpoints.find((e) => e.key === key);
+      if (!found) throw new Error(`no endpoint ${key} in this target`);
+      return found;
+    },
+    endpointsIn: (bucket) => endpoints.filter((e) => e.bucket === bucket),
+    mayCall,
+  };
+};

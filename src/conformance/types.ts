@@ -1,0 +1,72 @@
+import type { Evidence } from '../client/index.ts';
+import type { Clause } from '../spec/index.ts';
+import type { CheckContext } from './context.ts';
+import type { Grade } from './grades.ts';
+import type { Target } from './target.ts';
+
+/** Requests a check (or the probe it shares) will send; `key` dedups shared work across checks. */
+export interface PlanItem {
+  readonly key: string;
+  readonly endpoint: string;
+  readonly requests: number;
+  /** Extra requests the check may send to confirm a result (a retry after Retry-After, a repeated probe). */
+  readonly margin: number;
+}
+
+export interface CheckDefinition {
+  /** Stable and explicit, e.g. `AUTH-TOKEN-TYPE`; baselines and `--only` refer to it. */
+  readonly id: string;
+  readonly title: string;
+  readonly clause: Clause;
+  /** The SPEC.md sentence (or the convention) the check enforces, quoted. */
+  readonly quote: string;
+  readonly tags: readonly string[];
+  /**
+   * Checks that share a lane run in order, lanes run concurrently. A lane is the rate-limit bucket a check draws
+   * from, so no check eats into another's budget mid-measurement.
+   */
+  readonly lane: string;
+  /** SPEC.md states the rule, so a run that skips it cannot certify the target. */
+  readonly required: boolean;
+  /** Needs `--slow` (waits out a real token lifetime). */
+  readonly slow?: boolean;
+  plan(target: Target): readonly PlanItem[];
+  /** Resolves with a one-line pass message; ends any other way by throwing an Outcome (see grades.ts). */
+  run(ctx: CheckContext): Promise<string>;
+}
+
+export interface CheckResult {
+  readonly id: string;
+  readonly title: string;
+  readonly clause: Clause;
+  readonly section: string;
+  readonly quote: string;
+  readonly tags: readonly string[];
+  readonly grade: Grade;
+  readonly message: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly evidence: readonly Evidence[];
+  /** Shell commands reproducing the key exchange, secrets as `$CLIENT_SECRET`-style placeholders. */
+  readonly repro: readonly string[];
+}
+
+export interface RunReport {
+  readonly harness: { readonly name: 'harness'; readonly version: string };
+  readonly target: { readonly base_url: string; readonly auth_url: string; readonly tenant: string };
+  /** sha256 of the profile with every client secret replaced, so two runs can be told apart without secrets. */
+  readonly profileHash: string;
+  /** The command line that produced the report (secrets never appear on it: they come from the profile). */
+  readonly command: string;
+  readonly certifiable: boolean;
+  readonly notCertifiable: readonly string[];
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly counts: Readonly<Record<Grade, number>>;
+  /** Requests planned (deduplicated across checks that share work). */
+  readonly plan: readonly PlanItem[];
+  /** Requests actually sent, per endpoint (`METHOD /path/{id}` or `POST {auth_url}`). */
+  readonly sent: Readonly<Record<string, number>>;
+  readonly checks: readonly CheckResult[];
+}

@@ -1,0 +1,167 @@
+// `harness conformance` as a CI pipeline runs it: exit codes, reports on disk, and no secret in any artifact.
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { SCALED } from '../conformance/run.ts';
+import { harness } from './run.ts';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'harness-conformance-'));
+
+/** A profile file whose secrets come from the environment, as a user would keep them. */
+const profileFor = (server: RunningReferenceServer) => {
+  const profile = server.profile();
+  const env: Record<string, string> = {};
+  for (const [role, client] of Object.entries(profile.clients)) {
+    const name = `SECRET_${role.toUpperCase()}`;
+    env[name] = client.client_secret;
+    client.client_secret = `\${${name}}`;
+  }
+  const file = join(tmp(), 'profile.yaml');
+  writeFileSync(file, stringify(profile));
+  return { file, env };
+};
+
+const conformance = async (server: RunningReferenceServer, args: string[]) => {
+  const { file, env } = profileFor(server);
+  const reportDir = tmp();
+  const result = await harness(['conformance', '--profile', file, '--report-dir', reportDir, ...args], env);
+  return { ...result, reportDir };
+};
+
+describe('harness conformance against the faithful reference server', () => {
+  let server: RunningReferenceServer;
+  let run: Awaited<ReturnType<typeof conformance>>;
+  beforeAll(async () => {
+    server = await startReferenceServer(SCALED);
+    run = await conformance(server, []);
+  }, 120_000);
+  afterAll(() => server.close());
+
+  it('exits 0 and prints the failures first and the summary last', () => {
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines.at(-1)).toMatch(
+      /^summary: \d+ checks in [\d.]+ s: 0 FAIL, 0 INCONCLUSIVE, 0 WARN, 0 SKIP, 2 INFO, \d+ PASS$/,
+    );
+    expect(lines.at(-2)).toMatch(
+      /^certifiable: no: profile overrides the SPEC.md §8 limit of transaction-event/,
+    );
+    expect(run.stderr).toContain('PASS         AUTH-TOKEN-FORM');
+  });
+
+  it('writes the three reports and points latest at them', () => {
+    const latest = realpathSync(join(run.reportDir, 'latest'));
+    expect(readdirSync(latest).sort()).toEqual(['conformance.html', 'conformance.json', 'conformance.xml']);
+    const report = JSON.parse(readFileSync(join(latest, 'conformance.json'), 'utf8'));
+    expect(report.counts.FAIL).toBe(0);
+    expect(report.checks.every((c: { repro: string[]; clause: string }) => c.clause.startsWith('§'))).toBe(
+      true,
+    );
+  });
+
+  it('leaks no client secret and no access token into any artifact or output', () => {
+    const tokens = server.issuedTokens();
+    expect(tokens.length).toBeGreaterThan(3);
+    const secrets = Object.values(server.clients).map((c) => c.client_secret);
+    const latest = realpathSync(join(run.reportDir, 'latest'));
+    const artifacts = [
+      run.stdout,
+      run.stderr,
+      ...readdirSync(latest).map((f) => readFileSync(join(latest, f), 'utf8')),
+    ];
+    for (const text of artifacts) {
+      for (const secret of [...secrets, ...tokens]) expect(text.includes(secret)).toBe(false);
+    }
+    expect(artifacts.join('\n')).toContain('$CLIENT_SECRET');
+  });
+
+  it('with --baseline, a deviation that went away fails the run', async () => {
+    const baseline = join(tmp(), 'baseline.json');
+    writeFileSync(baseline, JSON.stringify({ 'AUTH-TOKEN-NO-STORE': 'WARN' }));
+    const result = await conformance(server, ['--only', 'token', '--baseline', baseline]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('AUTH-TOKEN-NO-STORE: expected WARN, got PASS');
+  });
+});
+
+describe('harness conformance against broken targets', () => {
+  it.each([
+    ['missing-token-accepted', [], 1, /^FAIL\s+AUTH-BEARER-MISSING/m],
+    ['no-cache-control', [], 0, /^WARN\s+AUTH-TOKEN-NO-STORE/m],
+    ['no-cache-control', ['--strict'], 1, /^WARN\s+AUTH-TOKEN-NO-STORE/m],
+  ] as const)('%s %j exits %i', async (fault, flags, status, line) => {
+    const server = await startReferenceServer({ ...SCALED, fault });
+    try {
+      const result = await conformance(server, ['--only', 'token,bearer', ...flags]);
+      expect(result.status, result.stderr).toBe(status);
+      expect(result.stdout).toMatch(line);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a baseline that records the deviation lets a known-deviant target pass', async () => {
+    const server = await startReferenceServer({ ...SCALED, fault: 'no-cache-control' });
+    const baseline = join(tmp(), 'baseline.json');
+    writeFileSync(baseline, JSON.stringify({ 'AUTH-TOKEN-NO-STORE': 'WARN' }));
+    try {
+      expect(
+        (await conformance(server, ['--only', 'token', '--strict', '--baseline', baseline])).status,
+      ).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('exits 3 when nothing listens, before any check', async () => {
+    const server = await startReferenceServer(SCALED);
+    const { file, env } = profileFor(server);
+    await server.close();
+    const result = await harness(['conformance', '--profile', file, '--report-dir', tmp()], env);
+    expect(result.status).toBe(3);
+    expect(result.stderr).toMatch(/^harness: target unreachable, no check run: http:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  it('--dry-run prints the plan and sends nothing', async () => {
+    let requests = 0;
+    const counter = createServer((_req, res) => {
+      requests += 1;
+      res.end();
+    });
+    await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`;
+    const result = await harness(
+      ['conformance', '--base-url', url, '--auth-url', `${url}/token`, '--tenant', 'acme', '--dry-run'],
+      {
+        CLIENT_ID: 'app',
+        CLIENT_SECRET: 'never-sent',
+      },
+    );
+    counter.close();
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/POST \/event\/transaction\/v3\s+50[0-9]\s+\(\+\d+\)/);
+    expect(result.stdout).toMatch(
+      /^total: \d+ requests, at most \d+ with the retry margin; nothing was sent$/m,
+    );
+    expect(requests).toBe(0);
+  });
+});
+
+describe('harness conformance, bad input', () => {
+  it.each([
+    [['--only', 'NO-SUCH-CHECK'], '--only: unknown check ID or tag: no-such-check'],
+    [['--base-url', 'http://127.0.0.1:9'], '--base-url without --profile needs CLIENT_ID and CLIENT_SECRET'],
+    [['--format', 'pdf'], "option '--format <list>' argument 'pdf' is invalid"],
+    [['--profile', '/nonexistent.yaml'], '--profile /nonexistent.yaml: cannot read: ENOENT'],
+  ])('%j: one line, exit 2', async (args, message) => {
+    const result = await harness(['conformance', ...args], { CLIENT_ID: '', CLIENT_SECRET: '' });
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(message);
+  });
+});

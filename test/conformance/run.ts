@@ -1,0 +1,43 @@
+// Runs the whole conformance suite in-process against a reference server: the faithful one or one with a fault.
+import { allChecks } from '../../conformance/index.ts';
+import { silentProgress } from '../../src/conformance/progress.ts';
+import { runConformance } from '../../src/conformance/runner.ts';
+import { selectChecks } from '../../src/conformance/select.ts';
+import { resolveTarget } from '../../src/conformance/target.ts';
+import type { RunReport } from '../../src/conformance/types.ts';
+import { type ReferenceServerOptions, startReferenceServer } from '../../src/reference/index.ts';
+
+/** Time scaled so a full run takes seconds: two-second "minutes" (room for a burst on a loaded machine), a 2 s token. */
+export const SCALED: ReferenceServerOptions = {
+  minuteMs: 2000,
+  tokenLifetimeSeconds: 2,
+  // A smaller per-second burst keeps parallel test runs well inside one window on a loaded 2-core machine.
+  limits: { 'transaction-event': { count: 100, per: 'second' } },
+};
+
+export const runAgainst = async (options: ReferenceServerOptions = {}, runs = 1): Promise<RunReport[]> => {
+  const server = await startReferenceServer({ ...SCALED, ...options });
+  try {
+    const target = resolveTarget(server.profile());
+    const reports: RunReport[] = [];
+    for (let i = 0; i < runs; i++) {
+      const selection = selectChecks(allChecks(target), { slow: true });
+      reports.push(
+        await runConformance(target, selection, {
+          progress: silentProgress,
+          version: 'test',
+          command: 'test',
+        }),
+      );
+    }
+    return reports;
+  } finally {
+    await server.close();
+  }
+};
+
+/** The checks that did not pass, as `ID: GRADE`, leaving out INFO (records) and PASS. */
+export const deviations = (report: RunReport): Record<string, string> =>
+  Object.fromEntries(
+    report.checks.filter((c) => c.grade !== 'PASS' && c.grade !== 'INFO').map((c) => [c.id, c.grade]),
+  );
