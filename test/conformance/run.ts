@@ -6,6 +6,7 @@ import { selectChecks } from '../../src/conformance/select.ts';
 import { resolveTarget } from '../../src/conformance/target.ts';
 import type { RunReport } from '../../src/conformance/types.ts';
 import { type ReferenceServerOptions, startReferenceServer } from '../../src/reference/index.ts';
+import type { Profile } from '../../src/spec/index.ts';
 
 /** Time scaled so a full run takes seconds: two-second "minutes" (room for a burst on a loaded machine), a 2 s token. */
 export const SCALED: ReferenceServerOptions = {
@@ -15,10 +16,14 @@ export const SCALED: ReferenceServerOptions = {
   limits: { 'transaction-event': { count: 100, per: 'second' } },
 };
 
-export const runAgainst = async (options: ReferenceServerOptions = {}, runs = 1): Promise<RunReport[]> => {
+export const runAgainst = async (
+  options: ReferenceServerOptions = {},
+  runs = 1,
+  adjust: (profile: Profile) => Profile = (profile) => profile,
+): Promise<RunReport[]> => {
   const server = await startReferenceServer({ ...SCALED, ...options });
   try {
-    const target = resolveTarget(server.profile());
+    const target = resolveTarget(adjust(server.profile()));
     const reports: RunReport[] = [];
     for (let i = 0; i < runs; i++) {
       const selection = selectChecks(allChecks(target), { slow: true });
