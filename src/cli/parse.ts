@@ -44,3 +44,11 @@ export const list = (value: string): string[] =>
 
 const FORMATS = ['json', 'junit', 'html'] as const;
 export const formats = (value: string): (typeof FORMATS)[number][] => list(value).map(oneOf(FORMATS));
+
+/** `500ms`, `10s`, `3m`: milliseconds. */
+export const duration = (value: string): number => {
+  const match = /^(\d+)(ms|s|m)$/.exec(value);
+  if (!match || Number(match[1]) === 0)
+    throw new InvalidArgumentError('expected a duration such as 10s, 3m or 500ms');
+  return Number(match[1]) * { ms: 1, s: 1000, m: 60_000 }[match[2] as 'ms' | 's' | 'm'];
+};

@@ -2,7 +2,8 @@
 import { Command, Option } from 'commander';
 import { FAULTS } from '../reference/index.ts';
 import { conformance } from './conformance.ts';
-import { formats, limitOverride, list, oneOf, port, positiveInt } from './parse.ts';
+import { load } from './load.ts';
+import { duration, formats, limitOverride, list, oneOf, port, positiveInt } from './parse.ts';
 import { serve } from './serve.ts';
 
 export const buildProgram = (): Command => {
@@ -81,6 +82,57 @@ export const buildProgram = (): Command => {
       'expected grades by check ID (or an earlier conformance.json); any difference exits 1',
     )
     .action(conformance);
+
+  program
+    .command('load')
+    .description(
+      'Drive each endpoint past its limit with k6 and report the limit enforced (no profile: embedded server)',
+    )
+    .option('--profile <file>', 'target profile (YAML or JSON)')
+    .addOption(
+      new Option('--scenario <names>', 'scenarios to run, comma-separated, or all (see --list)')
+        .argParser(list)
+        .default(['transactions']),
+    )
+    .addOption(
+      new Option(
+        '--rate <n>',
+        'requests per window for the over phase (default 130 % of the limit)',
+      ).argParser(positiveInt),
+    )
+    .addOption(
+      new Option(
+        '--duration <d>',
+        'length of each phase, e.g. 10s or 3m (default: 10 s, or three windows)',
+      ).argParser(duration),
+    )
+    .addOption(
+      new Option('--instances <n>', 'local k6 processes sharing the schedule')
+        .argParser(positiveInt)
+        .default(1),
+    )
+    .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
+    .option('--list', 'list the scenarios with the limit each one probes, and exit')
+    .addOption(
+      new Option(
+        '--fault <name>',
+        'embedded server only: break one rule (see harness serve --list-faults)',
+      ).argParser(
+        oneOf(
+          FAULTS.map((f) => f.name),
+          'a fault name (see harness serve --list-faults)',
+        ),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--limit <bucket=count/unit>',
+        'embedded server only: override one bucket, e.g. transaction-event=430/second',
+      )
+        .argParser(limitOverride)
+        .default({}),
+    )
+    .action(load);
 
   return program;
 };

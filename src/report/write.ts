@@ -45,7 +45,7 @@ export const timestampDir = async (root: string, date: Date = new Date()): Promi
 };
 
 /** A fresh symlink renamed over the old one: readers see the old run or the new one, never a missing link. */
-const pointLatest = async (dir: string): Promise<void> => {
+export const pointLatest = async (dir: string): Promise<void> => {
   const parent = dirname(resolve(dir));
   const temp = join(parent, `.latest-${process.pid}-${randomBytes(4).toString('hex')}`);
   // Relative, so the reports folder still works after being moved or unpacked from a CI artifact.

@@ -1,12 +1,14 @@
 // The spec data as plain JSON for k6 scripts, which cannot import the TypeScript module graph.
+import type { SpecData } from '../../load/lib/plan.ts';
 import * as auth from './auth.ts';
 import { BUCKETS, ENDPOINTS, VERSIONING, windowSeconds } from './endpoints.ts';
 
 export const SPEC_JSON_PATH = 'load/lib/spec.generated.json';
 
-export const specAsJson = (): string =>
-  `${JSON.stringify(
-    {
+/** The spec data k6 reads, as the same object Node code can use (load/lib/plan.ts takes either). */
+export const specData = () =>
+  JSON.parse(
+    JSON.stringify({
       note: 'Generated from src/spec by `npm run gen`; do not edit.',
       buckets: Object.fromEntries(
         Object.values(BUCKETS).map((b) => [b.id, { ...b, windowSeconds: windowSeconds(b.limit) }]),
@@ -23,7 +25,7 @@ export const specAsJson = (): string =>
       retryAfterPattern: auth.RETRY_AFTER_PATTERN.source,
       errors: auth.ERROR_STATUSES,
       versioning: VERSIONING,
-    },
-    null,
-    2,
-  )}\n`;
+    }),
+  ) as SpecData;
+
+export const specAsJson = (): string => `${JSON.stringify(specData(), null, 2)}\n`;

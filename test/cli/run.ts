@@ -1,6 +1,10 @@
 // Runs the real `harness` binary, as a user would.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import type { RunningReferenceServer } from '../../src/reference/index.ts';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/harness.js');
 
@@ -34,3 +38,25 @@ export const startHarness = (
     });
     child.once('exit', (code) => reject(new Error(`harness ${args.join(' ')} exited with ${code}: ${out}`)));
   });
+
+export const tmp = () => mkdtempSync(join(tmpdir(), 'harness-cli-'));
+
+/** A profile file whose secrets come from the environment, as a user would keep them. */
+export const profileFor = (server: RunningReferenceServer) => {
+  const profile = server.profile();
+  const env: Record<string, string> = {};
+  for (const [role, client] of Object.entries(profile.clients)) {
+    const name = `SECRET_${role.toUpperCase()}`;
+    env[name] = client.client_secret;
+    client.client_secret = `\${${name}}`;
+  }
+  const file = join(tmp(), 'profile.yaml');
+  writeFileSync(file, stringify(profile));
+  return { file, env };
+};
+
+/** Every secret the server knows and every token it issued: none may appear in an artifact. */
+export const secretsOf = (server: RunningReferenceServer): string[] => [
+  ...Object.values(server.clients).map((c) => c.client_secret),
+  ...server.issuedTokens(),
+];

@@ -1,0 +1,114 @@
+// Runs load/probe.ts in one or more local k6 processes (execution segments split one schedule between them) and
+// merges what they write into one summary. Secrets reach k6 only through its environment, never its arguments.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { PlanOptions } from '../../load/lib/plan.ts';
+import { type LoadSummary, mergeSummaries } from '../../load/lib/verdict.ts';
+import type { Profile } from '../spec/index.ts';
+
+export const SCRIPT = resolve(import.meta.dirname, '../../load/probe.ts');
+
+export interface LoadRun {
+  readonly k6: string;
+  readonly profile: Profile;
+  readonly plan: PlanOptions;
+  readonly instances: number;
+  /** Where the reports go; files are named after `label` (the scenario, or `all`). */
+  readonly dir: string;
+  readonly label: string;
+  readonly onLine?: (line: string) => void;
+}
+
+export interface LoadOutcome {
+  readonly summary: LoadSummary;
+  readonly files: readonly string[];
+  /** k6 exit codes per instance: 99 means a threshold failed. */
+  readonly exitCodes: readonly number[];
+}
+
+/** `0:1/2`, `1/2:1`: k6's fractions for instance i of n. */
+export const segments = (instances: number) => {
+  const at = (i: number) => (i === 0 ? '0' : i === instances ? '1' : `${i}/${instances}`);
+  const sequence = Array.from({ length: instances + 1 }, (_, i) => at(i)).join(',');
+  return Array.from({ length: instances }, (_, i) => ({ segment: `${at(i)}:${at(i + 1)}`, sequence }));
+};
+
+const splitProfile = (profile: Profile) => {
+  const secrets: Record<string, string> = {};
+  const clients: Record<string, unknown> = {};
+  for (const [role, client] of Object.entries(profile.clients)) {
+    const { client_secret, ...rest } = client;
+    secrets[role] = client_secret;
+    clients[role] = rest;
+  }
+  return { target: { ...profile, clients }, secrets };
+};
+
+const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: string[]): Promise<number> =>
+  new Promise((done, fail) => {
+    const child = spawn(run.k6, ['run', '--quiet', ...args, SCRIPT], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const prefix = run.instances > 1 ? `[k6 ${index + 1}/${run.instances}] ` : '[k6] ';
+    for (const stream of [child.stdout, child.stderr]) {
+      let pending = '';
+      stream.on('data', (chunk: Buffer) => {
+        const lines = (pending + chunk.toString()).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) if (line.trim() !== '') run.onLine?.(`${prefix}${line}`);
+      });
+    }
+    child.once('error', fail);
+    child.once('exit', (code) => done(code ?? 1));
+  });
+
+export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
+  const { target, secrets } = splitProfile(run.profile);
+  const files: string[] = [];
+  const summaryFiles = segments(run.instances).map((_, i) =>
+    join(
+      run.dir,
+      run.instances === 1 ? `load-${run.label}-summary.json` : `load-${run.label}-summary.${i + 1}.json`,
+    ),
+  );
+  const exitCodes = await Promise.all(
+    segments(run.instances).map(({ segment, sequence }, i) => {
+      const dashboard = join(run.dir, `load-${run.label}${run.instances === 1 ? '' : `.${i + 1}`}.html`);
+      files.push(dashboard);
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        HARNESS_TARGET: JSON.stringify(target),
+        HARNESS_SECRETS: JSON.stringify(secrets),
+        HARNESS_PLAN: JSON.stringify(run.plan),
+        HARNESS_INSTANCES: String(run.instances),
+        HARNESS_SUMMARY_JSON: summaryFiles[i],
+        ...(run.instances === 1
+          ? { HARNESS_SUMMARY_HTML: join(run.dir, `load-${run.label}-summary.html`) }
+          : {}),
+        // Nothing leaves the machine: no extension lookup, no usage report; the dashboard only exports a file.
+        K6_AUTO_EXTENSION_RESOLUTION: 'false',
+        K6_NO_USAGE_REPORT: 'true',
+        K6_WEB_DASHBOARD: 'true',
+        K6_WEB_DASHBOARD_HOST: '127.0.0.1',
+        K6_WEB_DASHBOARD_PORT: '-1',
+        K6_WEB_DASHBOARD_PERIOD: '1s',
+        K6_WEB_DASHBOARD_EXPORT: dashboard,
+      };
+      const args =
+        run.instances === 1 ? [] : ['--execution-segment', segment, '--execution-segment-sequence', sequence];
+      return runInstance(run, i, env, args);
+    }),
+  );
+  const summaries = summaryFiles.map((file, i) => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as LoadSummary;
+    } catch {
+      throw new Error(`k6 instance ${i + 1} exited with ${exitCodes[i]} and wrote no summary (${file})`);
+    }
+  });
+  files.push(...summaryFiles);
+  const summary = run.instances === 1 ? summaries[0]! : mergeSummaries(summaries);
+  return { summary, files, exitCodes };
+};
