@@ -2,6 +2,7 @@
 // measured side by side in one run; the machine is shared, so absolute numbers vary from run to run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { measureAccuracy } from './load-accuracy.ts';
 import { runMicro } from './micro.ts';
 import { runThroughput } from './throughput.ts';
 
@@ -45,3 +46,18 @@ console.log(
   `client burst: ${burst.requests} authorised requests fired at once and collected in ${burst.meanMs.toFixed(0)} ms mean, ${burst.p99Ms.toFixed(0)} ms p99 (${burst.samples} bursts; target well under 1000 ms)`,
 );
 console.log(`wrote ${write('throughput.json', throughput)}`);
+
+console.log('\nk6 probe accuracy: transaction limit at 500/s (SPEC.md) and at 430/s, 10 s phases');
+const accuracy = [await measureAccuracy(500), await measureAccuracy(430)];
+console.table(
+  accuracy.map((a) => ({
+    'limit/s': a.limitPerSecond,
+    'over admitted/s': a.overAdmittedPerSecond.toFixed(2),
+    'over error %': a.overErrorPercent.toFixed(2),
+    'knee enforced': a.kneeEnforcedPerWindow,
+    'knee error %': a.kneeErrorPercent.toFixed(2),
+    dropped: a.droppedIterations,
+    'k6 cores busy': a.k6CoresBusy.toFixed(2),
+  })),
+);
+console.log(`wrote ${write('load-accuracy.json', { results: accuracy })}`);

@@ -213,7 +213,13 @@ export const planProbes = (spec: SpecData, target: LoadTarget, options: PlanOpti
           startMs: start,
           durationMs: length,
           expectedAdmitted: Math.round(expectedPerWindow * (length / windowMs)),
-          slotMs: length <= MAX_SECOND_SLOTS * 1000 ? 1000 : windowMs,
+          // The knee is read from the limiter's own rhythm (see enforcedPerWindow): a tenth of a window shows it.
+          slotMs:
+            kind === 'knee'
+              ? Math.min(1000, Math.max(100, windowMs / 10))
+              : length <= MAX_SECOND_SLOTS * 1000
+                ? 1000
+                : windowMs,
         };
         start += length + windowMs;
         return plan;

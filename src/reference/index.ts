@@ -37,6 +37,9 @@ export async function startReferenceServer(
   const resolved = resolveOptions(options);
   const app = createApp(resolved);
   const server = createServer(app.listener);
+  // Longer than load generators keep idle connections (k6, undici), so the server never closes one just as a client
+  // reuses it: that race shows up as a stray connection error in a slow probe (one request a window).
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(resolved.port, resolved.host, () => {
