@@ -83,6 +83,22 @@ const tokenPlan = (id: string, requests: number) => () => [
   { key: id, endpoint: TOKEN_ENDPOINT_KEY, requests, margin: 0 },
 ];
 
+/** §7: "400 Bad Request: On the token request: wrong client_id, client_secret or scope format". */
+const badRequest = (
+  id: string,
+  title: string,
+  label: string,
+  change: (form: Form) => Form,
+): CheckDefinition => ({
+  ...base,
+  id,
+  title,
+  clause: '§7',
+  quote: `400 Bad Request: ${ERROR_STATUSES.badTokenRequest.condition}`,
+  plan: tokenPlan(id, 1),
+  run: async (ctx) => settle(await refusal(ctx, label, change, true)),
+});
+
 export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
@@ -169,57 +185,20 @@ export const tokenChecks = (): CheckDefinition[] => [
       return 'Cache-Control: no-store and Pragma: no-cache present';
     },
   },
-  {
-    ...base,
-    id: 'AUTH-TOKEN-BAD-CLIENT-ID',
-    title: 'A wrong client_id gets 400',
-    clause: '§7',
-    quote: `400 Bad Request: ${ERROR_STATUSES.badTokenRequest.condition}`,
-    plan: tokenPlan('AUTH-TOKEN-BAD-CLIENT-ID', 1),
-    run: async (ctx) =>
-      settle(
-        await refusal(
-          ctx,
-          'wrong client_id',
-          (f) => ({ ...f, client_id: `${f.client_id}-harness-unknown` }),
-          true,
-        ),
-      ),
-  },
-  {
-    ...base,
-    id: 'AUTH-TOKEN-BAD-SECRET',
-    title: 'A wrong client_secret gets 400',
-    clause: '§7',
-    quote: `400 Bad Request: ${ERROR_STATUSES.badTokenRequest.condition}`,
-    plan: tokenPlan('AUTH-TOKEN-BAD-SECRET', 1),
-    run: async (ctx) =>
-      settle(
-        await refusal(
-          ctx,
-          'wrong client_secret',
-          (f) => ({ ...f, client_secret: 'harness-wrong-secret' }),
-          true,
-        ),
-      ),
-  },
-  {
-    ...base,
-    id: 'AUTH-TOKEN-BAD-SCOPE',
-    title: 'A scope not of the form tenant/<tenant-id> gets 400',
-    clause: '§7',
-    quote: `400 Bad Request: ${ERROR_STATUSES.badTokenRequest.condition}`,
-    plan: tokenPlan('AUTH-TOKEN-BAD-SCOPE', 1),
-    run: async (ctx) =>
-      settle(
-        await refusal(
-          ctx,
-          'scope without the tenant/ prefix',
-          (f) => ({ ...f, scope: ctx.target.profile.tenant }),
-          true,
-        ),
-      ),
-  },
+  badRequest('AUTH-TOKEN-BAD-CLIENT-ID', 'A wrong client_id gets 400', 'wrong client_id', (f) => ({
+    ...f,
+    client_id: `${f.client_id}-harness-unknown`,
+  })),
+  badRequest('AUTH-TOKEN-BAD-SECRET', 'A wrong client_secret gets 400', 'wrong client_secret', (f) => ({
+    ...f,
+    client_secret: 'harness-wrong-secret',
+  })),
+  badRequest(
+    'AUTH-TOKEN-BAD-SCOPE',
+    'A scope not of the form tenant/<tenant-id> gets 400',
+    'scope without the tenant/ prefix',
+    (f) => ({ ...f, scope: f.scope!.replace(/^tenant\//, '') }),
+  ),
   {
     ...base,
     id: 'AUTH-TOKEN-MISSING-FIELD',

@@ -6,6 +6,21 @@ import { load } from './load.ts';
 import { duration, formats, limitOverride, list, oneOf, port, positiveInt } from './parse.ts';
 import { serve } from './serve.ts';
 
+const EMBEDDED_ONLY = 'embedded server only: ';
+
+const faultOption = (description: string): Option =>
+  new Option('--fault <name>', description).argParser(
+    oneOf(
+      FAULTS.map((f) => f.name),
+      'a fault name (see harness serve --list-faults)',
+    ),
+  );
+
+const limitOption = (description: string): Option =>
+  new Option('--limit <bucket=count/unit>', `${description}, e.g. transaction-event=430/second`)
+    .argParser(limitOverride)
+    .default({});
+
 export const buildProgram = (): Command => {
   const program = new Command('harness')
     .description('Checks a server against the service interface of SPEC.md and probes its rate limits.')
@@ -16,14 +31,7 @@ export const buildProgram = (): Command => {
     .description('Start the reference server (faithful to SPEC.md, or with one injected fault) on loopback')
     .addOption(new Option('--host <address>', 'loopback address to bind').default('127.0.0.1'))
     .addOption(new Option('--port <n>', 'port; 0 picks a free one').argParser(port).default(0))
-    .addOption(
-      new Option('--fault <name>', 'break exactly one SPEC.md rule (see --list-faults)').argParser(
-        oneOf(
-          FAULTS.map((f) => f.name),
-          'a fault name (see harness serve --list-faults)',
-        ),
-      ),
-    )
+    .addOption(faultOption('break exactly one SPEC.md rule (see --list-faults)'))
     .option('--list-faults', 'print the injectable faults with the clause each one breaks, and exit')
     .addOption(
       new Option('--minute-ms <ms>', 'length of a "minute" for per-minute limits (shortens tests)').argParser(
@@ -33,11 +41,7 @@ export const buildProgram = (): Command => {
     .addOption(
       new Option('--token-lifetime <seconds>', 'token lifetime (SPEC.md: 3600)').argParser(positiveInt),
     )
-    .addOption(
-      new Option('--limit <bucket=count/unit>', 'override one bucket, e.g. transaction-event=430/second')
-        .argParser(limitOverride)
-        .default({}),
-    )
+    .addOption(limitOption('override one bucket'))
     .option('--profile-out <file>', 'also write the ready-to-use profile (with local secrets) to this file')
     .action(serve);
 
@@ -51,17 +55,7 @@ export const buildProgram = (): Command => {
     )
     .option('--auth-url <url>', 'token endpoint URL (overrides the profile)')
     .option('--tenant <id>', 'tenant id (overrides the profile)')
-    .addOption(
-      new Option(
-        '--fault <name>',
-        'embedded server only: break one rule (see harness serve --list-faults)',
-      ).argParser(
-        oneOf(
-          FAULTS.map((f) => f.name),
-          'a fault name (see harness serve --list-faults)',
-        ),
-      ),
-    )
+    .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
     .addOption(
       new Option('--only <ids>', 'run only these check IDs or tags (comma-separated)').argParser(list),
     )
@@ -113,25 +107,8 @@ export const buildProgram = (): Command => {
     )
     .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
     .option('--list', 'list the scenarios with the limit each one probes, and exit')
-    .addOption(
-      new Option(
-        '--fault <name>',
-        'embedded server only: break one rule (see harness serve --list-faults)',
-      ).argParser(
-        oneOf(
-          FAULTS.map((f) => f.name),
-          'a fault name (see harness serve --list-faults)',
-        ),
-      ),
-    )
-    .addOption(
-      new Option(
-        '--limit <bucket=count/unit>',
-        'embedded server only: override one bucket, e.g. transaction-event=430/second',
-      )
-        .argParser(limitOverride)
-        .default({}),
-    )
+    .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
+    .addOption(limitOption(`${EMBEDDED_ONLY}override one bucket`))
     .action(load);
 
   return program;
