@@ -1,11 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient, HttpClient, TokenError, TokenManager } from '../../src/client/index.ts';
-import { CLIENT, type FakeTarget, startTarget, TENANT } from './servers.ts';
+import { CLIENT, closeAfterEach, type FakeTarget, startTarget, TENANT } from './servers.ts';
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanup.splice(0).map((fn) => fn()));
-});
+const cleanup = closeAfterEach();
 
 interface Setup {
   target: FakeTarget;
@@ -16,7 +13,7 @@ interface Setup {
 const setup = async (): Promise<Setup> => {
   const target = await startTarget();
   const http = new HttpClient();
-  cleanup.push(
+  cleanup(
     () => http.close(),
     () => target.close(),
   );

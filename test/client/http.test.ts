@@ -1,21 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { classifyError, HttpClient, TargetError } from '../../src/client/index.ts';
-import { sendJson, startServer, type TestServer } from './servers.ts';
+import { closeAfterEach, sendJson, startServer, type TestServer } from './servers.ts';
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanup.splice(0).map((fn) => fn()));
-});
+const cleanup = closeAfterEach();
 
 const server = async (handle: Parameters<typeof startServer>[0]): Promise<TestServer> => {
   const s = await startServer(handle);
-  cleanup.push(() => s.close());
+  cleanup(() => s.close());
   return s;
 };
 
 const client = (options: ConstructorParameters<typeof HttpClient>[0] = {}): HttpClient => {
   const c = new HttpClient(options);
-  cleanup.push(() => c.close());
+  cleanup(() => c.close());
   return c;
 };
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface Recorded {
   readonly method: string;
@@ -116,5 +117,16 @@ export const startTarget = async (expiresIn = 3600): Promise<FakeTarget> => {
     rejectAll: () => {
       rejectAll = true;
     },
+  };
+};
+
+/** Registers closers that run after each test of the file that calls it: servers and clients a test opened. */
+export const closeAfterEach = (): ((...closers: (() => Promise<void>)[]) => void) => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(closers.splice(0).map((close) => close()));
+  });
+  return (...more) => {
+    closers.push(...more);
   };
 };

@@ -1,4 +1,4 @@
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   ApiClient,
   type Evidence,
@@ -9,12 +9,9 @@ import {
   TokenError,
   TokenManager,
 } from '../../src/client/index.ts';
-import { CLIENT, startTarget, TENANT } from './servers.ts';
+import { CLIENT, closeAfterEach, startTarget, TENANT } from './servers.ts';
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanup.splice(0).map((fn) => fn()));
-});
+const cleanup = closeAfterEach();
 
 const evidenceOf = (err: unknown): Evidence => {
   if (err instanceof TokenError || err instanceof TargetError) return err.evidence;
@@ -24,7 +21,7 @@ const evidenceOf = (err: unknown): Evidence => {
 it('keeps every secret and full token out of all evidence of a scripted session', async () => {
   const target = await startTarget();
   const http = new HttpClient();
-  cleanup.push(
+  cleanup(
     () => http.close(),
     () => target.close(),
   );
