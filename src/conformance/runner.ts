@@ -2,7 +2,7 @@
 // lane per rate-limit bucket, so no check spends another's budget mid-measurement), then the "after" lane.
 import { createHash } from 'node:crypto';
 import { TargetError, TokenError } from '../client/index.ts';
-import { BUCKETS, type BucketId, type EndpointKey, type Profile } from '../spec/index.ts';
+import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
 import { CheckContext } from './context.ts';
 import { GRADES, type Grade, Outcome } from './grades.ts';
 import type { Progress } from './progress.ts';
@@ -22,8 +22,6 @@ export interface RunOptions {
   readonly version: string;
   readonly command: string;
 }
-
-const sectionOf = (clause: string): string => /^§\d+/.exec(clause)?.[0] ?? clause;
 
 /** Deduplicated: checks that share a probe plan it once. */
 export const planOf = (selection: readonly Selected[], target: Target): PlanItem[] => {

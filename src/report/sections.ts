@@ -2,6 +2,7 @@
 // titles them, so a reader can go from a report group straight to the spec.
 import { type Grade, gradeRank } from '../conformance/grades.ts';
 import type { CheckResult } from '../conformance/types.ts';
+import { sectionOf } from '../spec/index.ts';
 
 const TITLES: Readonly<Record<string, string>> = {
   '§1': 'What the service does',
@@ -24,9 +25,6 @@ export interface SectionGroup {
   /** The most severe grade among its checks. */
   readonly worst: Grade;
 }
-
-export const sectionOf = (clause: string): string =>
-  /^§\d+/.exec(clause)?.[0] ?? clause.split(/\s/)[0] ?? clause;
 
 const sectionNumber = (id: string): number => Number(id.slice(1)) || Number.POSITIVE_INFINITY;
 

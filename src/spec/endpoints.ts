@@ -3,6 +3,10 @@
 export type HttpMethod = 'GET' | 'POST';
 export type Clause = `§${string}`;
 
+/** The SPEC.md section a clause cites: '§5 rule 3' belongs to '§5'. */
+export const sectionOf = (clause: string): string =>
+  /^§\d+/.exec(clause)?.[0] ?? clause.split(/\s/)[0] ?? clause;
+
 export type ApiGroup =
   | 'Transaction API'
   | 'Transaction Batch API'
