@@ -32,15 +32,8 @@ export class CheckContext {
 
   /** Calls with exactly this Authorization value (or none), for checks that send bad credentials. */
   async raw(endpoint: EndpointSpec, authorization: string | undefined, label: string): Promise<Exchange> {
-    const request = this.target.profile.requests?.[endpoint.key];
     const exchange = await this.session.api.raw(
-      {
-        method: endpoint.method,
-        path: await this.session.path(endpoint),
-        ...(request?.query === undefined ? {} : { query: request.query }),
-        ...(endpoint.method === 'POST' ? { body: request?.body ?? {} } : {}),
-        label,
-      },
+      await this.session.request(endpoint, { label }),
       authorization,
     );
     this.record(exchange);

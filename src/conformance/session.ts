@@ -2,6 +2,7 @@
 // memoised results (a bucket is probed once; many checks grade the observations), and the path ids in use.
 import {
   ApiClient,
+  type ApiRequest,
   type Exchange,
   HttpClient,
   type SendRequest,
@@ -164,19 +165,24 @@ export class Session {
     return path;
   }
 
-  /** Calls an API endpoint as the profile describes it, with a valid token of the given client. */
-  async call(endpoint: EndpointSpec, options: CallOptions = {}): Promise<Exchange> {
-    if (!this.target.mayCall(endpoint)) skip(`side_effects in the profile forbids calling ${endpoint.key}`);
-    const client = this.client(options.client ?? 'primary');
+  /** The endpoint's request as the profile describes it (body, query, headers), path ids filled in. */
+  async request(endpoint: EndpointSpec, options: Omit<CallOptions, 'client'> = {}): Promise<ApiRequest> {
     const request = this.target.profile.requests?.[endpoint.key];
-    return this.api.call(client, {
+    return {
       method: endpoint.method,
       path: await this.path(endpoint, options.ids),
       ...(request?.query === undefined ? {} : { query: request.query }),
       ...(endpoint.method === 'POST' ? { body: request?.body ?? {} } : {}),
       ...(request?.headers === undefined ? {} : { headers: request.headers }),
       label: options.label ?? endpoint.key,
-    });
+    };
+  }
+
+  /** Calls an API endpoint as the profile describes it, with a valid token of the given client. */
+  async call(endpoint: EndpointSpec, options: CallOptions = {}): Promise<Exchange> {
+    if (!this.target.mayCall(endpoint)) skip(`side_effects in the profile forbids calling ${endpoint.key}`);
+    const client = this.client(options.client ?? 'primary');
+    return this.api.call(client, await this.request(endpoint, options));
   }
 
   close(): Promise<void> {
