@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { HttpClient, TokenManager } from '../src/client/index.ts';
 import type { Profile } from '../src/spec/index.ts';
 import { type BurstResult, runBurst } from './burst.ts';
 import { closedLoop, type LoadResult } from './load.ts';
@@ -24,18 +25,14 @@ const start = (args: string[]): Promise<{ child: ChildProcess; url: string }> =>
   });
 
 const token = async (profile: Profile): Promise<string> => {
-  const { client_id, client_secret } = profile.clients.primary;
-  const res = await fetch(profile.auth_url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id,
-      client_secret,
-      scope: `tenant/${profile.tenant}`,
-    }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
+  const http = new HttpClient();
+  try {
+    return await new TokenManager({ authUrl: profile.auth_url, tenant: profile.tenant, http }).token(
+      profile.clients.primary,
+    );
+  } finally {
+    await http.close();
+  }
 };
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux), in clock ticks of 10 ms. */

@@ -2,11 +2,11 @@
 // arrival-rate scenario calling probe(); handleSummary writes harness's JSON and HTML summaries.
 import exec from 'k6/execution';
 import http from 'k6/http';
-import { tokenFor } from './lib/auth.ts';
 import { phaseNamed, phases, target } from './lib/config.ts';
 import { optionsFor } from './lib/options.ts';
+import { atPointer } from './lib/pointer.ts';
 import { summaryHtml } from './lib/report-html.ts';
-import { type Ids, probeRequest, urlFor } from './lib/request.ts';
+import { call, type Ids, probeRequest } from './lib/request.ts';
 import { loadSummary, summaryText } from './lib/summary.ts';
 
 const instances = Number(__ENV.HARNESS_INSTANCES ?? '1');
@@ -30,18 +30,8 @@ export function setup(): { ids: Ids } {
     }
     if (source?.from === undefined)
       throw new Error(`the profile does not say where ${name} comes from (ids.${name})`);
-    const res = http.request(
-      source.from.split(' ')[0]!,
-      urlFor(source.from, {}),
-      JSON.stringify(target.requests?.[source.from]?.body ?? {}),
-      {
-        headers: { Authorization: `Bearer ${tokenFor('primary')}`, 'Content-Type': 'application/json' },
-        tags: { name: 'setup: path id' },
-      },
-    );
-    const pointer = (source.pointer ?? '').split('/').slice(1);
-    let node = res.json() as unknown;
-    for (const token of pointer) node = (node as Record<string, unknown> | null)?.[token];
+    const res = call(source.from, 'primary', {}, { name: 'setup: path id' });
+    const node = atPointer(res.json(), source.pointer ?? '');
     if (typeof node !== 'string' && typeof node !== 'number')
       throw new Error(`${source.from} answered ${res.status} without ${name}`);
     ids[name] = String(node);

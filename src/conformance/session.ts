@@ -1,5 +1,7 @@
 // Run-wide state shared by every check: one HTTP client (so one redactor knows every secret), one token manager,
 // memoised results (a bucket is probed once; many checks grade the observations), and the path ids in use.
+
+import { atPointer } from '../../load/lib/pointer.ts';
 import {
   ApiClient,
   type ApiRequest,
@@ -199,18 +201,11 @@ export class Session {
   }
 }
 
-/** RFC 6901 over the response's JSON body; undefined when the body is not JSON or the pointer leads nowhere. */
+/** The value at `pointer` in the response's JSON body; undefined when the body is not JSON. */
 const jsonPointer = (exchange: Exchange, pointer: string): unknown => {
-  let node: unknown;
   try {
-    node = exchange.json();
+    return atPointer(exchange.json(), pointer);
   } catch {
     return undefined;
   }
-  for (const raw of pointer.split('/').slice(1)) {
-    const token = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[token];
-  }
-  return node;
 };

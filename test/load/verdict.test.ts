@@ -1,6 +1,7 @@
 // The pure parts of the load probes: the plan built from the spec data, and how results are judged and merged.
 import { describe, expect, it } from 'vitest';
 import { availableProbes, type PhasePlan, planProbes } from '../../load/lib/plan.ts';
+import { atPointer } from '../../load/lib/pointer.ts';
 import { enforcedPerWindow, judge, mergeSummaries, type PhaseResult } from '../../load/lib/verdict.ts';
 import { specData } from '../../src/spec/export.ts';
 import type { Profile } from '../../src/spec/index.ts';
@@ -105,5 +106,17 @@ describe('load verdicts', () => {
     expect(merged.slots).toEqual({ admitted: [5, 3, 2], limited: [1, 3, 0] });
     expect(merged.admitted).toBe(10);
     expect(merged.retryAfterValid).toBeCloseTo((2 * 1 + 2 * 0.5) / 4);
+  });
+});
+
+describe('path ids by JSON Pointer', () => {
+  it('follows RFC 6901, escapes included, and says undefined where the pointer leads nowhere', () => {
+    const doc = { batch: { id: 'b-1' }, 'a/b': { '~x': 7 }, list: ['first'] };
+    expect(atPointer(doc, '/batch/id')).toBe('b-1');
+    expect(atPointer(doc, '/a~1b/~0x')).toBe(7);
+    expect(atPointer(doc, '/list/0')).toBe('first');
+    expect(atPointer(doc, '')).toBe(doc);
+    expect(atPointer(doc, '/batch/id/deeper')).toBeUndefined();
+    expect(atPointer(doc, '/missing')).toBeUndefined();
   });
 });
