@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ApiClient, HttpClient, TokenError, TokenManager } from '../../src/client/index.ts';
-import { CLIENT, closeAfterEach, type FakeTarget, startTarget, TENANT } from './servers.ts';
+import { TokenError } from '../../src/client/index.ts';
+import { CLIENT, closeAfterEach, connect } from './servers.ts';
 
 const cleanup = closeAfterEach();
 
-interface Setup {
-  target: FakeTarget;
-  tokens: TokenManager;
-  api: ApiClient;
-}
-
-const setup = async (): Promise<Setup> => {
-  const target = await startTarget();
-  const http = new HttpClient();
-  cleanup(
-    () => http.close(),
-    () => target.close(),
-  );
-  const tokens = new TokenManager({ authUrl: target.authUrl, tenant: TENANT, http });
-  return { target, tokens, api: new ApiClient({ baseUrl: `${target.origin}/`, http, tokens }) };
-};
+// A trailing slash on the base URL, so every test also shows the client joins paths without doubling it.
+const setup = () => connect(cleanup, (target) => `${target.origin}/`);
 
 const SCHEDULE = { method: 'GET', path: '/api/rules/schedule' } as const;
 

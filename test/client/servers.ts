@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
+import { ApiClient, HttpClient, TokenManager } from '../../src/client/index.ts';
 
 export interface Recorded {
   readonly method: string;
@@ -129,4 +130,19 @@ export const closeAfterEach = (): ((...closers: (() => Promise<void>)[]) => void
   return (...more) => {
     closers.push(...more);
   };
+};
+
+/** A fake target and a client stack against it (one HttpClient, its TokenManager and ApiClient), closed by `cleanup`. */
+export const connect = async (
+  cleanup: ReturnType<typeof closeAfterEach>,
+  baseUrl = (t: FakeTarget) => t.origin,
+) => {
+  const target = await startTarget();
+  const http = new HttpClient();
+  cleanup(
+    () => http.close(),
+    () => target.close(),
+  );
+  const tokens = new TokenManager({ authUrl: target.authUrl, tenant: TENANT, http });
+  return { target, http, tokens, api: new ApiClient({ baseUrl: baseUrl(target), http, tokens }) };
 };

@@ -1,15 +1,6 @@
 import { expect, it } from 'vitest';
-import {
-  ApiClient,
-  type Evidence,
-  HttpClient,
-  REDACTED,
-  redactToken,
-  TargetError,
-  TokenError,
-  TokenManager,
-} from '../../src/client/index.ts';
-import { CLIENT, closeAfterEach, startTarget, TENANT } from './servers.ts';
+import { type Evidence, REDACTED, redactToken, TargetError, TokenError } from '../../src/client/index.ts';
+import { CLIENT, closeAfterEach, connect } from './servers.ts';
 
 const cleanup = closeAfterEach();
 
@@ -19,14 +10,7 @@ const evidenceOf = (err: unknown): Evidence => {
 };
 
 it('keeps every secret and full token out of all evidence of a scripted session', async () => {
-  const target = await startTarget();
-  const http = new HttpClient();
-  cleanup(
-    () => http.close(),
-    () => target.close(),
-  );
-  const tokens = new TokenManager({ authUrl: target.authUrl, tenant: TENANT, http });
-  const api = new ApiClient({ baseUrl: target.origin, http, tokens });
+  const { target, tokens, api } = await connect(cleanup);
   const schedule = { method: 'GET', path: '/api/rules/schedule' } as const;
   const captured: unknown[] = [];
 
