@@ -1,76 +1,37 @@
-// SPEC.md §8 rule 1: who shares a limit. Graded from requests a bucket's probe sends right after the bucket is spent
-// (see probeVariants), plus one check that spending one bucket leaves another alone.
+// SPEC.md §8 rule 1: who shares a limit. Graded from the requests a bucket's probe sends right after a fresh burst
+// was refused (see sharing-rules.ts), plus one check that spending one bucket leaves another alone.
+
+import { clock } from '../src/conformance/bucket-log.ts';
 import type { CheckContext } from '../src/conformance/context.ts';
-import { fail, skip } from '../src/conformance/grades.ts';
-import { isLimited, type Variant } from '../src/conformance/probe.ts';
+import { fail, inconclusive, skip } from '../src/conformance/grades.ts';
+import {
+  admittedAfterRefusal,
+  admittedInSpan,
+  refusedBelowLimit,
+  relativeTo,
+} from '../src/conformance/limit-bounds.ts';
+import { isSuccess } from '../src/conformance/probe.ts';
 import type { Target } from '../src/conformance/target.ts';
 import type { CheckDefinition } from '../src/conformance/types.ts';
-import type { BucketId, ClientRole, EndpointKey } from '../src/spec/index.ts';
-import { authorised, probe, probePlan, probeRequests } from './limits.ts';
-
-const RULE_1 =
-  'Limits are per tenant and per endpoint. Several integrations or applications of the same tenant share the same limit.';
-
-interface SharingRule {
-  readonly id: string;
-  readonly title: string;
-  readonly bucket: BucketId;
-  readonly variant: string;
-  /** The client the variant needs from the profile, if any. */
-  readonly client?: ClientRole;
-  /** Whether the variant must be refused (shares the spent bucket) or admitted (does not). */
-  readonly shares: boolean;
-}
-
-const OTHER_BATCH_ID = 'another batch_id';
-const SAME_TENANT = 'another application of the same tenant';
-const OTHER_TENANT = 'a client of another tenant';
-
-const RULES: readonly SharingRule[] = [
-  {
-    id: 'LIMIT-PATH-ID-SHARED',
-    title: 'Batch status calls with different batch ids draw from one limit',
-    bucket: 'batch-status',
-    variant: OTHER_BATCH_ID,
-    shares: true,
-  },
-  {
-    id: 'LIMIT-TENANT-SHARED',
-    title: 'Two applications of one tenant share a limit',
-    bucket: 'rules-schedule',
-    variant: SAME_TENANT,
-    client: 'same_tenant',
-    shares: true,
-  },
-  {
-    id: 'LIMIT-TENANT-ISOLATED',
-    title: "Another tenant is not limited by this tenant's traffic",
-    bucket: 'rules-schedule',
-    variant: OTHER_TENANT,
-    client: 'other_tenant',
-    shares: false,
-  },
-];
-
-export const probeVariants = (target: Target, bucket: BucketId): Variant[] =>
-  RULES.filter(
-    (rule) => rule.bucket === bucket && (rule.client === undefined || target.profile.clients[rule.client]),
-  ).map((rule) => ({
-    name: rule.variant,
-    endpoint: target.endpointsIn(bucket)[0]!,
-    options: async (session) =>
-      rule.client === undefined
-        ? { ids: { batch_id: await session.otherPathId('batch_id') } }
-        : { client: rule.client },
-  }));
+import type { EndpointKey } from '../src/spec/index.ts';
+import {
+  authorised,
+  bucketView,
+  probe,
+  probePlan,
+  probeRequests,
+  recordRequests,
+  timesOf,
+} from './bucket-probe.ts';
+import { RULE_1, SHARING_RULES, type SharingRule } from './sharing-rules.ts';
 
 const graded =
   (rule: SharingRule) =>
   async (ctx: CheckContext): Promise<string> => {
     const plan = probePlan(ctx.target, rule.bucket);
     const result = await probe(ctx, rule.bucket);
-    const exchange = result.variants.get(rule.variant);
-    if (exchange === undefined) {
+    const found = result.variants.get(rule.variant);
+    if (found === undefined) {
       // Either the variant could not be formed (this says why) or the bucket was never spent.
       await (
         plan.variants.find((v) => v.name === rule.variant) ??
@@ -78,21 +39,48 @@ const graded =
       ).options(ctx.session);
       return skip(`the ${rule.bucket} bucket was never spent, so sharing cannot be judged`);
     }
-    ctx.record(authorised(exchange));
-    const refused = isLimited(exchange);
-    if (rule.shares && !refused) {
-      return fail(
-        `with the ${rule.bucket} limit spent, a request from ${rule.variant} got ${exchange.status}, not 429`,
+    const at = timesOf(result);
+    const { log } = ctx.session;
+    for (const request of found.requests) if (request.exchange) authorised(request.exchange);
+    recordRequests(ctx, found.requests.slice(0, 3));
+    // Were the variant's requests a limit of their own, a refusal among them would need a limit's worth of them.
+    const ownView = found.variant.own(found.options, ctx.session);
+    const refusedAlone = refusedBelowLimit(
+      log.view(rule.bucket, ownView),
+      result.limit,
+      log.view(rule.bucket, ownView, found.requests),
+    );
+    const admitted = found.requests.filter((r) => isSuccess(r.status)).length;
+    if (!rule.shares) {
+      if (refusedAlone !== undefined)
+        return fail(`${rule.variant} shares this tenant's limit: ${refusedAlone.explain(at)}`);
+      if (admitted > 0)
+        return `with the ${rule.bucket} limit spent, ${rule.variant} got ${found.requests[0]!.status}`;
+      return inconclusive(`${rule.variant} got 429, but not so soon that its own limit could not explain it`);
+    }
+    if (refusedAlone !== undefined)
+      return `with the ${rule.bucket} limit spent, ${rule.variant} got 429: it shares the limit (${refusedAlone.explain(at)})`;
+    // Were the variant sharing the bucket, its admits and the bucket's own together obey the bounds.
+    const shared = bucketView(ctx, rule.bucket, result);
+    const without = shared.filter((o) => !found.requests.includes(o.request));
+    const proof = (view: typeof shared) =>
+      admittedAfterRefusal(view, result.limit) ??
+      result.fresh.map((b) => admittedInSpan(view, result.limit, b.edgeFree)).find((p) => p !== undefined);
+    if (proof(without) !== undefined) {
+      return inconclusive(
+        `the ${rule.bucket} bucket admits more than its limit even without ${rule.variant} (see the LIMIT-ENFORCED check)`,
       );
     }
-    if (!rule.shares && refused) {
-      return fail(`with this tenant's ${rule.bucket} limit spent, ${rule.variant} got 429`);
-    }
-    return `with the ${rule.bucket} limit spent, ${rule.variant} got ${exchange.status}`;
+    const apart = proof(shared);
+    if (apart !== undefined)
+      return fail(`${rule.variant} draws from a limit of its own: counted together, ${apart.explain(at)}`);
+    return inconclusive(
+      `with the ${rule.bucket} limit spent, ${admitted} of ${found.requests.length} requests of ${rule.variant} were admitted: too few to prove a limit of its own, refused too late to prove sharing`,
+    );
   };
 
 export const sharingChecks = (): CheckDefinition[] =>
-  RULES.map(
+  SHARING_RULES.map(
     (rule): CheckDefinition => ({
       id: rule.id,
       title: rule.title,
@@ -133,18 +121,34 @@ export const independenceCheck = (): CheckDefinition =>
       const pair =
         independencePair(ctx.target) ?? skip('the profile lets harness call fewer than two buckets');
       const [spent, other] = pair.map((key) => ctx.target.endpoint(key));
+      const otherLimit = ctx.target.limitOf(other!.bucket);
+      const tenant = ctx.target.profile.tenant;
+      // Room in the other bucket first, so a refusal there cannot be its own traffic's doing.
+      await ctx.roomFor(other!, 2);
+      const origin = clock();
       const count = ctx.target.limitOf(spent!.bucket).count;
       let last = await ctx.session.call(spent!);
-      for (let i = 0; i < count && !isLimited(last); i++) last = await ctx.session.call(spent!);
+      for (let i = 0; i < count && last.status !== 429; i++) last = await ctx.session.call(spent!);
       ctx.record(last);
-      if (!isLimited(last)) {
+      if (last.status !== 429) {
         return skip(
           `${spent!.key} answered ${last.status}, not 429, after ${count + 1} requests: nothing to compare with`,
         );
       }
       const answer = await ctx.call(other!);
-      if (isLimited(answer)) return fail(`with ${spent!.key} spent, ${other!.key} got 429`);
-      return `with ${spent!.key} spent, ${other!.key} got ${answer.status}`;
+      if (answer.status !== 429) return `with ${spent!.key} spent, ${other!.key} got ${answer.status}`;
+      const view = ctx.session.log.view(other!.bucket, { tenant });
+      const alone = refusedBelowLimit(
+        view,
+        otherLimit,
+        view.filter((o) => o.request.exchange === answer),
+      );
+      if (alone === undefined) {
+        return inconclusive(
+          `with ${spent!.key} spent, ${other!.key} got 429, but its own recent traffic could explain it`,
+        );
+      }
+      return fail(`with ${spent!.key} spent, ${other!.key} got 429: ${alone.explain(relativeTo(origin))}`);
     },
   }) satisfies CheckDefinition;
 

@@ -56,6 +56,8 @@ export class TokenManager {
   readonly #now: () => number;
   readonly #cache = new Map<string, Cached>();
   readonly #inflight = new Map<string, Promise<IssuedToken>>();
+  /** Every token this manager obtained, with its client: a request's bearer token says whose limit it spends. */
+  readonly #owners = new Map<string, TokenClient>();
 
   constructor(options: TokenManagerOptions) {
     this.#authUrl = options.authUrl;
@@ -91,6 +93,11 @@ export class TokenManager {
     if (rejected === undefined || this.#cache.get(key)?.issued.token === rejected) this.#cache.delete(key);
   }
 
+  /** The client a token was issued to, by this manager; undefined for any other value. */
+  ownerOf(token: string): TokenClient | undefined {
+    return this.#owners.get(token);
+  }
+
   /** Exactly the SPEC §5 rule 1 request, always fresh and never cached; resolves whatever the status. */
   requestToken(client: TokenClient): Promise<Exchange> {
     this.#http.redactor.addSecret(client.client_secret);
@@ -120,6 +127,7 @@ export class TokenManager {
       );
     }
     this.#http.redactor.addToken(issued.token);
+    this.#owners.set(issued.token, client);
     const { expiresIn } = issued;
     // A missing or odd expires_in is for conformance checks to report; caching falls back to the SPEC lifetime.
     const lifetime =

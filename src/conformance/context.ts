@@ -2,6 +2,7 @@
 // what to keep (a probe of 500 requests keeps the telling few).
 import type { Evidence, Exchange } from '../client/index.ts';
 import type { EndpointSpec } from '../spec/index.ts';
+import { clock } from './bucket-log.ts';
 import type { CallOptions, Session } from './session.ts';
 import type { Target } from './target.ts';
 
@@ -51,6 +52,14 @@ export class CheckContext {
     });
     this.record(exchange);
     return exchange;
+  }
+
+  /** Waits until the endpoint's bucket has room for `requests` more, counting every request harness sent it. */
+  async roomFor(endpoint: EndpointSpec, requests = 1): Promise<void> {
+    const limit = this.target.limitOf(endpoint.bucket);
+    const at = this.session.log.roomAt(endpoint.bucket, this.target.profile.tenant, limit, requests);
+    const ms = at - clock();
+    if (ms > 0) await this.wait(ms, `for room in the ${endpoint.bucket} limit`);
   }
 
   wait(ms: number, why: string): Promise<void> {

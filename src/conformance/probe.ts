@@ -1,60 +1,82 @@
-// One measurement per bucket, shared by every limit check of that bucket (SPEC.md §8): spend the whole limit in one
-// window, then send the request that must be refused, then the variants that must (or must not) share the bucket,
-// then wait out Retry-After and try once more. Checks grade these observations; the probe itself judges nothing.
-import { type Exchange, TokenError } from '../client/index.ts';
+// One measurement per bucket, shared by every limit check of that bucket (SPEC.md §8). It collects what the bounds
+// of limit-bounds.ts need to decide, whatever kind of limiter the target runs and wherever its window began:
+//   1. spend: once the bucket has been quiet for a window, a limit's worth plus one at once (and as much again if
+//      nothing was refused, to prove a missing limit);
+//   2. edge: from the first 429, requests spaced out around its Retry-After until one is admitted: a fixed window
+//      begins there (and Retry-After is seen honoured or not);
+//   3. after the edge: a limit's worth plus one at once, right away: no faithful limiter admits them all;
+//   4. fresh: once quiet for a window again, and where a fixed window would begin (from the edge), a limit's worth
+//      plus one at once: every faithful limiter admits the first N; repeated when it was refused below the limit;
+//   5. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides.
+// The probe judges nothing; checks grade these observations.
+import { type Exchange, TargetError, TokenError } from '../client/index.ts';
 import { type BucketId, type EndpointSpec, RETRY_AFTER_PATTERN } from '../spec/index.ts';
+import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';
 import type { CheckContext } from './context.ts';
 import { skip } from './grades.ts';
+import { type Edge, type EdgeFree, edgeFreeFrom, isRefused, refusedBelowLimit } from './limit-bounds.ts';
+import { sleep } from './progress.ts';
 import type { CallOptions, Session } from './session.ts';
 import type { BucketLimit } from './target.ts';
 
-/** A request sent once the bucket is spent, and what it says about sharing. */
+/** Requests sent once the bucket is spent, whose answer says whether they share it. */
 export interface Variant {
   readonly name: string;
   readonly endpoint: EndpointSpec;
   /** Resolved before the bucket is spent, so the variant goes out while the bucket is still spent. */
   readonly options: (session: Session) => Promise<CallOptions>;
+  /** Must it be refused (it shares the spent bucket) or admitted (it has its own)? */
+  readonly shares: boolean;
+  /** The bucket the variant would draw from if it did not share: which tenant, which of its requests. */
+  readonly own: (options: CallOptions, session: Session) => LogView;
 }
 
-export interface Attempt {
-  /** When this attempt's window began (epoch ms): the admitted opener, or the attempt's first request. */
-  readonly windowStart: number;
-  /** Admitted (not 429) among the limit's worth of requests. */
-  readonly admitted: number;
-  /** Refused for the token (401/403) even after a refresh: such answers say nothing about the limit. */
-  readonly unauthorised: number;
-  /** 1-based position of the first 429 among them, in the order answered. */
-  readonly firstLimitedAt: number | undefined;
-  readonly durationMs: number;
-  readonly firstLimited?: Exchange;
+export interface ProbePlan {
+  readonly bucket: BucketId;
+  /** Endpoints the bursts go to, round-robin (several only for the shared Observability bucket). */
+  readonly endpoints: readonly EndpointSpec[];
+  readonly options: CallOptions;
+  readonly variants: readonly Variant[];
+}
+
+export interface Burst {
+  readonly name: string;
+  /** Everything logged for the bucket while the burst ran. */
+  readonly requests: readonly LoggedRequest[];
+  /** Set on the fresh bursts: where, were the limiter a fixed window, no edge falls. */
+  readonly edgeFree?: EdgeFree;
+  /** Whether a request was refused though fewer than the limit can have been admitted in the window before it. */
+  readonly refusedBelowLimit: boolean;
+}
+
+export interface VariantResult {
+  readonly variant: Variant;
+  readonly options: CallOptions;
+  readonly requests: readonly LoggedRequest[];
 }
 
 export interface ProbeResult {
   readonly limit: BucketLimit;
-  /** The first request, sent alone to find out whether the bucket was fresh. */
-  readonly opener: Exchange;
-  readonly attempts: readonly Attempt[];
+  readonly tenant: string;
+  /** When the probe's first request left: evidence times are shown from here. */
+  readonly origin: number;
+  readonly spend: Burst;
+  /** The first 429 of the probe, by answer. */
+  readonly firstRefusal?: LoggedRequest;
+  readonly polls: readonly LoggedRequest[];
+  readonly edge?: Edge;
+  /** Retry-After of the first refusal, when integer seconds. */
+  readonly retryAfterSeconds?: number;
+  /** When a request honouring that Retry-After (plus tolerance) had to be admitted. */
+  readonly retryDeadline?: number;
+  readonly afterEdge?: Burst;
+  readonly fresh: readonly Burst[];
+  readonly variants: ReadonlyMap<string, VariantResult>;
   /** The first answer other than 429 of each endpoint (routing checks read it). */
   readonly firstByEndpoint: ReadonlyMap<string, Exchange>;
-  /** The request past the limit, on the same endpoint and ids as the rest. */
-  readonly over?: Exchange;
-  readonly variants: ReadonlyMap<string, Exchange>;
-  /** The request sent after waiting out `over`'s Retry-After. */
-  readonly retry?: Exchange;
-  readonly retryWaitMs?: number;
-  /** Set when the bucket was still limited by earlier traffic when the probe began. */
-  readonly waitedForFreshBucket: boolean;
+  /** Probe requests answered 401 or 403 even after a token refresh. */
+  readonly unauthorised: number;
 }
-
-const MAX_CONCURRENCY = 64;
-const MAX_ATTEMPTS = 2;
-
-export const isLimited = (exchange: Exchange): boolean => exchange.status === 429;
-export const isUnauthorised = (exchange: Exchange): boolean =>
-  exchange.status === 401 || exchange.status === 403;
-
-/** Epoch ms at which the request was sent. */
-export const sentAt = (exchange: Exchange): number => Date.parse(exchange.evidence.startedAt);
 
 /** Whole seconds, as SPEC.md §8 rule 2 requires; undefined for anything else. */
 export const retryAfterSeconds = (exchange: Exchange): number | undefined => {
@@ -66,162 +88,254 @@ export const retryAfterSeconds = (exchange: Exchange): number | undefined => {
 export const retryToleranceMs = (limit: BucketLimit): number =>
   Math.min(1000, Math.max(100, limit.windowMs / 10));
 
-/**
- * A clock-aligned fixed window would let a burst straddling its edge through twice; starting a burst early in the
- * window (right after the edge, for 1 s windows) keeps it whole for every kind of limiter.
- */
-const alignToWindow = async (ctx: CheckContext, limit: BucketLimit): Promise<void> => {
-  const needed = limit.windowMs <= 1000 ? 0.8 * limit.windowMs : Math.min(0.5 * limit.windowMs, 10_000);
-  const remaining = limit.windowMs - (Date.now() % limit.windowMs);
-  if (remaining < needed) await ctx.wait(remaining + 20, 'to start the burst at the start of a window');
-};
+export const isSuccess = (status: number | undefined): boolean =>
+  status !== undefined && status >= 200 && status < 300;
 
-/** Sends `count` calls, at most `concurrency` in flight, round-robin over `endpoints`; answers in completion order. */
-const burst = async (
-  session: Session,
-  endpoints: readonly EndpointSpec[],
-  options: CallOptions,
-  count: number,
-  onAnswer: (exchange: Exchange, endpoint: EndpointSpec) => void,
-): Promise<void> => {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < count) {
-      const endpoint = endpoints[next++ % endpoints.length]!;
-      onAnswer(await session.call(endpoint, options), endpoint);
+/** Beyond this, requests queue in the client and a burst stops being one. */
+const MAX_AT_ONCE = 1000;
+const POLL = 'edge poll';
+const AFTER_EDGE = 'after the edge';
+/** Edge polls: a bounded number, spaced finely around Retry-After, coarsely without one. */
+const MAX_POLLS = 80;
+
+class BucketProbe {
+  readonly #ctx: CheckContext;
+  readonly #plan: ProbePlan;
+  readonly limit: BucketLimit;
+  readonly tenant: string;
+  readonly firstByEndpoint = new Map<string, Exchange>();
+  /** Answers of 401 or 403 that stood after the client's token refresh: such a request says nothing of the limit. */
+  unauthorised = 0;
+  #sent = 0;
+
+  constructor(ctx: CheckContext, plan: ProbePlan) {
+    this.#ctx = ctx;
+    this.#plan = plan;
+    this.limit = ctx.target.limitOf(plan.bucket);
+    this.tenant = ctx.target.profile.tenant;
+  }
+
+  get #session(): Session {
+    return this.#ctx.session;
+  }
+
+  /** The bucket as the tenant's limiter sees it. */
+  view(from?: readonly LoggedRequest[], own?: LogView) {
+    return this.#session.log.view(this.#plan.bucket, own ?? { tenant: this.tenant }, from);
+  }
+
+  /** One request, round-robin over the plan's endpoints; a transport failure is logged, not thrown. */
+  async fire(label: string, options: CallOptions = this.#plan.options, endpoint?: EndpointSpec) {
+    const target = endpoint ?? this.#plan.endpoints[this.#sent++ % this.#plan.endpoints.length]!;
+    try {
+      const exchange = await this.#session.call(target, { ...options, label });
+      if (exchange.status === 401 || exchange.status === 403) this.unauthorised += 1;
+      if (exchange.status !== 429 && !this.firstByEndpoint.has(target.key))
+        this.firstByEndpoint.set(target.key, exchange);
+      if (isSuccess(exchange.status)) this.#session.publishAdmitted(target.key, exchange);
+      return exchange;
+    } catch (error) {
+      if (error instanceof TargetError) return undefined;
+      throw error;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(MAX_CONCURRENCY, count) }, worker));
-};
+  }
 
-export interface ProbePlan {
-  readonly bucket: BucketId;
-  /** Endpoints the limit's worth of requests go to, round-robin (several only for the shared Observability bucket). */
-  readonly endpoints: readonly EndpointSpec[];
-  readonly options: CallOptions;
-  readonly variants: readonly Variant[];
+  /** Runs `send` and returns every request the bucket's log gained meanwhile. */
+  async logged(send: () => Promise<unknown>): Promise<LoggedRequest[]> {
+    const before = this.#session.log.entries(this.#plan.bucket).length;
+    await send();
+    return this.#session.log.entries(this.#plan.bucket).slice(before);
+  }
+
+  /** `count` requests at once (the connections open on the first burst and are reused after). */
+  async burst(name: string, count: number, edgeFree?: EdgeFree, among?: (r: LoggedRequest) => boolean) {
+    const requests = await this.logged(() =>
+      Promise.all(
+        Array.from({ length: Math.min(count, MAX_AT_ONCE) }, (_, i) => this.fire(`${name} #${i + 1}`)),
+      ),
+    );
+    const mine = this.view(requests.filter(among ?? (() => true)));
+    const below = refusedBelowLimit(this.view(), this.limit, mine) !== undefined;
+    return { name, requests, ...(edgeFree ? { edgeFree } : {}), refusedBelowLimit: below } satisfies Burst;
+  }
+
+  /** Waits until the bucket has had no request of ours under way or answered for a whole window. */
+  async quiet(why: string): Promise<number> {
+    const { log } = this.#session;
+    while (log.busy(this.#plan.bucket)) await sleep(10);
+    const margin = 20 + this.limit.windowMs / 100;
+    const at = log.lastAnswer(this.#plan.bucket) + this.limit.windowMs + margin;
+    await this.until(at, why);
+    return Math.max(at, clock());
+  }
+
+  async until(at: number, why: string): Promise<void> {
+    const ms = at - clock();
+    if (ms > 0) await this.#ctx.wait(ms, why);
+  }
+
+  /**
+   * Requests spaced out from just before `refused`'s Retry-After says capacity returns, until one is admitted (its
+   * answer starts the burst after the edge at once) or the window has passed.
+   */
+  async edge(refused: LoggedRequest, seconds: number | undefined, deadline: number | undefined) {
+    const { windowMs } = this.limit;
+    const spacing = seconds === undefined ? windowMs / 20 : Math.min(50, Math.max(10, windowMs / 40));
+    const start =
+      seconds === undefined
+        ? refused.answered
+        : Math.min(refused.sent + (seconds - 1) * 1000 - spacing, refused.answered + windowMs);
+    const stop = Math.max(deadline ?? 0, refused.answered + windowMs) + retryToleranceMs(this.limit);
+    await this.until(start, `until Retry-After (${seconds ?? 'none'} s) is nearly up`);
+    let admitted: ((requests: LoggedRequest[]) => void) | undefined;
+    const afterEdge = new Promise<LoggedRequest[]>((resolve) => {
+      admitted = resolve;
+    });
+    let found = false;
+    const polls = await this.logged(async () => {
+      const pending: Promise<unknown>[] = [];
+      const first = clock();
+      for (let i = 0; i < MAX_POLLS && !found; i++) {
+        const due = first + i * spacing;
+        if (due > stop) break;
+        await sleep(due - clock());
+        if (found) break;
+        pending.push(
+          this.fire(`${POLL} #${i + 1}`).then((exchange) => {
+            if (found || !isSuccess(exchange?.status)) return;
+            found = true;
+            // Right after the edge, before anything else can spend the new window.
+            const n = this.limit.count + 1;
+            void this.logged(() =>
+              Promise.all(Array.from({ length: n }, (_, j) => this.fire(`${AFTER_EDGE} #${j + 1}`))),
+            ).then(admitted!);
+          }),
+        );
+      }
+      await Promise.all(pending);
+    });
+    if (!found) return { polls };
+    const burst = await afterEdge;
+    // The two overlap in time, so each request is told by its label, not by which list caught it.
+    const all = [...new Set([...polls, ...burst])];
+    const labelled = (prefix: string) => all.filter((r) => r.label.startsWith(prefix));
+    const edgePolls = labelled(POLL);
+    return { polls: edgePolls, afterEdge: labelled(AFTER_EDGE), edge: this.edgeOf(refused, edgePolls) };
+  }
+
+  /**
+   * Were the limiter a fixed window, its edge lies after every refusal that came before the window holding the
+   * first admitted poll (see limit-bounds.ts, Edge) and no later than that poll's answer.
+   */
+  edgeOf(first: LoggedRequest, polls: readonly LoggedRequest[]): Edge | undefined {
+    const admitted = polls
+      .filter((r) => isSuccess(r.status) && r.tenant === this.tenant)
+      .sort((a, b) => a.answered - b.answered)[0];
+    if (admitted === undefined) return undefined;
+    const counted = this.view().filter((o) => !isRefused(o) && o.answered > first.sent);
+    const before = [first, ...polls].filter(
+      (r) =>
+        r.status === 429 &&
+        (r.answered <= admitted.sent || counted.filter((o) => o.sent < r.answered).length < this.limit.count),
+    );
+    if (before.length === 0) return undefined;
+    return { after: Math.max(...before.map((r) => r.sent)), by: admitted.answered };
+  }
+
+  /** A fresh burst: after a quiet window, and where a fixed window would have just begun. */
+  async fresh(name: string, edge: Edge | undefined): Promise<Burst> {
+    const quietAt = await this.quiet('for the bucket to be quiet for a whole window');
+    const edgeFree = edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, quietAt);
+    if (edgeFree !== undefined) await this.until(edgeFree.from, 'for the next window edge');
+    return this.burst(name, this.limit.count + 1, edgeFree);
+  }
+
+  async variant(variant: Variant, options: CallOptions): Promise<VariantResult> {
+    const fire = (i: number) => this.fire(`${variant.name} #${i + 1}`, options, variant.endpoint);
+    let requests = await this.logged(() => fire(0));
+    // Admitted though it should share the spent bucket: only a limit's worth more can prove it does not.
+    if (variant.shares && requests.some((r) => isSuccess(r.status))) {
+      const more = await this.logged(() =>
+        Promise.all(Array.from({ length: this.limit.count }, (_, i) => fire(i + 1))),
+      );
+      requests = [...requests, ...more];
+    }
+    return { variant, options, requests };
+  }
 }
 
-const waitForFreshBucket = async (
-  ctx: CheckContext,
-  limit: BucketLimit,
-  limited: Exchange,
-): Promise<void> => {
-  const seconds = retryAfterSeconds(limited);
-  const ms = seconds === undefined ? limit.windowMs : Math.min(seconds * 1000, limit.windowMs);
-  await ctx.wait(
-    ms + retryToleranceMs(limit),
-    'for the bucket to be fresh (it was limited before the probe)',
-  );
-};
+const firstAnswered = (requests: readonly LoggedRequest[], match: (r: LoggedRequest) => boolean) =>
+  [...requests].filter(match).sort((a, b) => a.answered - b.answered)[0];
 
-/** Sends `count` requests; `already` were admitted in this window before (the opener), and count as the first. */
-const spend = async (
-  ctx: CheckContext,
-  plan: ProbePlan,
-  count: number,
-  already: number,
-  windowStart: number,
-  seen: Map<string, Exchange>,
-) => {
-  let firstLimited: Exchange | undefined;
-  let admitted = already;
-  let answered = already;
-  let unauthorised = 0;
-  let firstLimitedAt: number | undefined;
-  const started = performance.now();
-  await burst(ctx.session, plan.endpoints, plan.options, count, (exchange, endpoint) => {
-    answered += 1;
-    if (isLimited(exchange)) {
-      if (firstLimited === undefined) {
-        firstLimited = exchange;
-        firstLimitedAt = answered;
-      }
-    } else if (isUnauthorised(exchange)) {
-      unauthorised += 1;
-    } else {
-      if (!seen.has(endpoint.key)) seen.set(endpoint.key, exchange);
-      admitted += 1;
-      if (exchange.status >= 200 && exchange.status < 300)
-        ctx.session.publishAdmitted(endpoint.key, exchange);
-    }
-  });
-  const attempt: Attempt = {
-    windowStart,
-    admitted,
-    unauthorised,
-    firstLimitedAt,
-    durationMs: performance.now() - started,
-    ...(firstLimited === undefined ? {} : { firstLimited }),
+const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => {
+  const probe = new BucketProbe(ctx, plan);
+  const { limit } = probe;
+  const variantOptions = await Promise.all(
+    plan.variants.map((v) => v.options(ctx.session).catch(() => undefined)),
+  );
+  await probe.quiet('for earlier requests to this bucket to leave its window');
+  let spend = await probe.burst('spend', limit.count + 1);
+  const origin = Math.min(...spend.requests.map((r) => r.sent));
+  if (!spend.requests.some((r) => r.status === 429)) {
+    // Nothing refused yet: as much again, so a missing limit shows as more than any faithful limiter admits.
+    const more = await probe.burst('spend, more', limit.count);
+    const requests = [...spend.requests, ...more.requests];
+    spend = { ...spend, requests, refusedBelowLimit: spend.refusedBelowLimit || more.refusedBelowLimit };
+  }
+  const firstRefusal = firstAnswered(spend.requests, (r) => r.status === 429);
+  const base = { limit, tenant: probe.tenant, origin, spend, firstByEndpoint: probe.firstByEndpoint };
+  if (firstRefusal === undefined) {
+    return { ...base, polls: [], fresh: [], variants: new Map(), unauthorised: probe.unauthorised };
+  }
+
+  const seconds = firstRefusal.exchange && retryAfterSeconds(firstRefusal.exchange);
+  const retryDeadline =
+    seconds === undefined ? undefined : firstRefusal.answered + seconds * 1000 + retryToleranceMs(limit);
+  const { polls, afterEdge, edge } = await probe.edge(firstRefusal, seconds, retryDeadline);
+  const afterEdgeBurst: Burst | undefined = afterEdge && {
+    name: AFTER_EDGE,
+    requests: afterEdge,
+    refusedBelowLimit: false,
   };
-  return attempt;
+
+  const fresh = [await probe.fresh('fresh', edge)];
+  const variants = new Map<string, VariantResult>();
+  if (fresh[0]!.requests.some((r) => r.status === 429)) {
+    for (const [i, variant] of plan.variants.entries()) {
+      const options = variantOptions[i];
+      // A variant whose options could not be had (no second id) is left out; its check says why.
+      if (options !== undefined) variants.set(variant.name, await probe.variant(variant, options));
+    }
+  }
+  // Refused below the limit in the fresh burst but not before: repeated, so two in a row decide.
+  if (fresh[0]!.refusedBelowLimit && !spend.refusedBelowLimit)
+    fresh.push(await probe.fresh('fresh, again', edge));
+  return {
+    ...base,
+    firstRefusal,
+    polls,
+    ...(edge ? { edge } : {}),
+    ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }),
+    ...(retryDeadline === undefined ? {} : { retryDeadline }),
+    ...(afterEdgeBurst ? { afterEdge: afterEdgeBurst } : {}),
+    fresh,
+    variants,
+    unauthorised: probe.unauthorised,
+  };
 };
 
 export const probeBucket = (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> =>
   ctx.session.once(`probe:${plan.bucket}`, async () => {
-    const { session } = ctx;
-    const limit = session.target.limitOf(plan.bucket);
-    const home = plan.endpoints[0]!;
     try {
       for (const endpoint of plan.endpoints) {
-        if (!session.target.mayCall(endpoint))
+        if (!ctx.session.target.mayCall(endpoint))
           skip(`side_effects in the profile forbids calling ${endpoint.key}`);
       }
-      const variantOptions = await Promise.all(
-        plan.variants.map((v) => v.options(session).catch(() => undefined)),
-      );
-      await alignToWindow(ctx, limit);
-      // One request first: if earlier traffic (ours or the tenant's) left the bucket spent, wait for it.
-      const opener = await session.call(home, plan.options);
-      const seen = new Map<string, Exchange>();
-      const waitedForFreshBucket = isLimited(opener);
-      if (waitedForFreshBucket) {
-        await waitForFreshBucket(ctx, limit, opener);
-      } else {
-        seen.set(home.key, opener);
-        if (opener.status >= 200 && opener.status < 300) session.publishAdmitted(home.key, opener);
-      }
-      const attempts: Attempt[] = [];
-      for (let i = 0; i < MAX_ATTEMPTS; i++) {
-        if (i > 0) await waitForFreshBucket(ctx, limit, attempts[i - 1]!.firstLimited!);
-        // The admitted opener is the first request of the first attempt's window.
-        const already = i === 0 && !waitedForFreshBucket ? 1 : 0;
-        const windowStart = already === 1 ? sentAt(opener) : Date.now();
-        const attempt = await spend(ctx, plan, limit.count - already, already, windowStart, seen);
-        attempts.push(attempt);
-        if (attempt.firstLimitedAt === undefined) break;
-      }
-      for (const endpoint of plan.endpoints) session.probeDone(endpoint.key);
-      const over = await session.call(home, { ...plan.options, label: `${home.key} (past the limit)` });
-      const variants = new Map<string, Exchange>();
-      if (isLimited(over)) {
-        for (const [i, variant] of plan.variants.entries()) {
-          const options = variantOptions[i];
-          // A variant whose options could not be had (no second id) is left out; its check says why.
-          if (options === undefined) continue;
-          const exchange = await session.call(variant.endpoint, { ...options, label: variant.name });
-          variants.set(variant.name, exchange);
-        }
-      }
-      const result: ProbeResult = {
-        limit,
-        opener,
-        attempts,
-        firstByEndpoint: seen,
-        over,
-        variants,
-        waitedForFreshBucket,
-      };
-      const seconds = retryAfterSeconds(over);
-      if (!isLimited(over) || seconds === undefined) return result;
-      const retryWaitMs = seconds * 1000 + retryToleranceMs(limit);
-      await ctx.wait(retryWaitMs, `for Retry-After (${seconds} s) before retrying`);
-      const retry = await session.call(home, { ...plan.options, label: `${home.key} (after Retry-After)` });
-      return { ...result, retry, retryWaitMs };
+      return await run(ctx, plan);
     } catch (error) {
       if (error instanceof TokenError) skip(`no token to probe with: ${error.message}`);
       throw error;
     } finally {
-      for (const endpoint of plan.endpoints) session.probeDone(endpoint.key);
+      for (const endpoint of plan.endpoints) ctx.session.probeDone(endpoint.key);
     }
   });

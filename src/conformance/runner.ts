@@ -23,12 +23,24 @@ export interface RunOptions {
   readonly command: string;
 }
 
+/**
+ * About how long a run takes: the per-second buckets alone, then the rest side by side, each probe about three
+ * windows (spend and edge, a quiet window, the fresh burst) and a repeat, then a token lifetime for the expiry check.
+ */
+const estimatedRunMs = (target: Target): number => {
+  const windows = Object.keys(BUCKETS).map((b) => target.limitOf(b as BucketId).windowMs);
+  return 5 * (1000 + Math.max(...windows)) + target.tokenLifetimeSeconds * 1000;
+};
+
 /** Deduplicated: checks that share a probe plan it once. */
 export const planOf = (selection: readonly Selected[], target: Target): PlanItem[] => {
   const clients = Object.keys(target.profile.clients).length;
-  // The token manager's requests: one token per client, and one refresh each should a token be refused.
+  // The token manager's requests: a token per client for each stretch it is renewed after (half its lifetime, at
+  // most 30 s early), and one refresh each should a token be refused.
+  const renewEvery = Math.max(1, target.tokenLifetimeSeconds - Math.min(30, target.tokenLifetimeSeconds / 2));
+  const tokens = clients * Math.ceil(estimatedRunMs(target) / 1000 / renewEvery + 1);
   const items = new Map<string, PlanItem>([
-    ['tokens', { key: 'tokens', endpoint: TOKEN_ENDPOINT_KEY, requests: clients, margin: clients }],
+    ['tokens', { key: 'tokens', endpoint: TOKEN_ENDPOINT_KEY, requests: tokens, margin: clients }],
   ]);
   for (const { check } of selection.filter((s) => s.excluded === undefined)) {
     for (const item of check.plan(target)) items.set(item.key, item);
@@ -112,7 +124,7 @@ export const runConformance = async (
 ): Promise<RunReport> => {
   const session = new Session(target, options.progress);
   const plan = planOf(selection, target);
-  for (const item of plan.filter((i) => i.key.startsWith('probe:'))) {
+  for (const item of plan.filter((i) => i.probe)) {
     const endpoint = target.endpoint(item.endpoint as EndpointKey);
     if (target.mayCall(endpoint)) session.probed.add(endpoint.key);
   }

@@ -11,7 +11,8 @@ import {
   type TokenClient,
   TokenManager,
 } from '../client/index.ts';
-import type { ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
+import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
+import { BucketLog, clock } from './bucket-log.ts';
 import { skip } from './grades.ts';
 import type { Progress } from './progress.ts';
 import type { Target } from './target.ts';
@@ -25,18 +26,49 @@ export interface CallOptions {
 
 export const TOKEN_ENDPOINT_KEY = 'POST {auth_url}';
 
-/** Counts every request by endpoint, so a run can show it kept to its plan. */
+/** Room for the widest burst a probe sends (a limit's worth at once, see probe.ts) plus other lanes' traffic. */
+const CONNECTIONS = 1024;
+
+/**
+ * Counts every request by endpoint, so a run can show it kept to its plan, and files each API request in the
+ * bucket log with its timing and the tenant whose token it carried.
+ */
 class CountingHttpClient extends HttpClient {
   readonly sent = new Map<string, number>();
+  readonly log = new BucketLog();
 
-  constructor(readonly keyOf: (req: SendRequest) => string) {
-    super();
+  constructor(
+    readonly keyOf: (req: SendRequest) => string,
+    readonly bucketOf: (key: string) => BucketId | undefined,
+    readonly ownerOf: (req: SendRequest) => { tenant: string; clientId: string } | undefined,
+  ) {
+    super({ connections: CONNECTIONS });
   }
 
-  override send(req: SendRequest): Promise<Exchange> {
+  override async send(req: SendRequest): Promise<Exchange> {
     const key = this.keyOf(req);
     this.sent.set(key, (this.sent.get(key) ?? 0) + 1);
-    return super.send(req);
+    const bucket = this.bucketOf(key);
+    if (bucket === undefined) return super.send(req);
+    const owner = this.ownerOf(req);
+    const done = this.log.begin(bucket);
+    const sent = clock();
+    let exchange: Exchange | undefined;
+    try {
+      exchange = await super.send(req);
+      return exchange;
+    } finally {
+      done({
+        sent,
+        answered: clock(),
+        status: exchange?.status,
+        tenant: owner?.tenant,
+        clientId: owner?.clientId,
+        path: new URL(req.url).pathname,
+        label: req.label ?? key,
+        exchange,
+      });
+    }
   }
 }
 
@@ -71,7 +103,15 @@ export class Session {
     readonly target: Target,
     readonly progress: Progress,
   ) {
-    this.http = new CountingHttpClient(endpointMatcher(target));
+    this.http = new CountingHttpClient(
+      endpointMatcher(target),
+      (key) => target.endpoints.find((e) => e.key === key)?.bucket,
+      (req) => {
+        const token = /^bearer +(.+)$/i.exec(req.headers?.authorization ?? '')?.[1];
+        const owner = token === undefined ? undefined : this.tokens.ownerOf(token);
+        return owner && { tenant: owner.tenant ?? target.profile.tenant, clientId: owner.client_id };
+      },
+    );
     // Registered before any traffic, so even the first request's evidence is redacted.
     for (const client of Object.values(target.profile.clients))
       this.http.redactor.addSecret(client.client_secret);
@@ -185,6 +225,11 @@ export class Session {
     if (!this.target.mayCall(endpoint)) skip(`side_effects in the profile forbids calling ${endpoint.key}`);
     const client = this.client(options.client ?? 'primary');
     return this.api.call(client, await this.request(endpoint, options));
+  }
+
+  /** Every API request of the run, by bucket (see bucket-log.ts). */
+  get log(): BucketLog {
+    return this.http.log;
   }
 
   close(): Promise<void> {

@@ -11,6 +11,8 @@ export interface PlanItem {
   readonly requests: number;
   /** Extra requests the check may send to confirm a result (a retry after Retry-After, a repeated probe). */
   readonly margin: number;
+  /** Sent by a bucket's probe, which publishes admitted responses (path ids come from them). */
+  readonly probe?: boolean;
 }
 
 export interface CheckDefinition {

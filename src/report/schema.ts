@@ -73,6 +73,7 @@ const planItem = {
     endpoint: nonEmpty,
     requests: { type: 'integer', minimum: 0 },
     margin: { type: 'integer', minimum: 0 },
+    probe: { type: 'boolean' },
   },
 } as const;
 

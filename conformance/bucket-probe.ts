@@ -1,0 +1,80 @@
+// A bucket's probe as the limit, sharing and limiter checks use it: what it sends (the plan), and the observations
+// every check of the bucket grades. One module both limits.ts and sharing.ts read, so neither depends on the other.
+import type { Exchange } from '../src/client/index.ts';
+import type { LoggedRequest } from '../src/conformance/bucket-log.ts';
+import type { CheckContext } from '../src/conformance/context.ts';
+import { skip } from '../src/conformance/grades.ts';
+import { relativeTo } from '../src/conformance/limit-bounds.ts';
+import { type ProbePlan, type ProbeResult, probeBucket } from '../src/conformance/probe.ts';
+import { loopFor } from '../src/conformance/repro.ts';
+import type { Target } from '../src/conformance/target.ts';
+import type { PlanItem } from '../src/conformance/types.ts';
+import type { BucketId } from '../src/spec/index.ts';
+import { probeVariants } from './sharing-rules.ts';
+
+export const bucketTag = (bucket: BucketId): string => bucket.toUpperCase();
+
+export const probePlan = (target: Target, bucket: BucketId): ProbePlan => ({
+  bucket,
+  endpoints: target.endpointsIn(bucket),
+  options: {},
+  variants: probeVariants(target, bucket),
+});
+
+/** Edge polls at most (see probe.ts). */
+const POLLS = 80;
+
+/**
+ * A bucket's probe, per endpoint, round-robin: the spend burst, the burst after the edge and the fresh one (a limit
+ * plus one each), and on the first endpoint the edge polls and the variants. The margin covers what runs only
+ * when needed: more spending when nothing was refused, a repeated fresh burst, a variant's limit's worth.
+ */
+export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
+  const { count } = target.limitOf(bucket);
+  const endpoints = target.endpointsIn(bucket);
+  const share = (n: number) => Math.ceil(n / Math.max(1, endpoints.length));
+  const variants = probeVariants(target, bucket);
+  return endpoints.map((endpoint, i) => ({
+    key: `probe:${bucket}:${endpoint.key}`,
+    endpoint: endpoint.key,
+    probe: true,
+    requests: 3 * share(count + 1) + (i === 0 ? variants.length : 0),
+    margin: share(3 * count + 1) + share(count + 1) + share(POLLS) + (i === 0 ? variants.length * count : 0),
+  }));
+};
+
+/** The bucket's probe; the check shows its first request as evidence and a loop that replays the burst as repro. */
+export const probe = async (ctx: CheckContext, bucket: BucketId): Promise<ProbeResult> => {
+  const result = await probeBucket(ctx, probePlan(ctx.target, bucket));
+  const first = result.spend.requests.find((r) => r.exchange !== undefined)?.exchange;
+  if (first !== undefined) {
+    ctx.record(first);
+    ctx.repro = loopFor(first.evidence, result.limit.count + 1, ctx.target.profile);
+  }
+  if (result.unauthorised > 0) {
+    skip(
+      `${result.unauthorised} probe requests got 401/403 even after a token refresh, so the limit could not be measured (see AUTH-TOKEN-REUSE)`,
+    );
+  }
+  return result;
+};
+
+/** Evidence times, from the probe's first request. */
+export const timesOf = (result: ProbeResult) => relativeTo(result.origin);
+
+/** The bucket as the tenant's limiter sees it now: everything harness sent it during the run. */
+export const bucketView = (ctx: CheckContext, bucket: BucketId, result: ProbeResult) =>
+  ctx.session.log.view(bucket, { tenant: result.tenant });
+
+/** Records the exchanges behind an observation, so the report shows the requests the arithmetic names. */
+export const recordRequests = (ctx: CheckContext, requests: readonly (LoggedRequest | undefined)[]): void => {
+  for (const request of requests) if (request?.exchange) ctx.record(request.exchange);
+};
+
+/** An answer refused for its token (after a refresh) says nothing about the limit. */
+export const authorised = (exchange: Exchange): Exchange =>
+  exchange.status === 401 || exchange.status === 403
+    ? skip(
+        `${exchange.evidence.label ?? 'a probe request'} got ${exchange.status} even after a token refresh (see AUTH-TOKEN-REUSE)`,
+      )
+    : exchange;

@@ -1,0 +1,180 @@
+// What the client can prove about a rate limit of N per window W from its own requests alone. A request reached the
+// server at some instant between when it was sent and when its answer arrived; that interval is all we know. Every
+// bound below holds for each faithful limiter kind a gateway may run (a fixed window aligned to the clock or
+// anchored at a first request, a sliding log, a token bucket of capacity at most N refilling N per W), whatever
+// the window's phase or the bucket's state, so a violation of one is a violation of SPEC.md §8 by every reading.
+//
+// (L) A refusal at t needs N admitted in (t−W, t]: a fixed window refuses only when its current window, which began
+//     after t−W, holds N; a sliding log by definition; a token bucket holds ≥ N − (admits in (t−W, t]) tokens at t.
+// (U) After a refusal at t, at most N are admitted in (t, t+W): the full fixed window ends and at most one more
+//     begins; a sliding log by definition; a bucket had under one token at t and refills N per W.
+// (S) In any interval of length ℓ at most N·(⌊ℓ/W⌋+2) are admitted (a fixed window's edges can cut it twice); and
+//     where a fixed window's edges are known to lie outside [T0, x], at most N + ⌊N·(x−T0)/W⌋ + 1 in it (the
+//     bucket's figure, one more for buckets that refill whole tokens).
+
+/** One of our requests to a bucket, as the client saw it. */
+export interface Observation {
+  /** Epoch ms, taken before the request left and after its whole answer arrived. */
+  readonly sent: number;
+  readonly answered: number;
+  /** undefined: no HTTP answer (connection failed, timed out). */
+  readonly status: number | undefined;
+  /** Whether it carried a valid token of the tenant whose bucket this is: only then does a success count for sure. */
+  readonly ours: boolean;
+  readonly label: string;
+}
+
+export interface LimitWindow {
+  readonly count: number;
+  readonly windowMs: number;
+}
+
+export const isRefused = (o: Observation): boolean => o.status === 429;
+/** Certainly spent a unit of the limit: a success of ours. */
+export const isAdmitted = (o: Observation): boolean =>
+  o.ours && o.status !== undefined && o.status >= 200 && o.status < 300;
+/** May have spent a unit: anything not refused, our own or not (a gateway may count 401s, 403s and errors too). */
+const mayHaveCounted = (o: Observation): boolean => !isRefused(o);
+
+const ms = (value: number): string => `${Math.round(value)} ms`;
+/** Times in evidence are shown relative to the first request of the probe. */
+export const relativeTo =
+  (origin: number) =>
+  (value: number): string =>
+    `+${Math.round(value - origin)} ms`;
+
+export interface RefusedBelowLimit<T extends Observation = Observation> {
+  readonly refused: T;
+  /** The most requests that can have been admitted in the window before it. */
+  readonly atMost: number;
+  readonly explain: (at: (t: number) => string) => string;
+}
+
+/** (L): the refusal for which the fewest requests can have been admitted in the window before it, if below N. */
+export const refusedBelowLimit = <T extends Observation>(
+  log: readonly Observation[],
+  limit: LimitWindow,
+  among: readonly T[],
+): RefusedBelowLimit<T> | undefined => {
+  const counted = log.filter(mayHaveCounted);
+  let best: RefusedBelowLimit<T> | undefined;
+  for (const refused of among.filter(isRefused)) {
+    const atMost = counted.filter(
+      (o) => o.answered > refused.sent - limit.windowMs && o.sent < refused.answered,
+    ).length;
+    if (atMost >= limit.count || (best !== undefined && best.atMost <= atMost)) continue;
+    best = {
+      refused,
+      atMost,
+      explain: (at) =>
+        `'${refused.label}' (sent ${at(refused.sent)}, answered ${at(refused.answered)}) got 429, yet at most ` +
+        `${atMost} requests can have been admitted in the ${ms(limit.windowMs)} before it (every request not ` +
+        `refused that was answered after ${at(refused.sent - limit.windowMs)} and sent before ${at(refused.answered)}); ` +
+        `every faithful limiter of ${limit.count} per ${ms(limit.windowMs)} refuses only with ${limit.count} admitted in the window before`,
+    };
+  }
+  return best;
+};
+
+export interface AdmittedOverLimit {
+  readonly admitted: number;
+  readonly bound: number;
+  readonly explain: (at: (t: number) => string) => string;
+}
+
+/** (U): more than N of ours certainly admitted within one window after a refusal. */
+export const admittedAfterRefusal = (
+  log: readonly Observation[],
+  limit: LimitWindow,
+): AdmittedOverLimit | undefined => {
+  const admitted = log.filter(isAdmitted);
+  let best: AdmittedOverLimit | undefined;
+  for (const refused of log.filter(isRefused)) {
+    const until = refused.sent + limit.windowMs;
+    const within = admitted.filter((o) => o.sent >= refused.answered && o.answered <= until).length;
+    if (within <= limit.count || (best !== undefined && best.admitted >= within)) continue;
+    best = {
+      admitted: within,
+      bound: limit.count,
+      explain: (at) =>
+        `after '${refused.label}' got 429 (sent ${at(refused.sent)}, answered ${at(refused.answered)}), ${within} ` +
+        `requests sent after that answer were admitted and answered by ${at(until)}, within one window of the ` +
+        `refusal; every faithful limiter of ${limit.count} per ${ms(limit.windowMs)} admits at most ${limit.count} ` +
+        'in the window after a refusal (a full fixed window ends and at most one more begins; a sliding log holds ' +
+        'at most the limit; a token bucket had under one token and refills the limit per window)',
+    };
+  }
+  return best;
+};
+
+/** A stretch in which, were the limiter a fixed window, no window edge falls (found from an observed edge). */
+export interface EdgeFree {
+  readonly from: number;
+  readonly until: number;
+}
+
+/** The most any faithful limiter admits in [from, from+span] (with `edgeFree`: no fixed-window edge inside). */
+export const faithfulMost = (limit: LimitWindow, span: number, edgeFree: boolean): number => {
+  const { count: n, windowMs: w } = limit;
+  const fixed = edgeFree ? n : n * (Math.floor(span / w) + 2);
+  // One more than the continuous refill: a bucket that refills a whole token at a time can add one at the start.
+  const bucket = n + Math.floor((n * span) / w) + 1;
+  // A sliding log admits n·⌈span/w⌉ at most: never more than the bucket's or the cut window's figure.
+  return Math.max(fixed, bucket);
+};
+
+/**
+ * (S): a set of our admitted requests, all handled inside one interval, larger than any faithful limiter admits in
+ * it. With `edgeFree`, intervals starting at its `from` and ending by its `until` use the tighter bound.
+ */
+export const admittedInSpan = (
+  log: readonly Observation[],
+  limit: LimitWindow,
+  edgeFree?: EdgeFree,
+): AdmittedOverLimit | undefined => {
+  const admitted = log.filter(isAdmitted);
+  const byAnswer = [...admitted].sort((a, b) => a.answered - b.answered);
+  const starts = [...new Set(admitted.map((o) => o.sent))].sort((a, b) => a - b);
+  for (const from of starts) {
+    let inside = 0;
+    for (const o of byAnswer) {
+      if (o.sent < from) continue;
+      inside += 1;
+      const span = o.answered - from;
+      const tight = edgeFree !== undefined && from >= edgeFree.from && o.answered <= edgeFree.until;
+      const bound = faithfulMost(limit, span, tight);
+      if (inside > bound) {
+        return {
+          admitted: inside,
+          bound,
+          explain: (at) =>
+            `${inside} requests sent from ${at(from)} on were admitted and answered by ${at(o.answered)} ` +
+            `(${ms(span)}); no faithful limiter of ${limit.count} per ${ms(limit.windowMs)} admits more than ${bound} ` +
+            `in ${ms(span)} (${
+              tight
+                ? 'an observed window edge places this stretch inside one fixed window'
+                : 'a fixed window cut by its edges'
+            }, or a token bucket: the limit plus ${Math.floor((limit.count * span) / limit.windowMs)} refilled)`,
+        };
+      }
+    }
+  }
+  return undefined;
+};
+
+/** Where a fixed window's edge lies, if the limiter is one: after a refusal, before the first admit that follows. */
+export interface Edge {
+  /** Sent time of the last request refused before the edge. */
+  readonly after: number;
+  /** Answer time of the first request admitted after it. */
+  readonly by: number;
+}
+
+/**
+ * Were the limiter a fixed window, the stretch from `start` (at least one whole window after the edge) up to the
+ * next edge: aligned windows repeat every W from the edge; an anchored one opens at our first request after idling.
+ */
+export const edgeFreeFrom = (edge: Edge, windowMs: number, start: number): EdgeFree => {
+  const windows = Math.max(1, Math.ceil((start - edge.by) / windowMs));
+  return { from: edge.by + windows * windowMs, until: edge.after + (windows + 1) * windowMs };
+};
