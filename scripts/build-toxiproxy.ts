@@ -57,7 +57,5 @@ if (isWanted(target)) {
   if (!isWanted(cached)) build();
   mkdirSync(join(target, '..'), { recursive: true });
   copyFileSync(cached, target);
-  console.log(
-    `harness: installed ${toxiproxyVersionLine(target)} at tools/${TOXIPROXY_BINARY_NAME}`,
-  );
+  console.log(`harness: installed ${toxiproxyVersionLine(target)} at tools/${TOXIPROXY_BINARY_NAME}`);
 }
