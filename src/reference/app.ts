@@ -94,7 +94,7 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
   const router = new Router<Target>().add('POST', TOKEN_PATH, { kind: 'token' });
   for (const [i, spec] of specs.entries()) router.add(spec.method, spec.path, routes[i]!);
   const stateFor = createLimiter(options.allClients, routes, options);
-  const anonymous = routes.map((route) => newLimitState(route, options));
+  const anonymous = limitBeforeAuth ? routes.map((route) => newLimitState(route, options)) : [];
   const retryAfter = retryAfterFor(fault);
   const primary = clients.get(options.clients.primary.client_id)!;
   const singleUse = fault === 'token-single-use';
@@ -132,7 +132,7 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
   };
 
   /** Gateway mode's key: the client any issued token belongs to, expired or not, else the route's anonymous key. */
-  const gatewayKey = (header: string | undefined, route: ApiRoute, id: string | undefined) => {
+  const gatewayState = (header: string | undefined, route: ApiRoute, id: string | undefined) => {
     const token = header === undefined ? undefined : bearerToken(header);
     const owner = token === undefined ? undefined : store.owner(token);
     return owner ? stateFor(owner.index, route, id) : anonymous[route.index]!;
@@ -142,7 +142,7 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
     const at = now();
     const header = req.headers.authorization;
     if (limitBeforeAuth) {
-      const wait = gatewayKey(header, route, id).admit(at);
+      const wait = gatewayState(header, route, id).admit(at);
       if (wait > 0) return refuse(wait, at);
     }
     const client = authenticate(header, at);
