@@ -2,7 +2,7 @@
 // token lookup, and the client's redaction of captured evidence.
 import { Bench } from 'tinybench';
 import { Redactor } from '../src/client/index.ts';
-import { admit, type LimitWindow } from '../src/reference/limiter.ts';
+import { createLimitState, LIMITER_KINDS } from '../src/reference/limiter-kinds.ts';
 import { registerClients, TokenStore } from '../src/reference/tokens.ts';
 
 export interface MicroResult {
@@ -15,17 +15,20 @@ export interface MicroResult {
 export const runMicro = async (): Promise<MicroResult[]> => {
   const bench = new Bench({ time: 500, warmupTime: 100 });
 
-  const window: LimitWindow = { count: 500, ms: 1000, end: 0, used: 0 };
-  let now = 0;
-  bench.add('limiter decision (fixed window, 500/s)', () => {
-    now += 1;
-    admit(window, now);
-  });
+  for (const kind of LIMITER_KINDS) {
+    const state = createLimitState(kind, 500, 1000);
+    // One request a millisecond: twice the limit, so admissions and refusals both stay on the measured path.
+    let now = 0;
+    bench.add(`limiter decision (${kind}, 500/s)`, () => {
+      now += 1;
+      state.admit(now);
+    });
+  }
 
   const [client] = registerClients([
     { client_id: 'bench', client_secret: 'bench-secret', tenant: 'acme' },
   ]).values();
-  const store = new TokenStore(3_600_000, false);
+  const store = new TokenStore(3_600_000, 'forget');
   const tokens = Array.from({ length: 100 }, () => store.issue(client!, 0));
   let i = 0;
   bench.add('token check (100 live tokens)', () => {

@@ -1,6 +1,6 @@
 // Every command and option of the CLI is declared here, in one place; actions live beside it, one file each.
 import { Command, Option } from 'commander';
-import { FAULTS } from '../reference/index.ts';
+import { FAULTS, LIMITER_KINDS } from '../reference/index.ts';
 import { conformance } from './conformance.ts';
 import { load } from './load.ts';
 import { duration, formats, limitOverride, list, oneOf, port, positiveInt } from './parse.ts';
@@ -42,6 +42,15 @@ export const buildProgram = (): Command => {
       new Option('--token-lifetime <seconds>', 'token lifetime (SPEC.md: 3600)').argParser(positiveInt),
     )
     .addOption(limitOption('override one bucket'))
+    .addOption(
+      new Option('--limiter <kind>', 'the algorithm behind every limit (SPEC.md names none)')
+        .argParser(oneOf(LIMITER_KINDS))
+        .default('anchored'),
+    )
+    .option(
+      '--limit-before-auth',
+      'gateway mode: count requests toward limits before the 401/403 checks, as a gateway in front would',
+    )
     .option('--profile-out <file>', 'also write the ready-to-use profile (with local secrets) to this file')
     .action(serve);
 

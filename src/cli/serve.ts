@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
-import { FAULTS, type FaultName, startReferenceServer } from '../reference/index.ts';
+import { FAULTS, type FaultName, type LimiterKind, startReferenceServer } from '../reference/index.ts';
 import { UsageError } from './errors.ts';
 import type { LimitOverrides } from './parse.ts';
 
@@ -12,6 +12,8 @@ interface ServeOptions {
   minuteMs?: number;
   tokenLifetime?: number;
   limit: LimitOverrides;
+  limiter: LimiterKind;
+  limitBeforeAuth?: boolean;
   profileOut?: string;
 }
 
@@ -30,6 +32,8 @@ export const serve = async (options: ServeOptions): Promise<void> => {
     minuteMs: options.minuteMs,
     tokenLifetimeSeconds: options.tokenLifetime,
     limits: options.limit,
+    limiter: options.limiter,
+    limitBeforeAuth: options.limitBeforeAuth ?? false,
   }).catch((error: Error) => {
     throw new UsageError(`serve: ${error.message}`);
   });
@@ -38,6 +42,9 @@ export const serve = async (options: ServeOptions): Promise<void> => {
   const primary = server.clients.primary;
   console.log(`harness reference server listening on ${server.baseUrl}`);
   console.log(`fault: ${options.fault ?? 'none (faithful to SPEC.md)'}`);
+  console.log(
+    `limiter: ${options.limiter}${options.limitBeforeAuth ? ', counted before auth (gateway mode)' : ''}`,
+  );
   console.log(
     `try: curl -s ${server.authUrl} -d grant_type=client_credentials -d client_id=${primary.client_id} ` +
       `-d client_secret=${primary.client_secret} -d scope=tenant/${primary.tenant}`,

@@ -2,15 +2,22 @@
 // permission (403), limit (429), then the endpoint (404 for an id the server never issued, else success).
 // Requests refused before the limiter (401, 403) do not count toward a limit: SPEC.md §8 limits callers of the
 // tenant, and a refused request never reached the endpoint. HEAD is not served (405): SPEC.md lists GET and POST.
+//
+// Gateway mode (limitBeforeAuth) moves the limit before the token and permission checks, as an API gateway in front
+// of a service does: it counts what arrives, and leaves deciding 401/403 to a later stage. So a 403, or a token the
+// server issued but that has expired, spends the tenant's limit, and a request over the limit gets 429 even when it
+// would have got 403. A request with no token, or one the server never issued, names no tenant: it counts toward
+// an anonymous key per route, never toward a tenant's. SPEC.md §8 allows either reading, so harness must cope with
+// both.
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { ENDPOINTS, type EndpointSpec, observabilityEndpoint, type PathId } from '../spec/index.ts';
 import { HANDLERS, type Handler, type HandlerContext, IdRegistry } from './handlers.ts';
 import { type Prepared, prepare, readBody, send } from './http.ts';
-import { admit, createLimiter, type LimitedRoute, retryAfterFor } from './limiter.ts';
+import { createLimiter, type LimitedRoute, newLimitState, retryAfterFor } from './limiter.ts';
 import type { ResolvedReferenceOptions } from './options.ts';
 import { Router } from './router.ts';
 import { createTokenEndpoint } from './token-endpoint.ts';
-import { type RegisteredClient, registerClients, TokenStore } from './tokens.ts';
+import { type ExpiredTokens, type RegisteredClient, registerClients, TokenStore } from './tokens.ts';
 
 export const TOKEN_PATH = '/oauth2/token';
 
@@ -56,9 +63,11 @@ export interface App {
 }
 
 export const createApp = (options: ResolvedReferenceOptions): App => {
-  const { fault, now } = options;
+  const { fault, now, limitBeforeAuth } = options;
   const clients = registerClients(options.allClients);
-  const store = new TokenStore(options.tokenLifetimeSeconds * 1000, fault === 'expired-token-accepted');
+  const expired: ExpiredTokens =
+    fault === 'expired-token-accepted' ? 'accept' : limitBeforeAuth ? 'remember' : 'forget';
+  const store = new TokenStore(options.tokenLifetimeSeconds * 1000, expired);
   const tokenEndpoint = createTokenEndpoint({
     clients,
     store,
@@ -84,7 +93,8 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
   );
   const router = new Router<Target>().add('POST', TOKEN_PATH, { kind: 'token' });
   for (const [i, spec] of specs.entries()) router.add(spec.method, spec.path, routes[i]!);
-  const windowFor = createLimiter(options.allClients, routes, options);
+  const stateFor = createLimiter(options.allClients, routes, options);
+  const anonymous = limitBeforeAuth ? routes.map((route) => newLimitState(route, options)) : [];
   const retryAfter = retryAfterFor(fault);
   const primary = clients.get(options.clients.primary.client_id)!;
   const singleUse = fault === 'token-single-use';
@@ -114,17 +124,33 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
     return client;
   };
 
+  const refuse = (wait: number, at: number): Prepared => {
+    const value = retryAfter(wait, at);
+    return value === undefined
+      ? limited
+      : { ...limited, headers: { ...limited.headers, 'retry-after': value } };
+  };
+
+  /** Gateway mode's key: the client any issued token belongs to, expired or not, else the route's anonymous key. */
+  const gatewayState = (header: string | undefined, route: ApiRoute, id: string | undefined) => {
+    const token = header === undefined ? undefined : bearerToken(header);
+    const owner = token === undefined ? undefined : store.owner(token);
+    return owner ? stateFor(owner.index, route, id) : anonymous[route.index]!;
+  };
+
   const answer = (req: IncomingMessage, route: ApiRoute, id: string | undefined): Prepared => {
     const at = now();
-    const client = authenticate(req.headers.authorization, at);
+    const header = req.headers.authorization;
+    if (limitBeforeAuth) {
+      const wait = gatewayState(header, route, id).admit(at);
+      if (wait > 0) return refuse(wait, at);
+    }
+    const client = authenticate(header, at);
     if (client.kind === 'response') return client;
     if (client.lacks.size > 0 && client.lacks.has(route.key)) return forbidden;
-    const wait = admit(windowFor(client.index, route, id), at);
-    if (wait > 0) {
-      const value = retryAfter(wait, at);
-      return value === undefined
-        ? limited
-        : { ...limited, headers: { ...limited.headers, 'retry-after': value } };
+    if (!limitBeforeAuth) {
+      const wait = stateFor(client.index, route, id).admit(at);
+      if (wait > 0) return refuse(wait, at);
     }
     // Unknown ids are answered after auth and limit, so probing ids costs limit like any other request.
     if (route.pathId && !context.ids[route.pathId].has(id!)) return NOT_FOUND;

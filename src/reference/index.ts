@@ -12,6 +12,7 @@ import {
 import { buildProfile } from './profile.ts';
 
 export { FAULTS, type FaultName, type FaultSpec, isFaultName } from './faults.ts';
+export { isLimiterKind, LIMITER_KINDS, type LimiterKind } from './limiter-kinds.ts';
 export type {
   ReferenceClient,
   ReferenceClients,

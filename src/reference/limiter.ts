@@ -1,30 +1,9 @@
-// SPEC.md §8 limits. Algorithm (SPEC.md does not name one): a fixed window anchored at a key's first request. The
-// window opens with the first request after the previous window ended and admits `count` requests; the rest get
-// 429 until it ends. Retry-After is then the exact time left, rounded up to whole seconds, so it is honest.
+// SPEC.md §8 limits: which key a request counts toward (the tenant and bucket, or what a fault says instead), and
+// the Retry-After header. The algorithm per key is the server's limiter kind (limiter-kinds.ts).
 import type { BucketId, Limit } from '../spec/index.ts';
 import type { FaultName } from './faults.ts';
+import { createLimitState, type LimiterKind, type LimitState } from './limiter-kinds.ts';
 import type { ReferenceClient } from './options.ts';
-
-export interface LimitWindow {
-  /** Requests admitted per window (Infinity: never limited). */
-  readonly count: number;
-  readonly ms: number;
-  end: number;
-  used: number;
-}
-
-/** 0 when admitted, otherwise the milliseconds until the window ends (always > 0). */
-export const admit = (window: LimitWindow, now: number): number => {
-  if (now >= window.end) {
-    window.end = now + window.ms;
-    window.used = 0;
-  }
-  if (window.used < window.count) {
-    window.used++;
-    return 0;
-  }
-  return window.end - now;
-};
 
 export interface LimitedRoute {
   readonly index: number;
@@ -37,9 +16,10 @@ export interface LimiterSettings {
   readonly limits: Readonly<Record<BucketId, Limit>>;
   readonly minuteMs: number;
   readonly fault: FaultName | undefined;
+  readonly limiter: LimiterKind;
 }
 
-export type WindowFor = (client: number, route: LimitedRoute, id: string | undefined) => LimitWindow;
+export type StateFor = (client: number, route: LimitedRoute, id: string | undefined) => LimitState;
 
 /** The count a fault makes the server enforce instead of the stated limit. */
 const enforcedCount = (bucket: BucketId, count: number, fault: FaultName | undefined): number => {
@@ -56,55 +36,53 @@ const ownerOf = (client: ReferenceClient, fault: FaultName | undefined): string 
   return `tenant:${client.tenant}`;
 };
 
+/** A fresh state for one key of `route`'s bucket, with the count a fault may change. */
+export const newLimitState = (route: LimitedRoute, settings: LimiterSettings): LimitState => {
+  const limit = settings.limits[route.bucket];
+  const count = enforcedCount(route.bucket, limit.count, settings.fault);
+  return createLimitState(settings.limiter, count, limit.per === 'second' ? 1000 : settings.minuteMs);
+};
+
 const MAX_PER_ID_WINDOWS = 10_000;
 
 /**
- * Resolves every (client, route) pair to its window once, at start, so the hot path is two array reads. Clients
- * and routes that share a limit share the window object; memory is one window per tenant and bucket.
+ * Resolves every (client, route) pair to its limit state once, at start, so the hot path is two array reads.
+ * Clients and routes that share a limit share the state object; memory is one state per tenant and bucket.
  */
 export const createLimiter = (
   clients: readonly ReferenceClient[],
   routes: readonly LimitedRoute[],
   settings: LimiterSettings,
-): WindowFor => {
+): StateFor => {
   const { fault } = settings;
   const partOf = (route: LimitedRoute): string =>
     fault === 'observability-separate-buckets' && route.bucket === 'observability' ? route.key : route.bucket;
-  const newWindow = (route: LimitedRoute): LimitWindow => {
-    const limit = settings.limits[route.bucket];
-    return {
-      count: enforcedCount(route.bucket, limit.count, fault),
-      ms: limit.per === 'second' ? 1000 : settings.minuteMs,
-      end: Number.NEGATIVE_INFINITY,
-      used: 0,
-    };
-  };
-  const shared = new Map<string, LimitWindow>();
+  const shared = new Map<string, LimitState>();
   const table = clients.map((client) =>
     routes.map((route) => {
       const key = `${ownerOf(client, fault)}\n${partOf(route)}`;
-      let window = shared.get(key);
-      if (!window) {
-        window = newWindow(route);
-        shared.set(key, window);
+      let state = shared.get(key);
+      if (!state) {
+        state = newLimitState(route, settings);
+        shared.set(key, state);
       }
-      return window;
+      return state;
     }),
   );
-  const fixed: WindowFor = (client, route) => table[client]![route.index]!;
+  const fixed: StateFor = (client, route) => table[client]![route.index]!;
   if (fault !== 'limit-per-path-id') return fixed;
 
-  const perId = new Map<string, LimitWindow>();
+  const perId = new Map<string, LimitState>();
   return (client, route, id) => {
     if (!route.hasPathId || id === undefined) return fixed(client, route, id);
     const key = `${ownerOf(clients[client]!, fault)}\n${partOf(route)}\n${id}`;
-    let window = perId.get(key);
-    if (!window) {
+    let state = perId.get(key);
+    if (!state) {
       if (perId.size >= MAX_PER_ID_WINDOWS) perId.delete(perId.keys().next().value!);
-      window = newWindow(route);
-      perId.set(key, window);
+      state = newLimitState(route, settings);
+      perId.set(key, state);
     }
-    return window;
+    return state;
   };
 };
 
@@ -124,10 +102,10 @@ export const retryAfterFor = (fault: FaultName | undefined): RetryAfter => {
         return (Number.isInteger(seconds) ? seconds + 0.5 : seconds).toFixed(1);
       };
     case 'retry-after-too-short':
-      // At most half the real wait: a retry that honours it still lands inside the window.
+      // At most half the real wait: a retry that honours it comes too early and is refused again.
       return (ms) => String(Math.floor(ms / 2000));
     default:
-      // Rounded up, so waiting this long always reaches the window's end; never 0 while limited.
+      // Rounded up, so waiting this long always reaches capacity again; never 0 while limited.
       return (ms) => String(Math.max(1, Math.ceil(ms / 1000)));
   }
 };

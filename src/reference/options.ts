@@ -12,6 +12,7 @@ import {
   TOKEN_LIFETIME_SECONDS,
 } from '../spec/index.ts';
 import { type FaultName, isFaultName } from './faults.ts';
+import { isLimiterKind, type LimiterKind } from './limiter-kinds.ts';
 
 export interface ReferenceClient {
   client_id: string;
@@ -33,6 +34,10 @@ export interface ReferenceServerOptions {
   limits?: Partial<Record<BucketId, Limit>>;
   observability?: EndpointKey[];
   fault?: FaultName;
+  /** The algorithm behind every limit (default anchored); SPEC.md §8 names none. */
+  limiter?: LimiterKind;
+  /** Gateway mode: count requests toward a limit before authenticating them (see app.ts). Default false. */
+  limitBeforeAuth?: boolean;
   /** Clock in ms; drives token expiry and limit windows. */
   now?: () => number;
 }
@@ -57,6 +62,8 @@ export interface ResolvedReferenceOptions {
   readonly limits: Readonly<Record<BucketId, Limit>>;
   readonly observability: readonly EndpointKey[];
   readonly fault: FaultName | undefined;
+  readonly limiter: LimiterKind;
+  readonly limitBeforeAuth: boolean;
   readonly now: () => number;
 }
 
@@ -120,6 +127,8 @@ export const resolveOptions = (options: ReferenceServerOptions = {}): ResolvedRe
   if (options.fault !== undefined && !isFaultName(options.fault)) {
     throw new RangeError(`unknown fault ${String(options.fault)}`);
   }
+  const limiter = options.limiter ?? 'anchored';
+  if (!isLimiterKind(limiter)) throw new RangeError(`unknown limiter ${String(limiter)}`);
   const tenant = options.tenant ?? 'acme';
   const allClients = options.clients ?? defaultClients(tenant);
   const limits = {} as Record<BucketId, Limit>;
@@ -145,6 +154,8 @@ export const resolveOptions = (options: ReferenceServerOptions = {}): ResolvedRe
     limits,
     observability: [...observability],
     fault: options.fault,
+    limiter,
+    limitBeforeAuth: options.limitBeforeAuth ?? false,
     now: options.now ?? (() => performance.timeOrigin + performance.now()),
   };
 };

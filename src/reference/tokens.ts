@@ -55,19 +55,25 @@ export const authenticateClient = (
 /** How many issued tokens the store remembers for `issued()`, oldest forgotten first. */
 const ISSUED_LOG_SIZE = 10_000;
 
+/**
+ * What becomes of a token past its lifetime. forget: refused, then dropped. remember: refused, but kept so its owner
+ * stays known (gateway mode counts such requests toward the tenant). accept: still served (the expired-token-accepted
+ * fault). Remembered and accepted tokens are bounded by the per-client cap.
+ */
+export type ExpiredTokens = 'forget' | 'remember' | 'accept';
+
 export class TokenStore {
   private readonly records = new Map<string, TokenRecord>();
   private readonly log: string[] = [];
 
-  /** keepExpired: the expired-token-accepted fault, under which expiry neither refuses nor drops a token. */
   constructor(
     private readonly lifetimeMs: number,
-    private readonly keepExpired: boolean,
+    private readonly expired: ExpiredTokens,
   ) {}
 
   issue(client: RegisteredClient, now: number): string {
     // Tokens of one client expire in issue order, so the expired ones sit at the front of its Set.
-    if (!this.keepExpired) {
+    if (this.expired === 'forget') {
       for (const token of client.tokens) {
         const record = this.records.get(token);
         if (record && record.expiresAt > now) break;
@@ -91,13 +97,18 @@ export class TokenStore {
     return [...this.log];
   }
 
-  /** The client a live token belongs to; an expired token is dropped on sight. */
+  /** The client a live token belongs to; an expired one is refused (and forgotten, unless the store remembers). */
   lookup(token: string, now: number): RegisteredClient | undefined {
     const record = this.records.get(token);
     if (!record) return undefined;
-    if (record.expiresAt > now || this.keepExpired) return record.client;
-    this.revoke(token);
+    if (record.expiresAt > now || this.expired === 'accept') return record.client;
+    if (this.expired === 'forget') this.revoke(token);
     return undefined;
+  }
+
+  /** The client a token was issued to, live or expired, as long as the store still holds it. */
+  owner(token: string): RegisteredClient | undefined {
+    return this.records.get(token)?.client;
   }
 
   /** For the truncated-token-accepted fault only: a linear scan is fine there. */

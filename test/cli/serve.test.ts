@@ -45,10 +45,40 @@ describe('harness serve', () => {
   });
 });
 
+describe('harness serve --limiter sliding-log --limit-before-auth', () => {
+  let server: Awaited<ReturnType<typeof startHarness>>;
+  let profile: Profile;
+
+  beforeAll(async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'harness-serve-')), 'profile.yaml');
+    server = await startHarness(
+      ['serve', '--limiter', 'sliding-log', '--limit-before-auth', '--profile-out', file],
+      /profile written to/,
+    );
+    profile = loadProfile(file);
+  });
+  afterAll(() => {
+    server.child.kill('SIGTERM');
+  });
+
+  it('says which limiter runs, and counts a 403 toward the tenant', async () => {
+    expect(server.stdout()).toContain('limiter: sliding-log, counted before auth (gateway mode)');
+    const http = new HttpClient();
+    const tokens = new TokenManager({ authUrl: profile.auth_url, tenant: profile.tenant, http });
+    const api = new ApiClient({ baseUrl: profile.base_url, http, tokens });
+    const rerun = { method: 'POST', path: '/api/rules/rerun', body: {} };
+    const forbidden = await api.call(profile.clients.restricted!, rerun);
+    const limited = await api.call(profile.clients.primary, rerun);
+    await http.close();
+    expect([forbidden.status, limited.status]).toEqual([403, 429]);
+  });
+});
+
 describe('harness serve, bad input', () => {
   it.each([
     [['serve', '--fault', 'nope'], "option '--fault <name>' argument 'nope' is invalid"],
     [['serve', '--port', '70000'], "option '--port <n>' argument '70000' is invalid"],
+    [['serve', '--limiter', 'leaky'], "option '--limiter <kind>' argument 'leaky' is invalid"],
     [['serve', '--limit', 'transactions=5/second'], "unknown bucket 'transactions'"],
     [['serve', '--host', '192.0.2.1'], 'not a loopback address'],
     [['serve', '--colour'], "unknown option '--colour'"],

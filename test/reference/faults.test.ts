@@ -1,18 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import { FAULTS, type FaultName } from '../../src/reference/index.ts';
+import {
+  FAULTS,
+  type FaultName,
+  LIMITER_KINDS,
+  type ReferenceServerOptions,
+} from '../../src/reference/index.ts';
 import { useServers } from './helpers.ts';
 import { PROBE_LIMITS, PROBES } from './probes.ts';
 
 const start = useServers();
 
 /** The probes that fail on a server with `fault` (none for the faithful server), each on a fresh server. */
-const failing = async (fault: FaultName | undefined): Promise<string[]> => {
-  const names = Object.keys(PROBES) as FaultName[];
+const failing = async (
+  fault: FaultName | undefined,
+  options: ReferenceServerOptions = {},
+  names = Object.keys(PROBES) as FaultName[],
+): Promise<string[]> => {
   const results = await Promise.all(
-    names.map(async (name) => PROBES[name](await start({ fault, limits: PROBE_LIMITS }))),
+    names.map(async (name) => PROBES[name](await start({ ...options, fault, limits: PROBE_LIMITS }))),
   );
   return names.filter((_, i) => !results[i]);
 };
+
+/** The faults that change what the limiter does or says; each must work whatever the limiter's algorithm. */
+const LIMIT_FAULTS: FaultName[] = [
+  'retry-after-missing',
+  'retry-after-http-date',
+  'retry-after-fractional',
+  'retry-after-too-short',
+  'limited-as-503',
+  'limit-per-client',
+  'limit-shared-across-tenants',
+  'observability-separate-buckets',
+  'limit-per-path-id',
+  'wrong-limit-execute',
+  'wrong-limit-transaction',
+  'no-limit-schedule',
+];
 
 describe('fault catalogue', () => {
   it('has at least 20 uniquely named faults, each naming its SPEC.md clause and rule', () => {
@@ -33,5 +57,21 @@ describe('each fault breaks its own rule and no other', () => {
 
   it.each(FAULTS.map((f) => f.name))('%s', async (fault) => {
     expect(await failing(fault)).toEqual([fault]);
+  });
+});
+
+describe.each(LIMITER_KINDS)('limit faults under the %s limiter', (limiter) => {
+  it('the faithful server keeps every limit rule', async () => {
+    expect(await failing(undefined, { limiter }, LIMIT_FAULTS)).toEqual([]);
+  });
+
+  it.each(LIMIT_FAULTS)('%s breaks its own rule and no other limit rule', async (fault) => {
+    expect(await failing(fault, { limiter }, LIMIT_FAULTS)).toEqual([fault]);
+  });
+});
+
+describe('gateway mode (limit before auth)', () => {
+  it('the faithful server keeps every rule', async () => {
+    expect(await failing(undefined, { limitBeforeAuth: true })).toEqual([]);
   });
 });

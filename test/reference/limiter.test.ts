@@ -1,40 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { admit, createLimiter, type LimitWindow, retryAfterFor } from '../../src/reference/limiter.ts';
+import { createLimiter, retryAfterFor } from '../../src/reference/limiter.ts';
 import { resolveOptions } from '../../src/reference/options.ts';
 import { RETRY_AFTER_PATTERN } from '../../src/spec/index.ts';
-
-const window = (count: number, ms: number): LimitWindow => ({
-  count,
-  ms,
-  end: Number.NEGATIVE_INFINITY,
-  used: 0,
-});
-
-describe('fixed window anchored at the first request', () => {
-  it('admits count requests, then reports the time left until the window ends', () => {
-    const w = window(3, 1000);
-    expect([admit(w, 500), admit(w, 600), admit(w, 1499)]).toEqual([0, 0, 0]);
-    expect(admit(w, 1499)).toBe(1);
-    expect(admit(w, 1000)).toBe(500);
-  });
-
-  it('opens the next window at the first request after the previous one ended', () => {
-    const w = window(1, 1000);
-    expect(admit(w, 0)).toBe(0);
-    expect(admit(w, 999)).toBe(1);
-    expect(admit(w, 5000)).toBe(0);
-    expect(admit(w, 5999)).toBe(1);
-    expect(admit(w, 6000)).toBe(0);
-  });
-
-  it('does not count refused requests', () => {
-    const w = window(2, 1000);
-    admit(w, 0);
-    admit(w, 0);
-    for (let i = 0; i < 10; i++) admit(w, 10);
-    expect(w.used).toBe(2);
-  });
-});
 
 describe('Retry-After', () => {
   const honest = retryAfterFor(undefined);
@@ -68,12 +35,12 @@ describe('limit keys', () => {
     { index: 2, key: 'GET /api/observability/b', bucket: 'observability', hasPathId: false },
   ] as const;
 
-  it('shares a window per tenant and bucket', () => {
-    const windowFor = createLimiter(clients, routes, options);
-    expect(windowFor(0, routes[0], 'a')).toBe(windowFor(1, routes[0], 'b'));
-    expect(windowFor(0, routes[1], undefined)).toBe(windowFor(2, routes[2], undefined));
-    expect(windowFor(0, routes[0], 'a')).not.toBe(windowFor(3, routes[0], 'a'));
-    expect(windowFor(0, routes[0], 'a')).not.toBe(windowFor(0, routes[1], undefined));
+  it('shares a limit state per tenant and bucket', () => {
+    const stateFor = createLimiter(clients, routes, options);
+    expect(stateFor(0, routes[0], 'a')).toBe(stateFor(1, routes[0], 'b'));
+    expect(stateFor(0, routes[1], undefined)).toBe(stateFor(2, routes[2], undefined));
+    expect(stateFor(0, routes[0], 'a')).not.toBe(stateFor(3, routes[0], 'a'));
+    expect(stateFor(0, routes[0], 'a')).not.toBe(stateFor(0, routes[1], undefined));
   });
 
   it('keys by what each fault says instead', () => {

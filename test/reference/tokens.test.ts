@@ -19,7 +19,7 @@ describe('client authentication', () => {
 
 describe('token store', () => {
   it('issues distinct base64url tokens valid until their lifetime ends', () => {
-    const store = new TokenStore(1000, false);
+    const store = new TokenStore(1000, 'forget');
     const token = store.issue(a, 0);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(store.issue(a, 0)).not.toBe(token);
@@ -29,7 +29,7 @@ describe('token store', () => {
   });
 
   it('drops expired tokens of a client when it gets a new one', () => {
-    const store = new TokenStore(1000, false);
+    const store = new TokenStore(1000, 'forget');
     const client = registerClients([{ client_id: 'x', client_secret: 's', tenant: 't' }]).get('x')!;
     store.issue(client, 0);
     store.issue(client, 500);
@@ -38,7 +38,7 @@ describe('token store', () => {
   });
 
   it('keeps at most 1000 live tokens per client, evicting the oldest', () => {
-    const store = new TokenStore(60_000, false);
+    const store = new TokenStore(60_000, 'forget');
     const client = registerClients([{ client_id: 'x', client_secret: 's', tenant: 't' }]).get('x')!;
     const first = store.issue(client, 0);
     const second = store.issue(client, 0);
@@ -49,7 +49,7 @@ describe('token store', () => {
   });
 
   it('revokes a token and finds tokens by prefix only when asked to', () => {
-    const store = new TokenStore(1000, false);
+    const store = new TokenStore(1000, 'forget');
     const token = store.issue(a, 0);
     expect(store.lookup(token.slice(0, 8), 0)).toBeUndefined();
     expect(store.lookupPrefix(token.slice(0, 8), 0)).toBe(a);
@@ -59,9 +59,18 @@ describe('token store', () => {
   });
 
   it('keeps expired tokens working under expired-token-accepted', () => {
-    const store = new TokenStore(1000, true);
+    const store = new TokenStore(1000, 'accept');
     const token = store.issue(a, 0);
     store.issue(a, 5000);
     expect(store.lookup(token, 10_000)).toBe(a);
+  });
+
+  it('refuses but remembers expired tokens, for gateway mode', () => {
+    const store = new TokenStore(1000, 'remember');
+    const token = store.issue(a, 0);
+    store.issue(a, 5000);
+    expect(store.lookup(token, 10_000)).toBeUndefined();
+    expect(store.owner(token)).toBe(a);
+    expect(store.owner('never-issued')).toBeUndefined();
   });
 });

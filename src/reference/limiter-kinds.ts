@@ -1,0 +1,110 @@
+// The rate-limiting algorithms real gateways run (see FACTS.md "Where real gateways stand"), each allowing `count`
+// requests per window of `ms`. SPEC.md §8 says "N requests / window" and names no algorithm, so the reference server
+// can run any of them, and harness's checks must read every one right.
+//
+// Each key's state answers admit(now): 0 when the request is admitted (and counted), otherwise the milliseconds
+// until it would be, computed by the same expression its next admit() compares with zero, so waiting that long
+// (rounded up to whole seconds for Retry-After) always reaches capacity. Refused requests are not counted.
+
+export const LIMITER_KINDS = ['anchored', 'aligned', 'sliding-log', 'token-bucket'] as const;
+export type LimiterKind = (typeof LIMITER_KINDS)[number];
+
+export const isLimiterKind = (value: string): value is LimiterKind =>
+  (LIMITER_KINDS as readonly string[]).includes(value);
+
+export interface LimitState {
+  /** 0 when admitted, otherwise the milliseconds until capacity returns (always > 0). */
+  admit(now: number): number;
+}
+
+/**
+ * Fixed windows admitting `count` each. Anchored: a window opens at the first request after the previous one ended
+ * (@fastify/rate-limit). Aligned: windows are [k·ms, (k+1)·ms) of the clock (Kong, Redis INCR+EXPIRE). Either
+ * admits up to 2·count across an edge.
+ */
+class FixedWindow implements LimitState {
+  private end = Number.NEGATIVE_INFINITY;
+  private used = 0;
+  constructor(
+    private readonly count: number,
+    private readonly ms: number,
+    private readonly aligned: boolean,
+  ) {}
+
+  admit(now: number): number {
+    if (now >= this.end) {
+      this.end = this.aligned ? (Math.floor(now / this.ms) + 1) * this.ms : now + this.ms;
+      this.used = 0;
+    }
+    if (this.used < this.count) {
+      this.used++;
+      return 0;
+    }
+    return this.end - now;
+  }
+}
+
+/**
+ * Admits at t while fewer than `count` admitted requests lie in (t − ms, t]: never more than `count` in any window.
+ * A ring of the last `count` admissions, each stored as the time it leaves the window; the slot to overwrite next
+ * holds the oldest, and only it decides.
+ */
+class SlidingLog implements LimitState {
+  private readonly leavesAt: Float64Array;
+  private oldest = 0;
+  constructor(
+    count: number,
+    private readonly ms: number,
+  ) {
+    this.leavesAt = new Float64Array(count).fill(Number.NEGATIVE_INFINITY);
+  }
+
+  admit(now: number): number {
+    const wait = this.leavesAt[this.oldest]! - now;
+    if (wait > 0) return wait;
+    this.leavesAt[this.oldest] = now + this.ms;
+    this.oldest = this.oldest + 1 === this.leavesAt.length ? 0 : this.oldest + 1;
+    return 0;
+  }
+}
+
+/**
+ * Capacity `count`, refilled continuously at `count` per `ms`, starting full (AWS API Gateway, Envoy, nginx
+ * limit_req). Kept as GCRA: `fullAt` is when the bucket would be full again, and a request needs one token, i.e.
+ * fullAt − now ≤ ms − interval. Times instead of fractional token counts keep the arithmetic exact.
+ */
+class TokenBucket implements LimitState {
+  private fullAt = Number.NEGATIVE_INFINITY;
+  /** Milliseconds per token. */
+  private readonly interval: number;
+  /** How far ahead of now `fullAt` may be while one token is left. */
+  private readonly slack: number;
+  constructor(count: number, ms: number) {
+    this.interval = ms / count;
+    this.slack = ms - this.interval;
+  }
+
+  admit(now: number): number {
+    const wait = this.fullAt - this.slack - now;
+    if (wait > 0) return wait;
+    this.fullAt = Math.max(this.fullAt, now) + this.interval;
+    return 0;
+  }
+}
+
+const UNLIMITED: LimitState = { admit: () => 0 };
+
+/** A fresh state for one key; `count` Infinity never limits (the no-limit-schedule fault). */
+export const createLimitState = (kind: LimiterKind, count: number, ms: number): LimitState => {
+  if (count === Number.POSITIVE_INFINITY) return UNLIMITED;
+  switch (kind) {
+    case 'anchored':
+      return new FixedWindow(count, ms, false);
+    case 'aligned':
+      return new FixedWindow(count, ms, true);
+    case 'sliding-log':
+      return new SlidingLog(count, ms);
+    case 'token-bucket':
+      return new TokenBucket(count, ms);
+  }
+};
