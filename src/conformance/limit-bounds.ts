@@ -171,6 +171,29 @@ export interface Edge {
 }
 
 /**
+ * Were the limiter a fixed window, where its edge lies after the refusal `first`: after every later refusal that came
+ * before the window holding the first admitted poll (answered before that poll left, or with too few admitted
+ * since `first` to have filled a new window), and no later than that poll's answer.
+ */
+export const edgeAfter = (
+  first: Observation,
+  polls: readonly Observation[],
+  log: readonly Observation[],
+  limit: LimitWindow,
+): Edge | undefined => {
+  const admitted = polls.filter(isAdmitted).sort((a, b) => a.answered - b.answered)[0];
+  if (admitted === undefined) return undefined;
+  const counted = log.filter((o) => mayHaveCounted(o) && o.answered > first.sent);
+  const before = [first, ...polls].filter(
+    (r) =>
+      isRefused(r) &&
+      (r.answered <= admitted.sent || counted.filter((o) => o.sent < r.answered).length < limit.count),
+  );
+  if (before.length === 0) return undefined;
+  return { after: Math.max(...before.map((r) => r.sent)), by: admitted.answered };
+};
+
+/**
  * Were the limiter a fixed window, the stretch from `start` (at least one whole window after the edge) up to the
  * next edge: aligned windows repeat every W from the edge; an anchored one opens at our first request after idling.
  */

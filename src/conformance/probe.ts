@@ -14,7 +14,7 @@ import { type BucketId, type EndpointSpec, RETRY_AFTER_PATTERN } from '../spec/i
 import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';
 import type { CheckContext } from './context.ts';
 import { skip } from './grades.ts';
-import { type Edge, type EdgeFree, edgeFreeFrom, isRefused, refusedBelowLimit } from './limit-bounds.ts';
+import { type Edge, type EdgeFree, edgeAfter, edgeFreeFrom, refusedBelowLimit } from './limit-bounds.ts';
 import { sleep } from './progress.ts';
 import type { CallOptions, Session } from './session.ts';
 import type { BucketLimit } from './target.ts';
@@ -220,26 +220,9 @@ class BucketProbe {
     const all = [...new Set([...polls, ...burst])];
     const labelled = (prefix: string) => all.filter((r) => r.label.startsWith(prefix));
     const edgePolls = labelled(POLL);
-    return { polls: edgePolls, afterEdge: labelled(AFTER_EDGE), edge: this.edgeOf(refused, edgePolls) };
-  }
-
-  /**
-   * Were the limiter a fixed window, its edge lies after every refusal that came before the window holding the
-   * first admitted poll (see limit-bounds.ts, Edge) and no later than that poll's answer.
-   */
-  edgeOf(first: LoggedRequest, polls: readonly LoggedRequest[]): Edge | undefined {
-    const admitted = polls
-      .filter((r) => isSuccess(r.status) && r.tenant === this.tenant)
-      .sort((a, b) => a.answered - b.answered)[0];
-    if (admitted === undefined) return undefined;
-    const counted = this.view().filter((o) => !isRefused(o) && o.answered > first.sent);
-    const before = [first, ...polls].filter(
-      (r) =>
-        r.status === 429 &&
-        (r.answered <= admitted.sent || counted.filter((o) => o.sent < r.answered).length < this.limit.count),
-    );
-    if (before.length === 0) return undefined;
-    return { after: Math.max(...before.map((r) => r.sent)), by: admitted.answered };
+    const [first] = this.view([refused]);
+    const edge = edgeAfter(first!, this.view(edgePolls), this.view(), this.limit);
+    return { polls: edgePolls, afterEdge: labelled(AFTER_EDGE), edge };
   }
 
   /** A fresh burst: after a quiet window, and where a fixed window would have just begun. */

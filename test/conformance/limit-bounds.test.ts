@@ -1,0 +1,176 @@
+// The bounds behind every limit verdict, tried against simulated limiters of each faithful kind: at random window
+// phases and round trips (up to a far region's, with jitter), a faithful limiter never trips one; a limit 10 % low
+// or missing always does. The simulation replays the probe's own pattern (spend, edge polls, a burst after the
+// edge, a fresh burst where a fixed window would begin) with the reference server's limiter algorithms.
+import { describe, expect, it } from 'vitest';
+import {
+  admittedAfterRefusal,
+  admittedInSpan,
+  edgeAfter,
+  edgeFreeFrom,
+  type LimitWindow,
+  type Observation,
+  refusedBelowLimit,
+} from '../../src/conformance/limit-bounds.ts';
+import { createLimitState, LIMITER_KINDS, type LimiterKind } from '../../src/reference/limiter-kinds.ts';
+
+/** mulberry32: a seeded generator, so a failure names the seed that reproduces it. */
+const random = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+
+interface Network {
+  /** One-way latency and its jitter, ms. */
+  readonly latency: number;
+  readonly jitter: number;
+}
+
+interface Simulated extends Observation {
+  readonly at: number;
+}
+
+/** A server running one limiter, and a client that only sees when it sent and when the answer came. */
+const simulation = (kind: LimiterKind, enforced: number, windowMs: number, net: Network, next: () => number) => {
+  const state = createLimitState(kind, enforced, windowMs);
+  // A random phase of the server's clock against ours: aligned windows fall anywhere.
+  const offset = next() * windowMs * 10;
+  const log: Simulated[] = [];
+  const leg = () => net.latency + (next() * 2 - 1) * net.jitter;
+  const plan = (sent: number, label: string) => {
+    const at = sent + Math.max(0.1, leg());
+    return { sent, at, answered: at + Math.max(0.1, leg()), label };
+  };
+  /** Requests handled in the order they reach the server; `stopAfter` ends sending once an admit is answered. */
+  const exchange = (requests: ReturnType<typeof plan>[], stopAfter = false): Simulated[] => {
+    let firstAdmit = Number.POSITIVE_INFINITY;
+    const done: Simulated[] = [];
+    for (const r of [...requests].sort((a, b) => a.at - b.at)) {
+      if (r.sent > firstAdmit) continue;
+      const status = state.admit(r.at + offset) === 0 ? 200 : 429;
+      if (status === 200 && stopAfter) firstAdmit = Math.min(firstAdmit, r.answered);
+      done.push({ ...r, status, ours: true });
+    }
+    log.push(...done);
+    return done;
+  };
+  const burst = (at: number, count: number, label: string) =>
+    exchange(Array.from({ length: count }, (_, i) => plan(at + i * 0.05, `${label} #${i + 1}`)));
+  const lastAnswer = () => Math.max(...log.map((o) => o.answered));
+  return { log, burst, exchange, plan, lastAnswer };
+};
+
+/** The probe's sequence (src/conformance/probe.ts) against one simulated server; returns what the checks grade. */
+const probe = (kind: LimiterKind, enforced: number, limit: LimitWindow, net: Network, seed: number) => {
+  const next = random(seed);
+  const sim = simulation(kind, enforced, limit.windowMs, net, next);
+  const n = limit.count;
+  const spend = sim.burst(1000, n + 1, 'spend');
+  if (!spend.some((o) => o.status === 429)) spend.push(...sim.burst(sim.lastAnswer(), n, 'more'));
+  const first = [...spend].filter((o) => o.status === 429).sort((a, b) => a.answered - b.answered)[0];
+  const fresh: Simulated[][] = [];
+  let edge: ReturnType<typeof edgeAfter>;
+  if (first !== undefined) {
+    const start = first.sent + next() * limit.windowMs;
+    const polls = sim.exchange(
+      Array.from({ length: 80 }, (_, i) => sim.plan(start + i * Math.max(10, limit.windowMs / 40), 'poll')),
+      true,
+    );
+    edge = edgeAfter(first, polls, sim.log, limit);
+    const admitted = polls.filter((o) => o.status === 200).sort((a, b) => a.answered - b.answered)[0];
+    if (admitted) sim.burst(admitted.answered, n + 1, 'after the edge');
+    const quietAt = sim.lastAnswer() + limit.windowMs + 1;
+    const from = edge ? edgeFreeFrom(edge, limit.windowMs, quietAt).from : quietAt;
+    fresh.push(sim.burst(from, n + 1, 'fresh'));
+  }
+  const edgeFree = edge && fresh[0] ? edgeFreeFrom(edge, limit.windowMs, fresh[0][0]!.sent - 1) : undefined;
+  return {
+    low: [spend, ...fresh].map((b) => refusedBelowLimit(sim.log, limit, b)),
+    over:
+      admittedAfterRefusal(sim.log, limit) ??
+      admittedInSpan(sim.log, limit, edgeFree) ??
+      admittedInSpan(sim.log, limit),
+  };
+};
+
+const NETWORKS: Record<string, Network> = {
+  lan: { latency: 0.3, jitter: 0.2 },
+  region: { latency: 40, jitter: 5 },
+  far: { latency: 100, jitter: 30 },
+};
+const LIMITS: LimitWindow[] = [
+  { count: 100, windowMs: 1000 },
+  { count: 30, windowMs: 2000 },
+  { count: 1, windowMs: 2000 },
+];
+const SEEDS = Array.from({ length: 40 }, (_, i) => i + 1);
+
+describe.each(LIMITER_KINDS)('%s limiter', (kind) => {
+  it.each(Object.entries(NETWORKS))('faithful, %s: no bound is ever exceeded', (_, net) => {
+    for (const limit of LIMITS) {
+      for (const seed of SEEDS) {
+        const { low, over } = probe(kind, limit.count, limit, net, seed);
+        expect({ seed, limit, low: low.filter(Boolean).length, over: over?.admitted }).toEqual({
+          seed,
+          limit,
+          low: 0,
+          over: undefined,
+        });
+      }
+    }
+  });
+
+  it.each(Object.entries(NETWORKS))('limit 10 %% low, %s: the fresh burst is refused below the limit', (_, net) => {
+    const limit = { count: 100, windowMs: 1000 };
+    for (const seed of SEEDS) {
+      const { low } = probe(kind, 90, limit, net, seed);
+      expect({ seed, fresh: low.at(-1)?.atMost }).toEqual({ seed, fresh: expect.any(Number) });
+      expect(low.at(-1)!.atMost).toBeLessThan(100);
+    }
+  });
+
+  it('no limit at all: more admitted in a stretch than any faithful limiter allows', () => {
+    const limit = { count: 100, windowMs: 1000 };
+    for (const seed of SEEDS) {
+      const { over } = probe(kind, Number.POSITIVE_INFINITY, limit, NETWORKS.far!, seed);
+      expect(over?.admitted, `seed ${seed}`).toBeGreaterThan(over?.bound ?? Number.POSITIVE_INFINITY);
+    }
+  });
+});
+
+describe('the bounds, one by one', () => {
+  const limit = { count: 2, windowMs: 1000 };
+  const o = (sent: number, answered: number, status: number): Observation => ({
+    sent,
+    answered,
+    status,
+    ours: true,
+    label: `${status} at ${sent}`,
+  });
+
+  it('(L) a refusal with fewer than N possibly admitted in the window before it is proof', () => {
+    const log = [o(0, 10, 200), o(20, 30, 429)];
+    expect(refusedBelowLimit(log, limit, log)?.atMost).toBe(1);
+    // A request whose outcome is unknown may have counted: no proof.
+    const withError = [...log, { ...o(5, 15, 0), status: undefined }];
+    expect(refusedBelowLimit(withError, limit, withError)).toBeUndefined();
+  });
+
+  it('(U) more than N certainly admitted within a window after a refusal is proof; one ms later is not', () => {
+    const refused = o(0, 10, 429);
+    const inside = [refused, o(10, 20, 200), o(10, 30, 200), o(10, 1000, 200)];
+    expect(admittedAfterRefusal(inside, limit)?.admitted).toBe(3);
+    const late = [refused, o(10, 20, 200), o(10, 30, 200), o(10, 1001, 200)];
+    expect(admittedAfterRefusal(late, limit)).toBeUndefined();
+  });
+
+  it('(S) 2N+1 within less than a window is proof; an observed edge tightens it', () => {
+    const burst = (count: number) => Array.from({ length: count }, () => o(0, 100, 200));
+    expect(admittedInSpan(burst(5), limit)?.bound).toBe(4);
+    expect(admittedInSpan(burst(4), limit)).toBeUndefined();
+    // N + N·0.1 + 1 = 3 where no fixed-window edge can fall.
+    expect(admittedInSpan(burst(4), limit, { from: 0, until: 500 })?.bound).toBe(3);
+  });
+});
