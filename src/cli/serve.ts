@@ -1,6 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
-import { FAULTS, type FaultName, type LimiterKind, startReferenceServer } from '../reference/index.ts';
+import {
+  FAULTS,
+  type FaultName,
+  type LimiterKind,
+  type ReferenceServerOptions,
+  startReferenceServer,
+} from '../reference/index.ts';
+import { type NetworkCondition, startReferenceBehind } from '../testbed/toxiproxy.ts';
 import { UsageError } from './errors.ts';
 import type { LimitOverrides } from './parse.ts';
 
@@ -14,6 +21,7 @@ interface ServeOptions {
   limit: LimitOverrides;
   limiter: LimiterKind;
   limitBeforeAuth?: boolean;
+  network?: NetworkCondition;
   profileOut?: string;
 }
 
@@ -25,7 +33,7 @@ const listFaults = (): void => {
 
 export const serve = async (options: ServeOptions): Promise<void> => {
   if (options.listFaults) return listFaults();
-  const server = await startReferenceServer({
+  const serverOptions: ReferenceServerOptions = {
     host: options.host,
     port: options.port,
     fault: options.fault,
@@ -34,13 +42,28 @@ export const serve = async (options: ServeOptions): Promise<void> => {
     limits: options.limit,
     limiter: options.limiter,
     limitBeforeAuth: options.limitBeforeAuth ?? false,
-  }).catch((error: Error) => {
+  };
+  const running = await (options.network === undefined
+    ? startReferenceServer(serverOptions).then((server) => ({
+        server,
+        profile: server.profile(),
+        proxy: undefined,
+        close: () => server.close(),
+      }))
+    : startReferenceBehind(options.network, serverOptions)
+  ).catch((error: Error) => {
     throw new UsageError(`serve: ${error.message}`);
   });
-  const profile = stringify(server.profile());
+  const { server } = running;
+  const profile = stringify(running.profile);
   if (options.profileOut) writeFileSync(options.profileOut, profile);
   const primary = server.clients.primary;
   console.log(`harness reference server listening on ${server.baseUrl}`);
+  if (running.proxy) {
+    console.log(
+      `network: ${options.network}, through Toxiproxy at ${running.proxy.origin} (the profile points there)`,
+    );
+  }
   console.log(`fault: ${options.fault ?? 'none (faithful to SPEC.md)'}`);
   console.log(
     `limiter: ${options.limiter}${options.limitBeforeAuth ? ', counted before auth (gateway mode)' : ''}`,
@@ -52,7 +75,7 @@ export const serve = async (options: ServeOptions): Promise<void> => {
   console.log(`# profile for this server (its secrets are local to this process)\n${profile}`);
   if (options.profileOut) console.log(`# profile written to ${options.profileOut}`);
   await new Promise<void>((resolve) => {
-    const stop = () => void server.close().then(resolve);
+    const stop = () => void running.close().then(resolve);
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
-import { SCALED } from '../conformance/run.ts';
+import { SCALED } from '../../src/testbed/conformance.ts';
 import { harness, profileFor, secretsOf, tmp } from './run.ts';
 
 const conformance = async (server: RunningReferenceServer, args: string[]) => {

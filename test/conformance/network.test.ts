@@ -3,8 +3,8 @@
 // FAIL; a transaction limit 10 % low, or none at all, is caught. Windows are scaled (see run.ts).
 import { describe, expect, it } from 'vitest';
 import type { LimiterKind } from '../../src/reference/index.ts';
+import { deviations, runAgainst, SCALED } from '../../src/testbed/conformance.ts';
 import { findToxiproxy, type NetworkCondition } from '../../src/testbed/toxiproxy.ts';
-import { deviations, runAgainst, SCALED } from './run.ts';
 
 const CELLS: [NetworkCondition, LimiterKind][] = [
   ['region', 'aligned'],

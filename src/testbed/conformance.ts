@@ -1,13 +1,14 @@
-// Runs the whole conformance suite in-process against a reference server: the faithful one or one with a fault.
+// Runs the conformance suite in-process against a reference server (faithful, with a fault, with another limiter),
+// directly or through Toxiproxy: the tests and the accuracy-matrix benchmark both drive it.
 import { allChecks } from '../../conformance/index.ts';
-import { silentProgress } from '../../src/conformance/progress.ts';
-import { runConformance } from '../../src/conformance/runner.ts';
-import { selectChecks } from '../../src/conformance/select.ts';
-import { resolveTarget } from '../../src/conformance/target.ts';
-import type { RunReport } from '../../src/conformance/types.ts';
-import { type ReferenceServerOptions, startReferenceServer } from '../../src/reference/index.ts';
-import type { Profile } from '../../src/spec/index.ts';
-import { type NetworkCondition, startReferenceBehind } from '../../src/testbed/toxiproxy.ts';
+import { silentProgress } from '../conformance/progress.ts';
+import { runConformance } from '../conformance/runner.ts';
+import { selectChecks } from '../conformance/select.ts';
+import { resolveTarget } from '../conformance/target.ts';
+import type { RunReport } from '../conformance/types.ts';
+import { type ReferenceServerOptions, startReferenceServer } from '../reference/index.ts';
+import type { Profile } from '../spec/index.ts';
+import { type NetworkCondition, startReferenceBehind } from './toxiproxy.ts';
 
 /** Time scaled so a full run takes seconds: two-second "minutes" (room for a burst on a loaded machine), a 2 s token. */
 export const SCALED: ReferenceServerOptions = {
@@ -28,10 +29,8 @@ export interface RunSettings {
 
 export const runAgainst = async (
   options: ReferenceServerOptions = {},
-  runsOrSettings: number | RunSettings = 1,
-  adjust: (profile: Profile) => Profile = (profile) => profile,
+  settings: RunSettings = {},
 ): Promise<RunReport[]> => {
-  const settings = typeof runsOrSettings === 'number' ? { runs: runsOrSettings, adjust } : runsOrSettings;
   const serverOptions = { ...SCALED, ...options };
   const behind =
     settings.network === undefined ? undefined : await startReferenceBehind(settings.network, serverOptions);
