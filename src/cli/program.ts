@@ -78,7 +78,7 @@ export const buildProgram = (): Command => {
     .addOption(
       new Option('--format <list>', 'report formats, comma-separated')
         .argParser(formats)
-        .default(['json', 'junit', 'html']),
+        .default(['json', 'junit', 'html', 'markdown']),
     )
     .option(
       '--baseline <file>',
