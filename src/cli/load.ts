@@ -7,6 +7,7 @@ import { judge } from '../../load/lib/verdict.ts';
 import { runLoad } from '../load/run.ts';
 import { loadProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
+import { type GradedPhase, toLoadJUnit } from '../report/load-junit.ts';
 import { pointLatest, timestampDir } from '../report/write.ts';
 import { specData } from '../spec/export.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
@@ -33,7 +34,15 @@ const show = (path: string) => {
   return near.startsWith('..') ? path : near;
 };
 
-export const load = async (options: LoadOptions): Promise<void> => {
+export interface LoadCommandResult {
+  readonly exitCode: number;
+  /** The run's report directory and files; none when nothing ran (`--list`). */
+  readonly dir?: string;
+  readonly files: readonly string[];
+}
+
+/** `harness load` without touching process state, so `harness certify` can run it too. */
+export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandResult> => {
   if (options.profile && (options.fault || Object.keys(options.limit).length > 0)) {
     throw new UsageError('--fault and --limit apply to the embedded server only (no --profile)');
   }
@@ -51,7 +60,7 @@ export const load = async (options: LoadOptions): Promise<void> => {
     if (options.list) {
       for (const probe of availableProbes(spec, profile))
         console.log(`${probe.name.padEnd(22)} ${probe.describes}`);
-      return;
+      return { exitCode: 0, files: [] };
     }
     const plan = {
       scenarios: options.scenario,
@@ -65,6 +74,7 @@ export const load = async (options: LoadOptions): Promise<void> => {
       throw new UsageError(`--scenario: ${(error as Error).message}`);
     }
     const k6 = findK6();
+    const started = Date.now();
     const dir = await timestampDir(resolve(options.reportDir));
     const label = options.scenario.join('+');
     console.error(
@@ -89,6 +99,14 @@ export const load = async (options: LoadOptions): Promise<void> => {
     } else {
       files.push(join(dir, `load-${label}-summary.html`));
     }
+    const graded = outcome.summary.phases.map((phase): GradedPhase => {
+      const verdict = judge(phase);
+      const { name, probe, durationMs } = phase.plan;
+      return { name, probe, durationMs, grade: verdict.ok ? 'PASS' : 'FAIL', message: verdict.message };
+    });
+    const junit = join(dir, `load-${label}.xml`);
+    writeFileSync(junit, toLoadJUnit(graded, Date.now() - started));
+    files.push(junit);
     await pointLatest(dir);
     const failed = outcome.summary.phases.filter((p) => !judge(p).ok);
     for (const phase of failed) console.log(`FAIL  ${phase.plan.name.padEnd(32)} ${judge(phase).message}`);
@@ -99,8 +117,13 @@ export const load = async (options: LoadOptions): Promise<void> => {
     );
     const k6Failed = outcome.exitCodes.some((code) => code !== 0 && code !== 99);
     if (k6Failed) console.log(`k6 exited with ${outcome.exitCodes.join(', ')}: see its output above`);
-    process.exitCode = failed.length > 0 || k6Failed || outcome.exitCodes.includes(99) ? 1 : 0;
+    const exitCode = failed.length > 0 || k6Failed || outcome.exitCodes.includes(99) ? 1 : 0;
+    return { exitCode, dir, files };
   } finally {
     await server?.close();
   }
+};
+
+export const load = async (options: LoadOptions): Promise<void> => {
+  process.exitCode = (await runLoadCommand(options)).exitCode;
 };
