@@ -8,6 +8,7 @@ import { runConformance } from '../conformance/runner.ts';
 import { selectChecks } from '../conformance/select.ts';
 import { printPlan, printSummary } from '../conformance/summary.ts';
 import { resolveTarget } from '../conformance/target.ts';
+import type { RunReport } from '../conformance/types.ts';
 import { loadProfile, validateProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import type { ReportFormat } from '../report/write.ts';
@@ -72,7 +73,17 @@ const reachable = (url: string): Promise<string | undefined> =>
     socket.once('error', (error) => done(`${url}: ${error.message}`));
   });
 
-export const conformance = async (options: ConformanceOptions): Promise<void> => {
+export interface ConformanceCommandResult {
+  readonly exitCode: number;
+  /** The run and where its reports went; none for --dry-run or an unreachable target. */
+  readonly report?: RunReport;
+  readonly dir?: string;
+}
+
+/** `harness conformance` without touching process state, so `harness certify` can run it too. */
+export const runConformanceCommand = async (
+  options: ConformanceOptions,
+): Promise<ConformanceCommandResult> => {
   const targeted = options.profile !== undefined || options.baseUrl !== undefined;
   if (targeted && options.fault)
     throw new UsageError('--fault applies to the embedded server only (no --profile)');
@@ -91,7 +102,10 @@ export const conformance = async (options: ConformanceOptions): Promise<void> =>
       ...(options.skip ? { skip: options.skip } : {}),
       slow: options.slow === true || target.tokenLifetimeSeconds <= SHORT_LIFETIME_SECONDS,
     });
-    if (options.dryRun) return printPlan(selection, target);
+    if (options.dryRun) {
+      printPlan(selection, target);
+      return { exitCode: 0 };
+    }
     const baseline = options.baseline ? loadBaseline(options.baseline) : undefined;
 
     const unreachable = (
@@ -99,8 +113,7 @@ export const conformance = async (options: ConformanceOptions): Promise<void> =>
     ).filter(Boolean);
     if (unreachable.length > 0) {
       console.error(`harness: target unreachable, no check run: ${unreachable.join('; ')}`);
-      process.exitCode = TARGET_UNREACHABLE;
-      return;
+      return { exitCode: TARGET_UNREACHABLE };
     }
     const progress = streamProgress((line) => console.error(line));
     progress.line(`harness conformance: ${profile.base_url}${server ? ' (embedded reference server)' : ''}`);
@@ -115,8 +128,12 @@ export const conformance = async (options: ConformanceOptions): Promise<void> =>
     printSummary(report, written.files, differences);
     const failing = (grade: string) => grade === 'FAIL' || (options.strict === true && grade === 'WARN');
     const failed = report.checks.some((c) => failing(c.grade) && !baseline?.has(c.id));
-    process.exitCode = failed || differences.length > 0 ? 1 : 0;
+    return { exitCode: failed || differences.length > 0 ? 1 : 0, report, dir };
   } finally {
     await server?.close();
   }
+};
+
+export const conformance = async (options: ConformanceOptions): Promise<void> => {
+  process.exitCode = (await runConformanceCommand(options)).exitCode;
 };

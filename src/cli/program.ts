@@ -1,10 +1,12 @@
 // Every command and option of the CLI is declared here, in one place; actions live beside it, one file each.
 import { Command, Option } from 'commander';
 import { FAULTS, LIMITER_KINDS } from '../reference/index.ts';
+import { certify } from './certify.ts';
 import { conformance } from './conformance.ts';
 import { load } from './load.ts';
 import { duration, formats, limitOverride, list, oneOf, port, positiveInt } from './parse.ts';
 import { serve } from './serve.ts';
+import { verify } from './verify.ts';
 
 const EMBEDDED_ONLY = 'embedded server only: ';
 
@@ -119,6 +121,24 @@ export const buildProgram = (): Command => {
     .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
     .addOption(limitOption(`${EMBEDDED_ONLY}override one bucket`))
     .action(load);
+
+  program
+    .command('certify')
+    .description(
+      'Run conformance (every check) and load --scenario all, and write one signed archive of every report ' +
+        '(no profile: the embedded server, not certifiable)',
+    )
+    .option('--profile <file>', 'target profile (YAML or JSON) with all four clients')
+    .requiredOption('--key <file>', 'Ed25519 private key (PEM) that signs the manifest')
+    .requiredOption('--out <file>', 'the archive to write (.tgz)')
+    .action(certify);
+
+  program
+    .command('verify')
+    .description('Check a certify archive: its signature and the hash of every file')
+    .argument('<archive>', 'the .tgz harness certify wrote')
+    .requiredOption('--public-key <file>', 'Ed25519 public key (PEM) of the signer')
+    .action(verify);
 
   return program;
 };
