@@ -1,5 +1,4 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
-import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { allChecks } from '../../conformance/index.ts';
 import { compareBaseline, loadBaseline } from '../conformance/baseline.ts';
@@ -15,9 +14,16 @@ import type { ReportFormat } from '../report/write.ts';
 import { timestampDir, writeReports } from '../report/write.ts';
 import type { Profile } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
+import {
+  httpOptionsOf,
+  type NetworkFlags,
+  networkFor,
+  unreachableOrigins,
+  withNetworkFlags,
+} from './network.ts';
 import { harnessVersion } from './version.ts';
 
-export interface ConformanceOptions {
+export interface ConformanceOptions extends NetworkFlags {
   profile?: string;
   baseUrl?: string;
   authUrl?: string;
@@ -57,22 +63,6 @@ const profileFrom = (options: ConformanceOptions, env: NodeJS.ProcessEnv): Profi
   return validateProfile(base, options.profile ?? 'flags (--base-url, --auth-url, --tenant)');
 };
 
-/** Exit 3 before any check when nothing listens: a verdict per check would only repeat it. */
-const reachable = (url: string): Promise<string | undefined> =>
-  new Promise((done) => {
-    const { hostname, port, protocol } = new URL(url);
-    const socket = connect({
-      host: hostname.replace(/^\[|\]$/g, ''),
-      port: Number(port) || (protocol === 'https:' ? 443 : 80),
-    });
-    socket.setTimeout(5000, () => socket.destroy(new Error('timed out after 5 s')));
-    socket.once('connect', () => {
-      socket.end();
-      done(undefined);
-    });
-    socket.once('error', (error) => done(`${url}: ${error.message}`));
-  });
-
 export interface ConformanceCommandResult {
   readonly exitCode: number;
   /** The run and where its reports went; none for --dry-run or an unreachable target. */
@@ -95,7 +85,8 @@ export const runConformanceCommand = async (
         ...(options.fault ? { fault: options.fault } : {}),
       });
     }
-    const profile = server ? server.profile() : profileFrom(options, process.env);
+    const profile = withNetworkFlags(server ? server.profile() : profileFrom(options, process.env), options);
+    const network = networkFor(profile, server !== undefined);
     const target = resolveTarget(profile);
     const selection = selectChecks(allChecks(target), {
       ...(options.only ? { only: options.only } : {}),
@@ -108,9 +99,8 @@ export const runConformanceCommand = async (
     }
     const baseline = options.baseline ? loadBaseline(options.baseline) : undefined;
 
-    const unreachable = (
-      await Promise.all([reachable(profile.base_url), reachable(profile.auth_url)])
-    ).filter(Boolean);
+    // Exit 3 before any check when the target does not answer: a verdict per check would only repeat it.
+    const unreachable = await unreachableOrigins(profile, network);
     if (unreachable.length > 0) {
       console.error(`harness: target unreachable, no check run: ${unreachable.join('; ')}`);
       return { exitCode: TARGET_UNREACHABLE };
@@ -121,6 +111,7 @@ export const runConformanceCommand = async (
       progress,
       version: harnessVersion(),
       command: ['harness', ...process.argv.slice(2)].join(' '),
+      http: httpOptionsOf(network),
     });
     const dir = await timestampDir(resolve(options.reportDir));
     const written = await writeReports(report, { dir, formats: options.format });

@@ -4,7 +4,8 @@ import { join, relative, resolve } from 'node:path';
 import { availableProbes, planProbes } from '../../load/lib/plan.ts';
 import { summaryHtml } from '../../load/lib/report-html.ts';
 import { judge } from '../../load/lib/verdict.ts';
-import { runLoad } from '../load/run.ts';
+import { k6Network } from '../load/k6-network.ts';
+import { type LoadOutcome, runLoad } from '../load/run.ts';
 import { loadProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import { type GradedPhase, toLoadJUnit } from '../report/load-junit.ts';
@@ -13,8 +14,9 @@ import { specData } from '../spec/export.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
 import { findK6 } from './k6.ts';
+import { type NetworkFlags, networkFor, unreachableOrigins, withNetworkFlags } from './network.ts';
 
-export interface LoadOptions {
+export interface LoadOptions extends NetworkFlags {
   profile?: string;
   scenario: string[];
   rate?: number;
@@ -28,6 +30,9 @@ export interface LoadOptions {
 
 /** The embedded server's per-minute windows last 2 s, so `--scenario all` takes seconds, not a quarter hour. */
 const EMBEDDED_MINUTE_MS = 2000;
+/** Exit codes beside 0 (every phase passed), 1 (a phase failed) and 2 (bad input). */
+const TARGET_UNREACHABLE = 3;
+const HARNESS_OR_K6_ERROR = 4;
 
 const show = (path: string) => {
   const near = relative(process.cwd(), path);
@@ -55,7 +60,7 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
         ...(options.fault ? { fault: options.fault } : {}),
       });
     }
-    const profile = server ? server.profile() : loadProfile(options.profile!);
+    const profile = withNetworkFlags(server ? server.profile() : loadProfile(options.profile!), options);
     const spec = specData();
     if (options.list) {
       for (const probe of availableProbes(spec, profile))
@@ -74,6 +79,12 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
       throw new UsageError(`--scenario: ${(error as Error).message}`);
     }
     const k6 = findK6();
+    const network = networkFor(profile, server !== undefined);
+    const unreachable = await unreachableOrigins(profile, network);
+    if (unreachable.length > 0) {
+      console.error(`harness: target unreachable, no phase run: ${unreachable.join('; ')}`);
+      return { exitCode: TARGET_UNREACHABLE, files: [] };
+    }
     const started = Date.now();
     const dir = await timestampDir(resolve(options.reportDir));
     const label = options.scenario.join('+');
@@ -81,15 +92,26 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
       `harness load: ${label} against ${profile.base_url}${server ? ' (embedded reference server)' : ''}, ` +
         `${options.instances} k6 instance${options.instances === 1 ? '' : 's'}, about ${Math.ceil(totalMs / 1000)} s`,
     );
-    const outcome = await runLoad({
-      k6,
-      profile,
-      plan,
-      instances: options.instances,
-      dir,
-      label,
-      onLine: (l) => console.error(l),
-    });
+    const forK6 = k6Network(network);
+    let outcome: LoadOutcome;
+    try {
+      outcome = await runLoad({
+        k6,
+        profile,
+        plan,
+        instances: options.instances,
+        dir,
+        label,
+        onLine: (l) => console.error(l),
+        network: forK6,
+      });
+    } catch (error) {
+      // k6 did not start, or ended without a summary: there is nothing to judge.
+      console.error(`harness: ${(error as Error).message}`);
+      return { exitCode: HARNESS_OR_K6_ERROR, dir, files: [] };
+    } finally {
+      forK6.dispose();
+    }
     const files = [...outcome.files];
     if (options.instances > 1) {
       const merged = join(dir, `load-${label}-summary`);
@@ -117,7 +139,12 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
     );
     const k6Failed = outcome.exitCodes.some((code) => code !== 0 && code !== 99);
     if (k6Failed) console.log(`k6 exited with ${outcome.exitCodes.join(', ')}: see its output above`);
-    const exitCode = failed.length > 0 || k6Failed || outcome.exitCodes.includes(99) ? 1 : 0;
+    // A k6 error makes every count doubtful, so it outranks a failed phase; 99 is k6's "a threshold failed".
+    const exitCode = k6Failed
+      ? HARNESS_OR_K6_ERROR
+      : failed.length > 0 || outcome.exitCodes.includes(99)
+        ? 1
+        : 0;
     return { exitCode, dir, files };
   } finally {
     await server?.close();

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { FAULTS, type FaultName, type LimiterKind, startReferenceServer } from '../reference/index.ts';
 import { UsageError } from './errors.ts';
@@ -15,6 +15,9 @@ interface ServeOptions {
   limiter: LimiterKind;
   limitBeforeAuth?: boolean;
   profileOut?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsClientCa?: string;
 }
 
 const listFaults = (): void => {
@@ -23,8 +26,33 @@ const listFaults = (): void => {
     console.log(`${fault.name.padEnd(width)}  ${fault.clause.padEnd(16)} ${fault.rule}`);
 };
 
+const readFlagFile = (flag: string, path: string): Buffer => {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new UsageError(`${flag} ${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+};
+
+/** HTTPS when given a certificate and its key; mutual TLS when also given the CA that signs client certificates. */
+const tlsOf = (options: ServeOptions) => {
+  const { tlsCert, tlsKey, tlsClientCa } = options;
+  if (tlsCert === undefined && tlsKey === undefined) {
+    if (tlsClientCa !== undefined) throw new UsageError('--tls-client-ca needs --tls-cert and --tls-key');
+    return undefined;
+  }
+  if (tlsCert === undefined || tlsKey === undefined)
+    throw new UsageError(tlsCert === undefined ? '--tls-key needs --tls-cert' : '--tls-cert needs --tls-key');
+  return {
+    cert: readFlagFile('--tls-cert', tlsCert),
+    key: readFlagFile('--tls-key', tlsKey),
+    ...(tlsClientCa === undefined ? {} : { clientCa: readFlagFile('--tls-client-ca', tlsClientCa) }),
+  };
+};
+
 export const serve = async (options: ServeOptions): Promise<void> => {
   if (options.listFaults) return listFaults();
+  const tls = tlsOf(options);
   const server = await startReferenceServer({
     host: options.host,
     port: options.port,
@@ -34,6 +62,7 @@ export const serve = async (options: ServeOptions): Promise<void> => {
     limits: options.limit,
     limiter: options.limiter,
     limitBeforeAuth: options.limitBeforeAuth ?? false,
+    ...(tls === undefined ? {} : { tls }),
   }).catch((error: Error) => {
     throw new UsageError(`serve: ${error.message}`);
   });
@@ -42,6 +71,7 @@ export const serve = async (options: ServeOptions): Promise<void> => {
   const primary = server.clients.primary;
   console.log(`harness reference server listening on ${server.baseUrl}`);
   console.log(`fault: ${options.fault ?? 'none (faithful to SPEC.md)'}`);
+  if (tls) console.log(`tls: HTTPS${tls.clientCa ? ', client certificates required (mutual TLS)' : ''}`);
   console.log(
     `limiter: ${options.limiter}${options.limitBeforeAuth ? ', counted before auth (gateway mode)' : ''}`,
   );
