@@ -7,6 +7,7 @@ import { load } from './load.ts';
 import { duration, formats, limitOverride, list, oneOf, port, positiveInt } from './parse.ts';
 import { serve } from './serve.ts';
 import { verify } from './verify.ts';
+import { harnessVersion } from './version.ts';
 
 const EMBEDDED_ONLY = 'embedded server only: ';
 
@@ -43,6 +44,7 @@ const withNetworkOptions = (command: Command): Command =>
 export const buildProgram = (): Command => {
   const program = new Command('harness')
     .description('Checks a server against the service interface of SPEC.md and probes its rate limits.')
+    .version(harnessVersion(), '-V, --version', 'print the version of harness')
     .exitOverride();
 
   program
