@@ -32,6 +32,7 @@ export interface ConformanceOptions extends NetworkFlags {
   only?: string[];
   skip?: string[];
   strict?: boolean;
+  requireCertifiable?: boolean;
   slow?: boolean;
   dryRun?: boolean;
   reportDir: string;
@@ -119,7 +120,13 @@ export const runConformanceCommand = async (
     printSummary(report, written.files, differences);
     const failing = (grade: string) => grade === 'FAIL' || (options.strict === true && grade === 'WARN');
     const failed = report.checks.some((c) => failing(c.grade) && !baseline?.has(c.id));
-    return { exitCode: failed || differences.length > 0 ? 1 : 0, report, dir };
+    const uncertifiable = options.requireCertifiable === true && !report.certifiable;
+    if (uncertifiable) {
+      console.error(
+        `harness: --require-certifiable: this run cannot certify the target: ${report.notCertifiable.join('; ')}`,
+      );
+    }
+    return { exitCode: failed || differences.length > 0 || uncertifiable ? 1 : 0, report, dir };
   } finally {
     await server?.close();
   }

@@ -97,6 +97,7 @@ export const buildProgram = (): Command => {
         new Option('--skip <ids>', 'do not run these check IDs or tags (comma-separated)').argParser(list),
       )
       .option('--strict', 'exit 1 on WARN too')
+      .option('--require-certifiable', 'exit 1 when the run cannot certify the target, saying why')
       .option('--slow', 'also run checks that wait out the token lifetime (an hour against a real target)')
       .option('--dry-run', 'print the plan (checks, requests per endpoint) and send nothing')
       .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')

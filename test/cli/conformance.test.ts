@@ -103,6 +103,19 @@ describe('harness conformance against broken targets', () => {
     }
   });
 
+  it('with --require-certifiable, a run that cannot certify exits 1 and says why', async () => {
+    const server = await startReferenceServer(SCALED);
+    try {
+      const run = await conformance(server, ['--only', 'token', '--require-certifiable']);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(
+        /^harness: --require-certifiable: this run cannot certify the target: .*profile shortens per-minute windows to 2000 ms; .*AUTH-FORBIDDEN \(required by §5 rule 6\) is SKIP/m,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
   it('exits 3 when nothing listens, before any check', async () => {
     const server = await startReferenceServer(SCALED);
     const { file, env } = profileFor(server);
