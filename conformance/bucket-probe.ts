@@ -26,8 +26,8 @@ const POLLS = 80;
 
 /**
  * A bucket's probe, per endpoint, round-robin: the spend burst, the burst after the edge and the fresh one (a limit
- * plus one each), and on the first endpoint the edge polls and the variants. The margin covers what runs only
- * when needed: more spending when nothing was refused, a repeated fresh burst, a variant's limit's worth.
+ * plus one each), and on the first endpoint the variants. The margin covers what runs only when needed: twice the
+ * limit twice more when nothing was refused, a repeated fresh burst, the edge polls, a variant's limit's worth.
  */
 export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
   const { count } = target.limitOf(bucket);
@@ -39,7 +39,8 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
     endpoint: endpoint.key,
     probe: true,
     requests: 3 * share(count + 1) + (i === 0 ? variants.length : 0),
-    margin: share(3 * count + 1) + share(count + 1) + share(POLLS) + (i === 0 ? variants.length * count : 0),
+    margin:
+      share(2 * (2 * count + 1)) + share(count + 1) + share(POLLS) + (i === 0 ? variants.length * count : 0),
   }));
 };
 

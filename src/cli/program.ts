@@ -1,6 +1,7 @@
 // Every command and option of the CLI is declared here, in one place; actions live beside it, one file each.
 import { Command, Option } from 'commander';
 import { FAULTS, LIMITER_KINDS } from '../reference/index.ts';
+import { NETWORK_CONDITIONS } from '../testbed/toxiproxy.ts';
 import { certify } from './certify.ts';
 import { conformance } from './conformance.ts';
 import { load } from './load.ts';
@@ -71,6 +72,12 @@ export const buildProgram = (): Command => {
     .option(
       '--limit-before-auth',
       'gateway mode: count requests toward limits before the 401/403 checks, as a gateway in front would',
+    )
+    .addOption(
+      new Option(
+        '--network <condition>',
+        'put Toxiproxy in front (lan: no toxic; region: 40 ± 5 ms each way; far: 100 ± 30 ms)',
+      ).argParser(oneOf(NETWORK_CONDITIONS)),
     )
     .option('--profile-out <file>', 'also write the ready-to-use profile (with local secrets) to this file')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM)')

@@ -1,6 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
-import { FAULTS, type FaultName, type LimiterKind, startReferenceServer } from '../reference/index.ts';
+import {
+  FAULTS,
+  type FaultName,
+  type LimiterKind,
+  type ReferenceServerOptions,
+  startReferenceServer,
+} from '../reference/index.ts';
+import { type NetworkCondition, startReferenceBehind } from '../testbed/toxiproxy.ts';
 import { UsageError } from './errors.ts';
 import type { LimitOverrides } from './parse.ts';
 
@@ -14,6 +21,7 @@ interface ServeOptions {
   limit: LimitOverrides;
   limiter: LimiterKind;
   limitBeforeAuth?: boolean;
+  network?: NetworkCondition;
   profileOut?: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -53,7 +61,7 @@ const tlsOf = (options: ServeOptions) => {
 export const serve = async (options: ServeOptions): Promise<void> => {
   if (options.listFaults) return listFaults();
   const tls = tlsOf(options);
-  const server = await startReferenceServer({
+  const serverOptions: ReferenceServerOptions = {
     host: options.host,
     port: options.port,
     fault: options.fault,
@@ -63,13 +71,28 @@ export const serve = async (options: ServeOptions): Promise<void> => {
     limiter: options.limiter,
     limitBeforeAuth: options.limitBeforeAuth ?? false,
     ...(tls === undefined ? {} : { tls }),
-  }).catch((error: Error) => {
+  };
+  const running = await (options.network === undefined
+    ? startReferenceServer(serverOptions).then((server) => ({
+        server,
+        profile: server.profile(),
+        proxy: undefined,
+        close: () => server.close(),
+      }))
+    : startReferenceBehind(options.network, serverOptions)
+  ).catch((error: Error) => {
     throw new UsageError(`serve: ${error.message}`);
   });
-  const profile = stringify(server.profile());
+  const { server } = running;
+  const profile = stringify(running.profile);
   if (options.profileOut) writeFileSync(options.profileOut, profile);
   const primary = server.clients.primary;
   console.log(`harness reference server listening on ${server.baseUrl}`);
+  if (running.proxy) {
+    console.log(
+      `network: ${options.network}, through Toxiproxy at ${running.proxy.origin} (the profile points there)`,
+    );
+  }
   console.log(`fault: ${options.fault ?? 'none (faithful to SPEC.md)'}`);
   if (tls) console.log(`tls: HTTPS${tls.clientCa ? ', client certificates required (mutual TLS)' : ''}`);
   console.log(
@@ -82,7 +105,7 @@ export const serve = async (options: ServeOptions): Promise<void> => {
   console.log(`# profile for this server (its secrets are local to this process)\n${profile}`);
   if (options.profileOut) console.log(`# profile written to ${options.profileOut}`);
   await new Promise<void>((resolve) => {
-    const stop = () => void server.close().then(resolve);
+    const stop = () => void running.close().then(resolve);
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

@@ -1,7 +1,7 @@
 // One measurement per bucket, shared by every limit check of that bucket (SPEC.md §8). It collects what the bounds
 // of limit-bounds.ts need to decide, whatever kind of limiter the target runs and wherever its window began:
-//   1. spend: once the bucket has been quiet for a window, a limit's worth plus one at once (and as much again if
-//      nothing was refused, to prove a missing limit);
+//   1. spend: once the bucket has been quiet for a window, a limit's worth plus one at once (and twice the limit
+//      if nothing was refused, to prove a missing limit);
 //   2. edge: from the first 429, requests spaced out around its Retry-After until one is admitted: a fixed window
 //      begins there (and Retry-After is seen honoured or not);
 //   3. after the edge: a limit's worth plus one at once, right away: no faithful limiter admits them all;
@@ -14,7 +14,14 @@ import { type BucketId, type EndpointSpec, RETRY_AFTER_PATTERN } from '../spec/i
 import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';
 import type { CheckContext } from './context.ts';
 import { skip } from './grades.ts';
-import { type Edge, type EdgeFree, edgeAfter, edgeFreeFrom, refusedBelowLimit } from './limit-bounds.ts';
+import {
+  admittedInSpan,
+  type Edge,
+  type EdgeFree,
+  edgeAfter,
+  edgeFreeFrom,
+  refusedBelowLimit,
+} from './limit-bounds.ts';
 import { sleep } from './progress.ts';
 import type { CallOptions, Session } from './session.ts';
 import type { BucketLimit } from './target.ts';
@@ -92,7 +99,7 @@ export const isSuccess = (status: number | undefined): boolean =>
   status !== undefined && status >= 200 && status < 300;
 
 /** Beyond this, requests queue in the client and a burst stops being one. */
-const MAX_AT_ONCE = 1000;
+const MAX_AT_ONCE = 1024;
 const POLL = 'edge poll';
 const AFTER_EDGE = 'after the edge';
 /** Edge polls: a bounded number, spaced finely around Retry-After, coarsely without one. */
@@ -259,9 +266,12 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   await probe.quiet('for earlier requests to this bucket to leave its window');
   let spend = await probe.burst('spend', limit.count + 1);
   const origin = Math.min(...spend.requests.map((r) => r.sent));
-  if (!spend.requests.some((r) => r.status === 429)) {
-    // Nothing refused yet: as much again, so a missing limit shows as more than any faithful limiter admits.
-    const more = await probe.burst('spend, more', limit.count);
+  // Nothing refused yet: more than twice the limit at once, so a missing limit shows as more than any faithful
+  // limiter admits in the stretch; once more when the first of them still had connections to open.
+  for (const name of ['spend, twice the limit', 'spend, twice the limit on open connections']) {
+    if (spend.requests.some((r) => r.status === 429)) break;
+    if (admittedInSpan(probe.view(), limit) !== undefined) break;
+    const more = await probe.burst(name, 2 * limit.count + 1);
     const requests = [...spend.requests, ...more.requests];
     spend = { ...spend, requests, refusedBelowLimit: spend.refusedBelowLimit || more.refusedBelowLimit };
   }

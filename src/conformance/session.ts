@@ -28,7 +28,7 @@ export interface CallOptions {
 export const TOKEN_ENDPOINT_KEY = 'POST {auth_url}';
 
 /** Room for the widest burst a probe sends (a limit's worth at once, see probe.ts) plus other lanes' traffic. */
-const CONNECTIONS = 1024;
+const CONNECTIONS = 1100;
 
 /**
  * Counts every request by endpoint, so a run can show it kept to its plan, and files each API request in the

@@ -14,7 +14,8 @@ import { findToxiproxy, TOXIPROXY_BINARY_NAME } from './toxiproxy-binary.ts';
 
 export { findToxiproxy } from './toxiproxy-binary.ts';
 
-export type NetworkCondition = 'lan' | 'region' | 'far';
+export const NETWORK_CONDITIONS = ['lan', 'region', 'far'] as const;
+export type NetworkCondition = (typeof NETWORK_CONDITIONS)[number];
 
 /** Delay added to each direction, so a round trip takes about twice `latencyMs`. */
 export interface OneWayLatency {

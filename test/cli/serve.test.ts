@@ -6,6 +6,7 @@ import { ApiClient, HttpClient, TokenManager } from '../../src/client/index.ts';
 import { loadProfile } from '../../src/profile/load.ts';
 import { FAULTS } from '../../src/reference/index.ts';
 import type { Profile } from '../../src/spec/index.ts';
+import { findToxiproxy } from '../../src/testbed/toxiproxy.ts';
 import { harness, startHarness } from './run.ts';
 
 describe('harness serve', () => {
@@ -101,5 +102,43 @@ describe('harness serve, bad input', () => {
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(FAULTS.length);
     for (const [i, fault] of FAULTS.entries()) expect(lines[i]).toMatch(new RegExp(`^${fault.name}\\s+§`));
+  });
+});
+
+describe.skipIf(findToxiproxy() === undefined)('harness serve --network region', () => {
+  let server: Awaited<ReturnType<typeof startHarness>>;
+  let profile: Profile;
+
+  beforeAll(async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'harness-serve-')), 'profile.yaml');
+    server = await startHarness(
+      ['serve', '--network', 'region', '--profile-out', file],
+      /profile written to/,
+    );
+    profile = loadProfile(file);
+  });
+  afterAll(() => {
+    server.child.kill('SIGTERM');
+  });
+
+  it('puts Toxiproxy in front: the profile points at the proxy, and a round trip takes a region’s latency', async () => {
+    const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(server.stdout())?.[1];
+    expect(server.stdout()).toMatch(/^network: region, through Toxiproxy at http:\/\/127\.0\.0\.1:\d+/m);
+    expect(profile.base_url).not.toBe(listening);
+    const http = new HttpClient();
+    const started = performance.now();
+    const token = await new TokenManager({ authUrl: profile.auth_url, tenant: profile.tenant, http }).issued(
+      profile.clients.primary,
+    );
+    await http.close();
+    expect(token.token).not.toBe('');
+    // 40 ms each way at least: loopback alone answers in about one.
+    expect(performance.now() - started).toBeGreaterThan(70);
+  });
+
+  it('refuses an unknown condition with exit code 2 naming the flag', async () => {
+    const result = await harness(['serve', '--network', 'moon']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/--network <condition>.*expected one of lan, region, far/);
   });
 });

@@ -1,11 +1,11 @@
 // Against a server that keeps every rule, every check passes: zero FAIL, WARN, SKIP or INCONCLUSIVE, run after run.
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../src/spec/index.ts';
-import { deviations, runAgainst } from './run.ts';
+import { deviations, runAgainst } from '../../src/testbed/conformance.ts';
 
 describe('conformance suite against the faithful reference server', () => {
   it('passes every check in two runs back to back (the second finds every bucket spent and waits)', async () => {
-    const reports = await runAgainst({}, 2);
+    const reports = await runAgainst({}, { runs: 2 });
     for (const report of reports) {
       expect(deviations(report)).toEqual({});
       expect(report.counts.PASS).toBeGreaterThan(60);
@@ -25,7 +25,7 @@ describe('conformance suite against the faithful reference server', () => {
   });
 
   it('with side_effects: deny, calls no endpoint that acts and says why each of its checks is skipped', async () => {
-    const [report] = await runAgainst({}, 1, (profile) => ({ ...profile, side_effects: 'deny' }));
+    const [report] = await runAgainst({}, { adjust: (profile) => ({ ...profile, side_effects: 'deny' }) });
     const acting = ENDPOINTS.filter((e) => e.sideEffects).map((e) => e.key);
     expect(acting).toHaveLength(4);
     for (const key of acting) expect(report!.sent[key], key).toBeUndefined();

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../../src/reference/index.ts';
 import { BUCKETS, type BucketId } from '../../src/spec/index.ts';
-import { deviations, runAgainst } from './run.ts';
+import { deviations, runAgainst } from '../../src/testbed/conformance.ts';
 
 const everyBucket = (prefix: string): string[] =>
   (Object.keys(BUCKETS) as BucketId[]).map((b) =>

@@ -33,7 +33,13 @@ interface Simulated extends Observation {
 }
 
 /** A server running one limiter, and a client that only sees when it sent and when the answer came. */
-const simulation = (kind: LimiterKind, enforced: number, windowMs: number, net: Network, next: () => number) => {
+const simulation = (
+  kind: LimiterKind,
+  enforced: number,
+  windowMs: number,
+  net: Network,
+  next: () => number,
+) => {
   const state = createLimitState(kind, enforced, windowMs);
   // A random phase of the server's clock against ours: aligned windows fall anywhere.
   const offset = next() * windowMs * 10;
@@ -122,14 +128,17 @@ describe.each(LIMITER_KINDS)('%s limiter', (kind) => {
     }
   });
 
-  it.each(Object.entries(NETWORKS))('limit 10 %% low, %s: the fresh burst is refused below the limit', (_, net) => {
-    const limit = { count: 100, windowMs: 1000 };
-    for (const seed of SEEDS) {
-      const { low } = probe(kind, 90, limit, net, seed);
-      expect({ seed, fresh: low.at(-1)?.atMost }).toEqual({ seed, fresh: expect.any(Number) });
-      expect(low.at(-1)!.atMost).toBeLessThan(100);
-    }
-  });
+  it.each(Object.entries(NETWORKS))(
+    'limit 10 %% low, %s: the fresh burst is refused below the limit',
+    (_, net) => {
+      const limit = { count: 100, windowMs: 1000 };
+      for (const seed of SEEDS) {
+        const { low } = probe(kind, 90, limit, net, seed);
+        expect({ seed, fresh: low.at(-1)?.atMost }).toEqual({ seed, fresh: expect.any(Number) });
+        expect(low.at(-1)!.atMost).toBeLessThan(100);
+      }
+    },
+  );
 
   it('no limit at all: more admitted in a stretch than any faithful limiter allows', () => {
     const limit = { count: 100, windowMs: 1000 };

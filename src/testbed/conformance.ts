@@ -1,0 +1,67 @@
+// Runs the conformance suite in-process against a reference server (faithful, with a fault, with another limiter),
+// directly or through Toxiproxy: the tests and the accuracy-matrix benchmark both drive it.
+import { allChecks } from '../../conformance/index.ts';
+import { silentProgress } from '../conformance/progress.ts';
+import { runConformance } from '../conformance/runner.ts';
+import { selectChecks } from '../conformance/select.ts';
+import { resolveTarget } from '../conformance/target.ts';
+import type { RunReport } from '../conformance/types.ts';
+import { type ReferenceServerOptions, startReferenceServer } from '../reference/index.ts';
+import type { Profile } from '../spec/index.ts';
+import { type NetworkCondition, startReferenceBehind } from './toxiproxy.ts';
+
+/** Time scaled so a full run takes seconds: two-second "minutes" (room for a burst on a loaded machine), a 2 s token. */
+export const SCALED: ReferenceServerOptions = {
+  minuteMs: 2000,
+  tokenLifetimeSeconds: 2,
+  // A smaller per-second burst keeps parallel test runs well inside one window on a loaded 2-core machine.
+  limits: { 'transaction-event': { count: 100, per: 'second' } },
+};
+
+export interface RunSettings {
+  readonly runs?: number;
+  readonly adjust?: (profile: Profile) => Profile;
+  /** Check IDs or tags, as --only takes them. */
+  readonly only?: readonly string[];
+  /** Toxiproxy between harness and the server (lan: a proxy with no toxic). */
+  readonly network?: NetworkCondition;
+}
+
+export const runAgainst = async (
+  options: ReferenceServerOptions = {},
+  settings: RunSettings = {},
+): Promise<RunReport[]> => {
+  const serverOptions = { ...SCALED, ...options };
+  const behind =
+    settings.network === undefined ? undefined : await startReferenceBehind(settings.network, serverOptions);
+  const server = behind?.server ?? (await startReferenceServer(serverOptions));
+  try {
+    const profile = behind?.profile ?? server.profile();
+    const target = resolveTarget((settings.adjust ?? ((p: Profile) => p))(profile));
+    const reports: RunReport[] = [];
+    for (let i = 0; i < (settings.runs ?? 1); i++) {
+      const selection = selectChecks(allChecks(target), {
+        slow: true,
+        ...(settings.only ? { only: settings.only } : {}),
+      });
+      reports.push(
+        await runConformance(target, selection, {
+          progress: silentProgress,
+          version: 'test',
+          command: 'test',
+        }),
+      );
+    }
+    return reports;
+  } finally {
+    await (behind ?? server).close();
+  }
+};
+
+/** The checks that did not pass, as `ID: GRADE`, leaving out INFO (records) and PASS. */
+export const deviations = (report: RunReport): Record<string, string> =>
+  Object.fromEntries(
+    report.checks
+      .filter((c) => c.grade !== 'PASS' && c.grade !== 'INFO' && !c.message.startsWith('not selected'))
+      .map((c) => [c.id, c.grade]),
+  );

@@ -1,0 +1,59 @@
+// The CI share of the accuracy matrix (npm run bench:accuracy runs all of it): the suite through Toxiproxy at a
+// region's and a far region's latency, against clock-aligned and sliding-log limiters. A faithful server draws no
+// FAIL; a transaction limit 10 % low, or none at all, is caught. Windows are scaled (see run.ts).
+import { describe, expect, it } from 'vitest';
+import type { LimiterKind } from '../../src/reference/index.ts';
+import { deviations, runAgainst, SCALED } from '../../src/testbed/conformance.ts';
+import { findToxiproxy, type NetworkCondition } from '../../src/testbed/toxiproxy.ts';
+
+const CELLS: [NetworkCondition, LimiterKind][] = [
+  ['region', 'aligned'],
+  ['region', 'sliding-log'],
+  ['far', 'aligned'],
+  ['far', 'sliding-log'],
+];
+const TRANSACTION = SCALED.limits!['transaction-event']!;
+const transactionLimit = (count: number) => ({ 'transaction-event': { ...TRANSACTION, count } });
+/** So high no probe comes near it (a sliding log keeps one slot per request it admits per window). */
+const UNENFORCED = 100_000;
+/** The server enforces `count`; the profile keeps the limit harness checks against. */
+const enforcing = (count: number) => ({ limits: { ...SCALED.limits, ...transactionLimit(count) } });
+
+describe.skipIf(findToxiproxy() === undefined)('conformance over a real network (Toxiproxy)', () => {
+  describe.concurrent.each(CELLS)('%s, %s limiter', (network, limiter) => {
+    it('a faithful server draws no FAIL', async () => {
+      const [report] = await runAgainst({ limiter }, { network });
+      const failed = report!.checks.filter((c) => c.grade === 'FAIL' || c.grade === 'WARN');
+      expect(failed.map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+      // Sharing and limiter checks need their probes whole; only the harness's own shortfalls may be inconclusive.
+      expect(report!.counts.PASS).toBeGreaterThan(55);
+    });
+
+    it('a transaction limit 10 % low FAILs LIMIT-ADMITS, and nothing else', async () => {
+      const [report] = await runAgainst(
+        { limiter, ...enforcing(Math.round(TRANSACTION.count * 0.9)) },
+        {
+          network,
+          only: ['transaction-event'],
+          adjust: (p) => ({ ...p, limits: transactionLimit(TRANSACTION.count) }),
+        },
+      );
+      expect(deviations(report!)).toEqual({ 'LIMIT-ADMITS-TRANSACTION-EVENT': 'FAIL' });
+    });
+
+    it('a transaction limit not enforced FAILs LIMIT-ENFORCED', async () => {
+      const [report] = await runAgainst(
+        { limiter, ...enforcing(UNENFORCED) },
+        {
+          network,
+          only: ['transaction-event'],
+          adjust: (p) => ({ ...p, limits: transactionLimit(TRANSACTION.count) }),
+        },
+      );
+      const found = deviations(report!);
+      expect(found['LIMIT-ENFORCED-TRANSACTION-EVENT']).toBe('FAIL');
+      // Without a 429 there is nothing to examine or wait out; nothing else fails.
+      expect(Object.entries(found).filter(([, g]) => g === 'FAIL')).toHaveLength(1);
+    });
+  });
+});
