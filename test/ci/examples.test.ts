@@ -46,12 +46,12 @@ type GitLabJob = {
 };
 const gitlab = parse(readFileSync(GITLAB, 'utf8')) as Record<string, GitLabJob> & { stages: string[] };
 
-/** Every `npx harness ...` line of a file, shell continuation lines joined. */
+/** Every `npx --no-install harness ...` line of a file, shell continuation lines joined. */
 const harnessCommands = (file: string): string[] =>
   readFileSync(file, 'utf8')
     .replace(/\\\n\s*/g, ' ')
     .split('\n')
-    .map((line) => /npx harness (.+)$/.exec(line)?.[1]?.trim())
+    .map((line) => /npx --no-install harness (.+)$/.exec(line)?.[1]?.trim())
     .filter((command): command is string => command !== undefined);
 
 describe.skipIf(!existsSync(ACTIONLINT))(
