@@ -34,6 +34,8 @@ const EXPECTED: Record<ServerKind, string | undefined> = {
 };
 
 interface ConformanceCell {
+  /** What LIMITER-ALGORITHM told of the limiter (faithful cells run it). */
+  readonly limiter?: string;
   readonly fails: readonly string[];
   readonly inconclusive: readonly string[];
   readonly right: boolean;
@@ -44,7 +46,9 @@ const graded = (report: RunReport, server: ServerKind): ConformanceCell => {
   const ids = (grade: string) => report.checks.filter((c) => c.grade === grade).map((c) => c.id);
   const fails = ids('FAIL');
   const expected = EXPECTED[server];
+  const told = report.checks.find((c) => c.id === 'LIMITER-ALGORITHM' && c.grade === 'INFO')?.message;
   return {
+    ...(told ? { limiter: told.split(':')[0] } : {}),
     fails,
     inconclusive: ids('INCONCLUSIVE'),
     right: expected === undefined ? fails.length === 0 : fails.length === 1 && fails[0] === expected,
@@ -109,7 +113,7 @@ export const runMatrix = async (wanted: readonly string[], log: (line: string) =
         const conformance = await conformanceCell(network, limiter, server);
         rows.push({ network, limiter, server, conformance });
         log(
-          `${network.padEnd(7)} ${limiter.padEnd(13)} ${server.padEnd(17)} conformance ${conformance.right ? 'right' : 'WRONG'} (${conformance.fails.join(', ') || 'no FAIL'}${conformance.inconclusive.length > 0 ? `; INCONCLUSIVE ${conformance.inconclusive.join(', ')}` : ''}) ${conformance.seconds} s`,
+          `${network.padEnd(7)} ${limiter.padEnd(13)} ${server.padEnd(17)} conformance ${conformance.right ? 'right' : 'WRONG'} (${conformance.fails.join(', ') || 'no FAIL'}${conformance.inconclusive.length > 0 ? `; INCONCLUSIVE ${conformance.inconclusive.join(', ')}` : ''}) ${conformance.seconds} s${conformance.limiter ? `; told: ${conformance.limiter}` : ''}`,
         );
       }
     }

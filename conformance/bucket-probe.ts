@@ -25,9 +25,10 @@ export const probePlan = (target: Target, bucket: BucketId): ProbePlan => ({
 const POLLS = 80;
 
 /**
- * A bucket's probe, per endpoint, round-robin: the spend burst, the burst after the edge and the fresh one (a limit
- * plus one each), and on the first endpoint the variants. The margin covers what runs only when needed: twice the
- * limit twice more when nothing was refused, a repeated fresh burst, the edge polls, a variant's limit's worth.
+ * A bucket's probe, per endpoint, round-robin: the spend burst and the burst after the edge (a limit plus one each),
+ * the fresh one (plus two), and on the first endpoint the variants. The margin covers what runs only when needed:
+ * twice the limit twice more when nothing was refused, a repeated fresh burst, more when it drew no 429, the edge
+ * polls (two rounds), a variant's limit's worth.
  */
 export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
   const { count } = target.limitOf(bucket);
@@ -38,9 +39,13 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
     key: `probe:${bucket}:${endpoint.key}`,
     endpoint: endpoint.key,
     probe: true,
-    requests: 3 * share(count + 1) + (i === 0 ? variants.length : 0),
+    requests: 2 * share(count + 1) + share(count + 2) + (i === 0 ? variants.length : 0),
     margin:
-      share(2 * (2 * count + 1)) + share(count + 1) + share(POLLS) + (i === 0 ? variants.length * count : 0),
+      share(2 * (2 * count + 1)) +
+      share(count + 2) +
+      share(count + 1) +
+      share(2 * POLLS) +
+      (i === 0 ? variants.length * count : 0),
   }));
 };
 

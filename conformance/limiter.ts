@@ -21,30 +21,30 @@ const classify = async (ctx: CheckContext): Promise<string> => {
   }
   const n = limit.count;
   const windowS = limit.windowMs / 1000;
-  const admitted = afterEdge.requests.filter((r) => isSuccess(r.status)).length;
   const waitedMs = Math.round(edge.by - firstRefusal.answered);
-  const observed = `Retry-After ${seconds} s; capacity back within ${waitedMs} ms; then ${admitted} of ${afterEdge.requests.length} admitted at once`;
-  if (admitted >= n / 2) {
-    // A clock-aligned window's edge is a multiple of the window since the epoch; an anchored one a window after our
-    // first request of the bucket.
-    const aligned = Math.floor(edge.by / limit.windowMs) * limit.windowMs > edge.after;
-    const first = result.spend.requests[0]!;
-    const anchored = first.sent + limit.windowMs < edge.by && first.answered + limit.windowMs > edge.after;
-    const kind =
-      aligned && !anchored
-        ? 'clock-aligned fixed window'
-        : anchored && !aligned
-          ? 'fixed window anchored at the first request'
-          : 'fixed window (anchored or clock-aligned: not told apart in this run)';
-    return info(`${kind}: ${observed}; a client can get up to ${2 * n} requests across a window edge`);
-  }
+  const atOnce =
+    afterEdge === undefined
+      ? ''
+      : `; after the next edge ${afterEdge.requests.filter((r) => isSuccess(r.status)).length} of ${afterEdge.requests.length} admitted at once`;
+  const observed = `Retry-After ${seconds} s; capacity back ${waitedMs} ms after the 429${atOnce}`;
   if (seconds <= Math.ceil(windowS / n) + 1 && waitedMs < limit.windowMs / 2) {
     return info(
       `token bucket / GCRA: ${observed}; capacity returns one request per ${(windowS / n).toFixed(2)} s, so a burst at an edge gets about ${n + 1}`,
     );
   }
+  // A clock-aligned window's edge is a multiple of the window since the epoch; an anchored window's (and a sliding
+  // log's, for a burst ages out as a burst) lies one window after our first request of the bucket.
+  const aligned = Math.floor(edge.by / limit.windowMs) * limit.windowMs > edge.after;
+  const first = Math.min(...result.spend.requests.map((r) => r.sent));
+  const last = Math.max(...result.spend.requests.map((r) => r.answered));
+  const anchored = first + limit.windowMs <= edge.by && last + limit.windowMs > edge.after;
+  if (aligned && !anchored) {
+    return info(
+      `clock-aligned fixed window: ${observed}; a client can get up to ${2 * n} requests across a window edge`,
+    );
+  }
   return info(
-    `sliding log (or sliding window counter): ${observed}; no more than ${n} requests in any ${windowS} s, at an edge too`,
+    `fixed window anchored at the first request, or a sliding log (bursts alone cannot tell them apart): ${observed}; a fixed window lets a client get up to ${2 * n} requests across a window edge, a sliding log never more than ${n} in any ${windowS} s`,
   );
 };
 

@@ -29,6 +29,9 @@ export interface LimitWindow {
   readonly windowMs: number;
 }
 
+/** Requests sent closer together than this belong to one burst (a burst leaves within microseconds). */
+const BURST_GAP_MS = 5;
+
 export const isRefused = (o: Observation): boolean => o.status === 429;
 /** Certainly spent a unit of the limit: a success of ours. */
 export const isAdmitted = (o: Observation): boolean =>
@@ -57,11 +60,13 @@ export const refusedBelowLimit = <T extends Observation>(
   among: readonly T[],
 ): RefusedBelowLimit<T> | undefined => {
   const counted = log.filter(mayHaveCounted);
+  // Every answer comes after its request, so those answered after t−W and sent before the refusal's answer are
+  // those sent before it, less those answered by t−W: two counts by binary search over sorted times.
+  const sent = counted.map((o) => o.sent).sort((a, b) => a - b);
+  const answered = counted.map((o) => o.answered).sort((a, b) => a - b);
   let best: RefusedBelowLimit<T> | undefined;
   for (const refused of among.filter(isRefused)) {
-    const atMost = counted.filter(
-      (o) => o.answered > refused.sent - limit.windowMs && o.sent < refused.answered,
-    ).length;
+    const atMost = countBelow(sent, refused.answered) - countAtMost(answered, refused.sent - limit.windowMs);
     if (atMost >= limit.count || (best !== undefined && best.atMost <= atMost)) continue;
     best = {
       refused,
@@ -74,6 +79,30 @@ export const refusedBelowLimit = <T extends Observation>(
     };
   }
   return best;
+};
+
+/** How many of the sorted values are below `value`. */
+const countBelow = (sorted: readonly number[], value: number): number => {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+};
+
+/** How many of the sorted values are at most `value`. */
+const countAtMost = (sorted: readonly number[], value: number): number => {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! <= value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 };
 
 export interface AdmittedOverLimit {
@@ -134,7 +163,9 @@ export const admittedInSpan = (
 ): AdmittedOverLimit | undefined => {
   const admitted = log.filter(isAdmitted);
   const byAnswer = [...admitted].sort((a, b) => a.answered - b.answered);
-  const starts = [...new Set(admitted.map((o) => o.sent))].sort((a, b) => a - b);
+  // Stretches start where a burst (or a lone request) starts: a later start inside a burst only loses requests.
+  const sentTimes = admitted.map((o) => o.sent).sort((a, b) => a - b);
+  const starts = sentTimes.filter((t, i) => i === 0 || t - sentTimes[i - 1]! > BURST_GAP_MS);
   for (const from of starts) {
     let inside = 0;
     for (const o of byAnswer) {
@@ -194,10 +225,18 @@ export const edgeAfter = (
 };
 
 /**
- * Were the limiter a fixed window, the stretch from `start` (at least one whole window after the edge) up to the
- * next edge: aligned windows repeat every W from the edge; an anchored one opens at our first request after idling.
+ * Were the limiter a fixed window, the first stretch from `start` on, `width` long, in which no window edge falls:
+ * aligned windows repeat every W from the edge, so the window k after it spans at least
+ * [by + k·W, after + (k+1)·W); an anchored one opens at our first request after idling a window.
  */
-export const edgeFreeFrom = (edge: Edge, windowMs: number, start: number): EdgeFree => {
-  const windows = Math.max(1, Math.ceil((start - edge.by) / windowMs));
-  return { from: edge.by + windows * windowMs, until: edge.after + (windows + 1) * windowMs };
+export const edgeFreeFrom = (edge: Edge, windowMs: number, start: number, width = 0): EdgeFree => {
+  let windows = Math.max(1, Math.floor((start - edge.after) / windowMs));
+  // One window later when the burst would not fit before the edge; if it fits in none (the edge is known too
+  // loosely), the stretch still bounds the answers that come before its end.
+  if (Math.max(start, edge.by + windows * windowMs) + width >= edge.after + (windows + 1) * windowMs)
+    windows += 1;
+  return {
+    from: Math.max(start, edge.by + windows * windowMs),
+    until: edge.after + (windows + 1) * windowMs,
+  };
 };

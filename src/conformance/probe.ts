@@ -4,10 +4,10 @@
 //      if nothing was refused, to prove a missing limit);
 //   2. edge: from the first 429, requests spaced out around its Retry-After until one is admitted: a fixed window
 //      begins there (and Retry-After is seen honoured or not);
-//   3. after the edge: a limit's worth plus one at once, right away: no faithful limiter admits them all;
-//   4. fresh: once quiet for a window again, and where a fixed window would begin (from the edge), a limit's worth
-//      plus one at once: every faithful limiter admits the first N; repeated when it was refused below the limit;
-//   5. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides.
+//   3. fresh: once quiet for a window, and where a fixed window would begin (from the edge), a limit's worth plus
+//      one at once: every faithful limiter admits the first N; repeated when it was refused below the limit;
+//   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides;
+//   5. after the next edge (found as in 2.): a limit's worth plus one at once: no faithful limiter admits them all.
 // The probe judges nothing; checks grade these observations.
 import { type Exchange, TargetError, TokenError } from '../client/index.ts';
 import { type BucketId, type EndpointSpec, RETRY_AFTER_PATTERN } from '../spec/index.ts';
@@ -182,10 +182,11 @@ class BucketProbe {
   }
 
   /**
-   * Requests spaced out from just before `refused`'s Retry-After says capacity returns, until one is admitted (its
-   * answer starts the burst after the edge at once) or the window has passed.
+   * Requests spaced out from just before `refused`'s Retry-After says capacity returns, until one is admitted or
+   * the window has passed; with `burstAfter`, that admitted answer starts a limit's worth plus one at once.
    */
-  async edge(refused: LoggedRequest, seconds: number | undefined, deadline: number | undefined) {
+  async edge(refused: LoggedRequest, deadline: number | undefined, burstAfter: boolean) {
+    const seconds = refused.exchange && retryAfterSeconds(refused.exchange);
     const { windowMs } = this.limit;
     const spacing = seconds === undefined ? windowMs / 20 : Math.min(50, Math.max(10, windowMs / 40));
     const start =
@@ -211,6 +212,7 @@ class BucketProbe {
           this.fire(`${POLL} #${i + 1}`).then((exchange) => {
             if (found || !isSuccess(exchange?.status)) return;
             found = true;
+            if (!burstAfter) return admitted!([]);
             // Right after the edge, before anything else can spend the new window.
             const n = this.limit.count + 1;
             void this.logged(() =>
@@ -232,12 +234,16 @@ class BucketProbe {
     return { polls: edgePolls, afterEdge: labelled(AFTER_EDGE), edge };
   }
 
-  /** A fresh burst: after a quiet window, and where a fixed window would have just begun. */
-  async fresh(name: string, edge: Edge | undefined): Promise<Burst> {
+  /**
+   * A fresh burst: after a quiet window, and where a fixed window would have just begun, with room before its end
+   * for a burst as wide as the spend burst was.
+   */
+  async fresh(name: string, edge: Edge | undefined, width: number): Promise<Burst> {
     const quietAt = await this.quiet('for the bucket to be quiet for a whole window');
-    const edgeFree = edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, quietAt);
+    const edgeFree = edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, quietAt, width);
     if (edgeFree !== undefined) await this.until(edgeFree.from, 'for the next window edge');
-    return this.burst(name, this.limit.count + 1, edgeFree);
+    // Two past the limit: where a fixed window's edge is ruled out, bound (S) allows the limit plus one.
+    return this.burst(name, this.limit.count + 2, edgeFree);
   }
 
   async variant(variant: Variant, options: CallOptions): Promise<VariantResult> {
@@ -284,25 +290,29 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const seconds = firstRefusal.exchange && retryAfterSeconds(firstRefusal.exchange);
   const retryDeadline =
     seconds === undefined ? undefined : firstRefusal.answered + seconds * 1000 + retryToleranceMs(limit);
-  const { polls, afterEdge, edge } = await probe.edge(firstRefusal, seconds, retryDeadline);
-  const afterEdgeBurst: Burst | undefined = afterEdge && {
-    name: AFTER_EDGE,
-    requests: afterEdge,
-    refusedBelowLimit: false,
-  };
+  const { polls, edge } = await probe.edge(firstRefusal, retryDeadline, false);
 
-  const fresh = [await probe.fresh('fresh', edge)];
+  const width = Math.max(...spend.requests.map((r) => r.answered)) - origin;
+  const fresh = [await probe.fresh('fresh', edge, width)];
+  // Still nothing refused (a limit set too high): more at once, so the next edge can be found from a refusal.
+  const overflow = fresh[0]!.requests.some((r) => r.status === 429)
+    ? []
+    : (await probe.burst('fresh, more', limit.count + 1)).requests;
+  const freshRefusal = firstAnswered([...fresh[0]!.requests, ...overflow], (r) => r.status === 429);
   const variants = new Map<string, VariantResult>();
-  if (fresh[0]!.requests.some((r) => r.status === 429)) {
+  let afterEdge: Burst | undefined;
+  if (freshRefusal !== undefined) {
     for (const [i, variant] of plan.variants.entries()) {
       const options = variantOptions[i];
       // A variant whose options could not be had (no second id) is left out; its check says why.
       if (options !== undefined) variants.set(variant.name, await probe.variant(variant, options));
     }
+    const next = await probe.edge(freshRefusal, undefined, true);
+    if (next.afterEdge) afterEdge = { name: AFTER_EDGE, requests: next.afterEdge, refusedBelowLimit: false };
   }
   // Refused below the limit in the fresh burst but not before: repeated, so two in a row decide.
   if (fresh[0]!.refusedBelowLimit && !spend.refusedBelowLimit)
-    fresh.push(await probe.fresh('fresh, again', edge));
+    fresh.push(await probe.fresh('fresh, again', edge, width));
   return {
     ...base,
     firstRefusal,
@@ -310,7 +320,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
     ...(edge ? { edge } : {}),
     ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }),
     ...(retryDeadline === undefined ? {} : { retryDeadline }),
-    ...(afterEdgeBurst ? { afterEdge: afterEdgeBurst } : {}),
+    ...(afterEdge ? { afterEdge } : {}),
     fresh,
     variants,
     unauthorised: probe.unauthorised,

@@ -74,24 +74,34 @@ const probe = (kind: LimiterKind, enforced: number, limit: LimitWindow, net: Net
   const sim = simulation(kind, enforced, limit.windowMs, net, next);
   const n = limit.count;
   const spend = sim.burst(1000, n + 1, 'spend');
-  if (!spend.some((o) => o.status === 429)) spend.push(...sim.burst(sim.lastAnswer(), n, 'more'));
+  if (!spend.some((o) => o.status === 429)) spend.push(...sim.burst(sim.lastAnswer(), 2 * n + 1, 'more'));
   const first = [...spend].filter((o) => o.status === 429).sort((a, b) => a.answered - b.answered)[0];
   const fresh: Simulated[][] = [];
-  let edge: ReturnType<typeof edgeAfter>;
+  let edgeFree: ReturnType<typeof edgeFreeFrom> | undefined;
   if (first !== undefined) {
-    const start = first.sent + next() * limit.windowMs;
+    // Polls start once the burst is all answered, as the probe's do.
+    const start = Math.max(sim.lastAnswer(), first.sent + next() * limit.windowMs);
     const polls = sim.exchange(
       Array.from({ length: 80 }, (_, i) => sim.plan(start + i * Math.max(10, limit.windowMs / 40), 'poll')),
       true,
     );
-    edge = edgeAfter(first, polls, sim.log, limit);
-    const admitted = polls.filter((o) => o.status === 200).sort((a, b) => a.answered - b.answered)[0];
-    if (admitted) sim.burst(admitted.answered, n + 1, 'after the edge');
+    const edge = edgeAfter(first, polls, sim.log, limit);
     const quietAt = sim.lastAnswer() + limit.windowMs + 1;
-    const from = edge ? edgeFreeFrom(edge, limit.windowMs, quietAt).from : quietAt;
-    fresh.push(sim.burst(from, n + 1, 'fresh'));
+    edgeFree = edge ? edgeFreeFrom(edge, limit.windowMs, quietAt, net.latency * 2) : undefined;
+    fresh.push(sim.burst(edgeFree?.from ?? quietAt, n + 1, 'fresh'));
+    const refused = fresh[0]!.filter((o) => o.status === 429).sort((a, b) => a.answered - b.answered)[0];
+    if (refused) {
+      const nextStart = Math.max(sim.lastAnswer(), refused.sent + next() * limit.windowMs);
+      const polls2 = sim.exchange(
+        Array.from({ length: 80 }, (_, i) =>
+          sim.plan(nextStart + i * Math.max(10, limit.windowMs / 40), 'poll'),
+        ),
+        true,
+      );
+      const admitted = polls2.filter((o) => o.status === 200).sort((a, b) => a.answered - b.answered)[0];
+      if (admitted) sim.burst(admitted.answered, n + 1, 'after the edge');
+    }
   }
-  const edgeFree = edge && fresh[0] ? edgeFreeFrom(edge, limit.windowMs, fresh[0][0]!.sent - 1) : undefined;
   return {
     low: [spend, ...fresh].map((b) => refusedBelowLimit(sim.log, limit, b)),
     over:
