@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-// harness is written in TypeScript and runs from source: tsx compiles each module on load, so the repository
-// never holds a stale build.
-import { register } from 'tsx/esm/api';
+// In a clone, harness runs from its TypeScript source (tsx compiles each module on load, so the repository never
+// holds a stale build); the installed package ships no source and runs the JavaScript `npm pack` built into dist/.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+const source = new URL('../src/cli/main.ts', import.meta.url);
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(source.href);
+} else {
+  await import('../dist/src/cli/main.js');
+}

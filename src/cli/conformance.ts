@@ -1,5 +1,4 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
-import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { allChecks } from '../../conformance/index.ts';
 import { compareBaseline, loadBaseline } from '../conformance/baseline.ts';
@@ -8,15 +7,23 @@ import { runConformance } from '../conformance/runner.ts';
 import { selectChecks } from '../conformance/select.ts';
 import { printPlan, printSummary } from '../conformance/summary.ts';
 import { resolveTarget } from '../conformance/target.ts';
+import type { RunReport } from '../conformance/types.ts';
 import { loadProfile, validateProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import type { ReportFormat } from '../report/write.ts';
 import { timestampDir, writeReports } from '../report/write.ts';
 import type { Profile } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
+import {
+  httpOptionsOf,
+  type NetworkFlags,
+  networkFor,
+  unreachableOrigins,
+  withNetworkFlags,
+} from './network.ts';
 import { harnessVersion } from './version.ts';
 
-export interface ConformanceOptions {
+export interface ConformanceOptions extends NetworkFlags {
   profile?: string;
   baseUrl?: string;
   authUrl?: string;
@@ -25,6 +32,7 @@ export interface ConformanceOptions {
   only?: string[];
   skip?: string[];
   strict?: boolean;
+  requireCertifiable?: boolean;
   slow?: boolean;
   dryRun?: boolean;
   reportDir: string;
@@ -56,23 +64,17 @@ const profileFrom = (options: ConformanceOptions, env: NodeJS.ProcessEnv): Profi
   return validateProfile(base, options.profile ?? 'flags (--base-url, --auth-url, --tenant)');
 };
 
-/** Exit 3 before any check when nothing listens: a verdict per check would only repeat it. */
-const reachable = (url: string): Promise<string | undefined> =>
-  new Promise((done) => {
-    const { hostname, port, protocol } = new URL(url);
-    const socket = connect({
-      host: hostname.replace(/^\[|\]$/g, ''),
-      port: Number(port) || (protocol === 'https:' ? 443 : 80),
-    });
-    socket.setTimeout(5000, () => socket.destroy(new Error('timed out after 5 s')));
-    socket.once('connect', () => {
-      socket.end();
-      done(undefined);
-    });
-    socket.once('error', (error) => done(`${url}: ${error.message}`));
-  });
+export interface ConformanceCommandResult {
+  readonly exitCode: number;
+  /** The run and where its reports went; none for --dry-run or an unreachable target. */
+  readonly report?: RunReport;
+  readonly dir?: string;
+}
 
-export const conformance = async (options: ConformanceOptions): Promise<void> => {
+/** `harness conformance` without touching process state, so `harness certify` can run it too. */
+export const runConformanceCommand = async (
+  options: ConformanceOptions,
+): Promise<ConformanceCommandResult> => {
   const targeted = options.profile !== undefined || options.baseUrl !== undefined;
   if (targeted && options.fault)
     throw new UsageError('--fault applies to the embedded server only (no --profile)');
@@ -84,23 +86,25 @@ export const conformance = async (options: ConformanceOptions): Promise<void> =>
         ...(options.fault ? { fault: options.fault } : {}),
       });
     }
-    const profile = server ? server.profile() : profileFrom(options, process.env);
+    const profile = withNetworkFlags(server ? server.profile() : profileFrom(options, process.env), options);
+    const network = networkFor(profile, server !== undefined);
     const target = resolveTarget(profile);
     const selection = selectChecks(allChecks(target), {
       ...(options.only ? { only: options.only } : {}),
       ...(options.skip ? { skip: options.skip } : {}),
       slow: options.slow === true || target.tokenLifetimeSeconds <= SHORT_LIFETIME_SECONDS,
     });
-    if (options.dryRun) return printPlan(selection, target);
+    if (options.dryRun) {
+      printPlan(selection, target);
+      return { exitCode: 0 };
+    }
     const baseline = options.baseline ? loadBaseline(options.baseline) : undefined;
 
-    const unreachable = (
-      await Promise.all([reachable(profile.base_url), reachable(profile.auth_url)])
-    ).filter(Boolean);
+    // Exit 3 before any check when the target does not answer: a verdict per check would only repeat it.
+    const unreachable = await unreachableOrigins(profile, network);
     if (unreachable.length > 0) {
       console.error(`harness: target unreachable, no check run: ${unreachable.join('; ')}`);
-      process.exitCode = TARGET_UNREACHABLE;
-      return;
+      return { exitCode: TARGET_UNREACHABLE };
     }
     const progress = streamProgress((line) => console.error(line));
     progress.line(`harness conformance: ${profile.base_url}${server ? ' (embedded reference server)' : ''}`);
@@ -108,6 +112,7 @@ export const conformance = async (options: ConformanceOptions): Promise<void> =>
       progress,
       version: harnessVersion(),
       command: ['harness', ...process.argv.slice(2)].join(' '),
+      http: httpOptionsOf(network),
     });
     const dir = await timestampDir(resolve(options.reportDir));
     const written = await writeReports(report, { dir, formats: options.format });
@@ -115,8 +120,18 @@ export const conformance = async (options: ConformanceOptions): Promise<void> =>
     printSummary(report, written.files, differences);
     const failing = (grade: string) => grade === 'FAIL' || (options.strict === true && grade === 'WARN');
     const failed = report.checks.some((c) => failing(c.grade) && !baseline?.has(c.id));
-    process.exitCode = failed || differences.length > 0 ? 1 : 0;
+    const uncertifiable = options.requireCertifiable === true && !report.certifiable;
+    if (uncertifiable) {
+      console.error(
+        `harness: --require-certifiable: this run cannot certify the target: ${report.notCertifiable.join('; ')}`,
+      );
+    }
+    return { exitCode: failed || differences.length > 0 || uncertifiable ? 1 : 0, report, dir };
   } finally {
     await server?.close();
   }
+};
+
+export const conformance = async (options: ConformanceOptions): Promise<void> => {
+  process.exitCode = (await runConformanceCommand(options)).exitCode;
 };

@@ -1,32 +1,53 @@
-// Where harness finds k6: K6_BIN, then the tools folder that `npm run setup` fills, then PATH.
+// Where harness finds k6: K6_BIN, then the tools folder that `npm run setup` fills in a clone, then PATH. Any stock
+// k6 of the v2 line will do (the probes use its v2 TypeScript support); each candidate is asked `k6 version`.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { UsageError } from './errors.ts';
+import { packageRoot } from './version.ts';
 
 export const K6_MODULE = 'go.k6.io/k6/v2';
 export const K6_VERSION = 'v2.2.0';
 export const TOOLS_DIR = 'tools';
 
-const repoRoot = resolve(import.meta.dirname, '..', '..');
+const HOW_TO_BUILD =
+  `build the pinned one with Go 1.25+: \`GOBIN=$PWD go install ${K6_MODULE}@${K6_VERSION}\` ` +
+  '(or `npm run build:k6` in a clone of harness), then set K6_BIN to it or put it on PATH';
 
 export const k6VersionLine = (bin: string): string =>
   execFileSync(bin, ['version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 
+/** `k6 v2.2.0 (go1.26.8, linux/amd64)` gives `v2.2.0`; undefined when the binary does not answer like k6. */
+const versionOf = (bin: string): string | undefined => {
+  try {
+    return /^k6 (v\d+\.\d+\.\d+\S*)/.exec(k6VersionLine(bin))?.[1];
+  } catch {
+    return undefined;
+  }
+};
+
+const fits = (version: string | undefined): boolean => version?.startsWith('v2.') === true;
+
+const described = (bin: string): string => {
+  const version = versionOf(bin);
+  return `${bin} (${version === undefined ? 'does not answer `k6 version`' : `k6 ${version}`})`;
+};
+
 export const findK6 = (env: NodeJS.ProcessEnv = process.env): string => {
   if (env.K6_BIN) {
     if (!existsSync(env.K6_BIN)) throw new UsageError(`K6_BIN points at ${env.K6_BIN}, which does not exist`);
+    if (!fits(versionOf(env.K6_BIN)))
+      throw new UsageError(`K6_BIN: ${described(env.K6_BIN)} is not k6 v2.x; ${HOW_TO_BUILD}`);
     return env.K6_BIN;
   }
-  const candidates = [
-    join(repoRoot, TOOLS_DIR, 'k6'),
+  const present = [
+    join(packageRoot(), TOOLS_DIR, 'k6'),
     ...(env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'k6')),
-  ];
-  const found = candidates.find((bin) => existsSync(bin));
-  if (!found) {
-    throw new UsageError(
-      `k6 not found: run \`npm run setup\` (builds ${K6_MODULE}@${K6_VERSION} into ${TOOLS_DIR}/), or set K6_BIN`,
-    );
+  ].filter((bin) => existsSync(bin));
+  const fitting = present.find((bin) => fits(versionOf(bin)));
+  if (fitting === undefined) {
+    const unfit = present.length === 0 ? '' : ` (${present.map(described).join(', ')} not v2.x)`;
+    throw new UsageError(`no k6 v2.x in K6_BIN, ${TOOLS_DIR}/ or PATH${unfit}: ${HOW_TO_BUILD}`);
   }
-  return found;
+  return fitting;
 };

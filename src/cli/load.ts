@@ -4,16 +4,19 @@ import { join, relative, resolve } from 'node:path';
 import { availableProbes, planProbes } from '../../load/lib/plan.ts';
 import { summaryHtml } from '../../load/lib/report-html.ts';
 import { judge } from '../../load/lib/verdict.ts';
-import { runLoad } from '../load/run.ts';
+import { k6Network } from '../load/k6-network.ts';
+import { type LoadOutcome, runLoad } from '../load/run.ts';
 import { loadProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
+import { type GradedPhase, toLoadJUnit } from '../report/load-junit.ts';
 import { pointLatest, timestampDir } from '../report/write.ts';
 import { specData } from '../spec/export.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
 import { findK6 } from './k6.ts';
+import { type NetworkFlags, networkFor, unreachableOrigins, withNetworkFlags } from './network.ts';
 
-export interface LoadOptions {
+export interface LoadOptions extends NetworkFlags {
   profile?: string;
   scenario: string[];
   rate?: number;
@@ -27,13 +30,24 @@ export interface LoadOptions {
 
 /** The embedded server's per-minute windows last 2 s, so `--scenario all` takes seconds, not a quarter hour. */
 const EMBEDDED_MINUTE_MS = 2000;
+/** Exit codes beside 0 (every phase passed), 1 (a phase failed) and 2 (bad input). */
+const TARGET_UNREACHABLE = 3;
+const HARNESS_OR_K6_ERROR = 4;
 
 const show = (path: string) => {
   const near = relative(process.cwd(), path);
   return near.startsWith('..') ? path : near;
 };
 
-export const load = async (options: LoadOptions): Promise<void> => {
+export interface LoadCommandResult {
+  readonly exitCode: number;
+  /** The run's report directory and files; none when nothing ran (`--list`). */
+  readonly dir?: string;
+  readonly files: readonly string[];
+}
+
+/** `harness load` without touching process state, so `harness certify` can run it too. */
+export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandResult> => {
   if (options.profile && (options.fault || Object.keys(options.limit).length > 0)) {
     throw new UsageError('--fault and --limit apply to the embedded server only (no --profile)');
   }
@@ -46,12 +60,12 @@ export const load = async (options: LoadOptions): Promise<void> => {
         ...(options.fault ? { fault: options.fault } : {}),
       });
     }
-    const profile = server ? server.profile() : loadProfile(options.profile!);
+    const profile = withNetworkFlags(server ? server.profile() : loadProfile(options.profile!), options);
     const spec = specData();
     if (options.list) {
       for (const probe of availableProbes(spec, profile))
         console.log(`${probe.name.padEnd(22)} ${probe.describes}`);
-      return;
+      return { exitCode: 0, files: [] };
     }
     const plan = {
       scenarios: options.scenario,
@@ -65,21 +79,39 @@ export const load = async (options: LoadOptions): Promise<void> => {
       throw new UsageError(`--scenario: ${(error as Error).message}`);
     }
     const k6 = findK6();
+    const network = networkFor(profile, server !== undefined);
+    const unreachable = await unreachableOrigins(profile, network);
+    if (unreachable.length > 0) {
+      console.error(`harness: target unreachable, no phase run: ${unreachable.join('; ')}`);
+      return { exitCode: TARGET_UNREACHABLE, files: [] };
+    }
+    const started = Date.now();
     const dir = await timestampDir(resolve(options.reportDir));
     const label = options.scenario.join('+');
     console.error(
       `harness load: ${label} against ${profile.base_url}${server ? ' (embedded reference server)' : ''}, ` +
         `${options.instances} k6 instance${options.instances === 1 ? '' : 's'}, about ${Math.ceil(totalMs / 1000)} s`,
     );
-    const outcome = await runLoad({
-      k6,
-      profile,
-      plan,
-      instances: options.instances,
-      dir,
-      label,
-      onLine: (l) => console.error(l),
-    });
+    const forK6 = k6Network(network);
+    let outcome: LoadOutcome;
+    try {
+      outcome = await runLoad({
+        k6,
+        profile,
+        plan,
+        instances: options.instances,
+        dir,
+        label,
+        onLine: (l) => console.error(l),
+        network: forK6,
+      });
+    } catch (error) {
+      // k6 did not start, or ended without a summary: there is nothing to judge.
+      console.error(`harness: ${(error as Error).message}`);
+      return { exitCode: HARNESS_OR_K6_ERROR, dir, files: [] };
+    } finally {
+      forK6.dispose();
+    }
     const files = [...outcome.files];
     if (options.instances > 1) {
       const merged = join(dir, `load-${label}-summary`);
@@ -89,6 +121,14 @@ export const load = async (options: LoadOptions): Promise<void> => {
     } else {
       files.push(join(dir, `load-${label}-summary.html`));
     }
+    const graded = outcome.summary.phases.map((phase): GradedPhase => {
+      const verdict = judge(phase);
+      const { name, probe, durationMs } = phase.plan;
+      return { name, probe, durationMs, grade: verdict.ok ? 'PASS' : 'FAIL', message: verdict.message };
+    });
+    const junit = join(dir, `load-${label}.xml`);
+    writeFileSync(junit, toLoadJUnit(graded, Date.now() - started));
+    files.push(junit);
     await pointLatest(dir);
     const failed = outcome.summary.phases.filter((p) => !judge(p).ok);
     for (const phase of failed) console.log(`FAIL  ${phase.plan.name.padEnd(32)} ${judge(phase).message}`);
@@ -99,8 +139,18 @@ export const load = async (options: LoadOptions): Promise<void> => {
     );
     const k6Failed = outcome.exitCodes.some((code) => code !== 0 && code !== 99);
     if (k6Failed) console.log(`k6 exited with ${outcome.exitCodes.join(', ')}: see its output above`);
-    process.exitCode = failed.length > 0 || k6Failed || outcome.exitCodes.includes(99) ? 1 : 0;
+    // A k6 error makes every count doubtful, so it outranks a failed phase; 99 is k6's "a threshold failed".
+    const exitCode = k6Failed
+      ? HARNESS_OR_K6_ERROR
+      : failed.length > 0 || outcome.exitCodes.includes(99)
+        ? 1
+        : 0;
+    return { exitCode, dir, files };
   } finally {
     await server?.close();
   }
+};
+
+export const load = async (options: LoadOptions): Promise<void> => {
+  process.exitCode = (await runLoadCommand(options)).exitCode;
 };

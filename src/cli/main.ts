@@ -3,6 +3,8 @@ import { UsageError } from './errors.ts';
 import { buildProgram } from './program.ts';
 
 const USAGE_EXIT = 2;
+/** A fault of harness itself, never a verdict on the target. */
+const HARNESS_ERROR_EXIT = 4;
 
 // Output piped into `head` and the like: the reader left, which is no error of ours.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -20,6 +22,7 @@ try {
     console.error(`harness: ${error.message}`);
     process.exitCode = USAGE_EXIT;
   } else {
-    throw error;
+    console.error('harness: internal error (a fault of harness, not of the target):', error);
+    process.exitCode = HARNESS_ERROR_EXIT;
   }
 }

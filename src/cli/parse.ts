@@ -1,5 +1,6 @@
 // Parsers for flag values: each rejects bad input with commander's InvalidArgumentError, which names the flag.
 import { InvalidArgumentError } from 'commander';
+import { REPORT_FORMATS, type ReportFormat } from '../report/write.ts';
 import { BUCKETS, type BucketId, type Limit } from '../spec/index.ts';
 
 export const positiveInt = (value: string): number => {
@@ -42,8 +43,7 @@ export const list = (value: string): string[] =>
     .map((item) => item.trim())
     .filter((item) => item !== '');
 
-const FORMATS = ['json', 'junit', 'html'] as const;
-export const formats = (value: string): (typeof FORMATS)[number][] => list(value).map(oneOf(FORMATS));
+export const formats = (value: string): ReportFormat[] => list(value).map(oneOf(REPORT_FORMATS));
 
 /** `500ms`, `10s`, `3m`: milliseconds. */
 export const duration = (value: string): number => {

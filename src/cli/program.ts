@@ -2,10 +2,13 @@
 import { Command, Option } from 'commander';
 import { FAULTS, LIMITER_KINDS } from '../reference/index.ts';
 import { NETWORK_CONDITIONS } from '../testbed/toxiproxy.ts';
+import { certify } from './certify.ts';
 import { conformance } from './conformance.ts';
 import { load } from './load.ts';
 import { duration, formats, limitOverride, list, oneOf, port, positiveInt } from './parse.ts';
 import { serve } from './serve.ts';
+import { verify } from './verify.ts';
+import { harnessVersion } from './version.ts';
 
 const EMBEDDED_ONLY = 'embedded server only: ';
 
@@ -22,9 +25,27 @@ const limitOption = (description: string): Option =>
     .argParser(limitOverride)
     .default({});
 
+/** How conformance and load reach a target on an enterprise network; each flag has a profile field of its own. */
+const withNetworkOptions = (command: Command): Command =>
+  command
+    .option('--ca <file>', 'also trust this CA certificate (PEM) for the target (profile: tls.ca)')
+    .option('--cert <file>', 'client certificate (PEM) for mutual TLS (profile: tls.cert)')
+    .option('--key <file>', 'private key (PEM) of the client certificate (profile: tls.key)')
+    .addOption(
+      new Option(
+        '--timeout <ms>',
+        'longest a request may take (profile: timeout_ms; default 15000)',
+      ).argParser(positiveInt),
+    )
+    .option(
+      '--insecure',
+      'do not verify TLS certificates: warns loudly, and the run cannot certify (profile: tls.insecure)',
+    );
+
 export const buildProgram = (): Command => {
   const program = new Command('harness')
     .description('Checks a server against the service interface of SPEC.md and probes its rate limits.')
+    .version(harnessVersion(), '-V, --version', 'print the version of harness')
     .exitOverride();
 
   program
@@ -59,73 +80,97 @@ export const buildProgram = (): Command => {
       ).argParser(oneOf(NETWORK_CONDITIONS)),
     )
     .option('--profile-out <file>', 'also write the ready-to-use profile (with local secrets) to this file')
+    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM)')
+    .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
+    .option('--tls-client-ca <file>', 'mutual TLS: require client certificates signed by this CA (PEM)')
     .action(serve);
 
-  program
-    .command('conformance')
-    .description('Check a target against every SPEC.md rule (no target: the embedded reference server)')
-    .option('--profile <file>', 'target profile (YAML or JSON)')
-    .option(
-      '--base-url <url>',
-      'API base URL (overrides the profile; without one, CLIENT_ID/CLIENT_SECRET from env)',
-    )
-    .option('--auth-url <url>', 'token endpoint URL (overrides the profile)')
-    .option('--tenant <id>', 'tenant id (overrides the profile)')
-    .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
-    .addOption(
-      new Option('--only <ids>', 'run only these check IDs or tags (comma-separated)').argParser(list),
-    )
-    .addOption(
-      new Option('--skip <ids>', 'do not run these check IDs or tags (comma-separated)').argParser(list),
-    )
-    .option('--strict', 'exit 1 on WARN too')
-    .option('--slow', 'also run checks that wait out the token lifetime (an hour against a real target)')
-    .option('--dry-run', 'print the plan (checks, requests per endpoint) and send nothing')
-    .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
-    .addOption(
-      new Option('--format <list>', 'report formats, comma-separated')
-        .argParser(formats)
-        .default(['json', 'junit', 'html']),
-    )
-    .option(
-      '--baseline <file>',
-      'expected grades by check ID (or an earlier conformance.json); any difference exits 1',
-    )
-    .action(conformance);
+  withNetworkOptions(
+    program
+      .command('conformance')
+      .description('Check a target against every SPEC.md rule (no target: the embedded reference server)')
+      .option('--profile <file>', 'target profile (YAML or JSON)')
+      .option(
+        '--base-url <url>',
+        'API base URL (overrides the profile; without one, CLIENT_ID/CLIENT_SECRET from env)',
+      )
+      .option('--auth-url <url>', 'token endpoint URL (overrides the profile)')
+      .option('--tenant <id>', 'tenant id (overrides the profile)')
+      .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
+      .addOption(
+        new Option('--only <ids>', 'run only these check IDs or tags (comma-separated)').argParser(list),
+      )
+      .addOption(
+        new Option('--skip <ids>', 'do not run these check IDs or tags (comma-separated)').argParser(list),
+      )
+      .option('--strict', 'exit 1 on WARN too')
+      .option('--require-certifiable', 'exit 1 when the run cannot certify the target, saying why')
+      .option('--slow', 'also run checks that wait out the token lifetime (an hour against a real target)')
+      .option('--dry-run', 'print the plan (checks, requests per endpoint) and send nothing')
+      .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
+      .addOption(
+        new Option('--format <list>', 'report formats, comma-separated')
+          .argParser(formats)
+          .default(['json', 'junit', 'html', 'markdown']),
+      )
+      .option(
+        '--baseline <file>',
+        'expected grades by check ID (or an earlier conformance.json); any difference exits 1',
+      ),
+  ).action(conformance);
+
+  withNetworkOptions(
+    program
+      .command('load')
+      .description(
+        'Drive each endpoint past its limit with k6 and report the limit enforced (no profile: embedded server)',
+      )
+      .option('--profile <file>', 'target profile (YAML or JSON)')
+      .addOption(
+        new Option('--scenario <names>', 'scenarios to run, comma-separated, or all (see --list)')
+          .argParser(list)
+          .default(['transactions']),
+      )
+      .addOption(
+        new Option(
+          '--rate <n>',
+          'requests per window for the over phase (default 130 % of the limit)',
+        ).argParser(positiveInt),
+      )
+      .addOption(
+        new Option(
+          '--duration <d>',
+          'length of each phase, e.g. 10s or 3m (default: 10 s, or three windows)',
+        ).argParser(duration),
+      )
+      .addOption(
+        new Option('--instances <n>', 'local k6 processes sharing the schedule')
+          .argParser(positiveInt)
+          .default(1),
+      )
+      .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
+      .option('--list', 'list the scenarios with the limit each one probes, and exit')
+      .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
+      .addOption(limitOption(`${EMBEDDED_ONLY}override one bucket`)),
+  ).action(load);
 
   program
-    .command('load')
+    .command('certify')
     .description(
-      'Drive each endpoint past its limit with k6 and report the limit enforced (no profile: embedded server)',
+      'Run conformance (every check) and load --scenario all, and write one signed archive of every report ' +
+        '(no profile: the embedded server, not certifiable)',
     )
-    .option('--profile <file>', 'target profile (YAML or JSON)')
-    .addOption(
-      new Option('--scenario <names>', 'scenarios to run, comma-separated, or all (see --list)')
-        .argParser(list)
-        .default(['transactions']),
-    )
-    .addOption(
-      new Option(
-        '--rate <n>',
-        'requests per window for the over phase (default 130 % of the limit)',
-      ).argParser(positiveInt),
-    )
-    .addOption(
-      new Option(
-        '--duration <d>',
-        'length of each phase, e.g. 10s or 3m (default: 10 s, or three windows)',
-      ).argParser(duration),
-    )
-    .addOption(
-      new Option('--instances <n>', 'local k6 processes sharing the schedule')
-        .argParser(positiveInt)
-        .default(1),
-    )
-    .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
-    .option('--list', 'list the scenarios with the limit each one probes, and exit')
-    .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
-    .addOption(limitOption(`${EMBEDDED_ONLY}override one bucket`))
-    .action(load);
+    .option('--profile <file>', 'target profile (YAML or JSON) with all four clients')
+    .requiredOption('--key <file>', 'Ed25519 private key (PEM) that signs the manifest')
+    .requiredOption('--out <file>', 'the archive to write (.tgz)')
+    .action(certify);
+
+  program
+    .command('verify')
+    .description('Check a certify archive: its signature and the hash of every file')
+    .argument('<archive>', 'the .tgz harness certify wrote')
+    .requiredOption('--public-key <file>', 'Ed25519 public key (PEM) of the signer')
+    .action(verify);
 
   return program;
 };

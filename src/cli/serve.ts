@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import {
   FAULTS,
@@ -23,6 +23,9 @@ interface ServeOptions {
   limitBeforeAuth?: boolean;
   network?: NetworkCondition;
   profileOut?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsClientCa?: string;
 }
 
 const listFaults = (): void => {
@@ -31,8 +34,33 @@ const listFaults = (): void => {
     console.log(`${fault.name.padEnd(width)}  ${fault.clause.padEnd(16)} ${fault.rule}`);
 };
 
+const readFlagFile = (flag: string, path: string): Buffer => {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new UsageError(`${flag} ${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+};
+
+/** HTTPS when given a certificate and its key; mutual TLS when also given the CA that signs client certificates. */
+const tlsOf = (options: ServeOptions) => {
+  const { tlsCert, tlsKey, tlsClientCa } = options;
+  if (tlsCert === undefined && tlsKey === undefined) {
+    if (tlsClientCa !== undefined) throw new UsageError('--tls-client-ca needs --tls-cert and --tls-key');
+    return undefined;
+  }
+  if (tlsCert === undefined || tlsKey === undefined)
+    throw new UsageError(tlsCert === undefined ? '--tls-key needs --tls-cert' : '--tls-cert needs --tls-key');
+  return {
+    cert: readFlagFile('--tls-cert', tlsCert),
+    key: readFlagFile('--tls-key', tlsKey),
+    ...(tlsClientCa === undefined ? {} : { clientCa: readFlagFile('--tls-client-ca', tlsClientCa) }),
+  };
+};
+
 export const serve = async (options: ServeOptions): Promise<void> => {
   if (options.listFaults) return listFaults();
+  const tls = tlsOf(options);
   const serverOptions: ReferenceServerOptions = {
     host: options.host,
     port: options.port,
@@ -42,6 +70,7 @@ export const serve = async (options: ServeOptions): Promise<void> => {
     limits: options.limit,
     limiter: options.limiter,
     limitBeforeAuth: options.limitBeforeAuth ?? false,
+    ...(tls === undefined ? {} : { tls }),
   };
   const running = await (options.network === undefined
     ? startReferenceServer(serverOptions).then((server) => ({
@@ -65,6 +94,7 @@ export const serve = async (options: ServeOptions): Promise<void> => {
     );
   }
   console.log(`fault: ${options.fault ?? 'none (faithful to SPEC.md)'}`);
+  if (tls) console.log(`tls: HTTPS${tls.clientCa ? ', client certificates required (mutual TLS)' : ''}`);
   console.log(
     `limiter: ${options.limiter}${options.limitBeforeAuth ? ', counted before auth (gateway mode)' : ''}`,
   );

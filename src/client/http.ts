@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'undici';
+import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { classifyError, describeFailure, TargetError } from './errors.ts';
 import {
   captureRequest,
@@ -9,6 +9,7 @@ import {
   Exchange,
   type TargetErrorKind,
 } from './evidence.ts';
+import { type ProxyOptions, type TlsOptions, tlsConnectOptions } from './network.ts';
 import { Redactor } from './redact.ts';
 
 export interface HttpClientOptions {
@@ -20,6 +21,9 @@ export interface HttpClientOptions {
   /** Evidence bodies longer than this many characters are cut and marked. */
   maxEvidenceBody?: number;
   redactor?: Redactor;
+  tls?: TlsOptions;
+  /** A forward proxy; none unless given (the CLI passes HTTP_PROXY/HTTPS_PROXY/NO_PROXY, see proxyFromEnv). */
+  proxy?: ProxyOptions;
 }
 
 export interface SendRequest {
@@ -48,22 +52,21 @@ const flattenHeaders = (headers: Record<string, string | string[] | undefined>):
 const elapsed = (start: number): number => Math.round((performance.now() - start) * 100) / 100;
 
 /**
- * Sends requests through one keep-alive undici Pool per origin. HTTP statuses, whatever they are, resolve; only
- * failing to talk to the target rejects, with a TargetError.
+ * Sends requests through keep-alive undici pools, one per origin, reached directly or through the forward proxy
+ * (a CONNECT tunnel, TLS to the target inside it). HTTP statuses, whatever they are, resolve; only failing to talk
+ * to the target rejects, with a TargetError.
  */
 export class HttpClient {
   /** Every exchange's evidence is redacted with this; register secrets here before sending them. */
   readonly redactor: Redactor;
-  readonly #pools = new Map<string, Pool>();
-  readonly #connections: number;
-  readonly #connectTimeoutMs: number;
+  #dispatcher: Dispatcher | undefined;
+  readonly #options: HttpClientOptions;
   readonly #requestTimeoutMs: number;
   readonly #maxEvidenceBody: number;
 
   constructor(options: HttpClientOptions = {}) {
     this.redactor = options.redactor ?? new Redactor();
-    this.#connections = options.connections ?? 64;
-    this.#connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+    this.#options = options;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
     this.#maxEvidenceBody = options.maxEvidenceBody ?? DEFAULT_MAX_EVIDENCE_BODY;
   }
@@ -85,7 +88,8 @@ export class HttpClient {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.#requestTimeoutMs);
     try {
-      const res = await this.#pool(url.origin).request({
+      const res = await this.#agent().request({
+        origin: url.origin,
         method: req.method,
         path: `${url.pathname}${url.search}`,
         headers,
@@ -116,20 +120,31 @@ export class HttpClient {
 
   /** Releases every connection; the client stays usable and reconnects on the next send. */
   async close(): Promise<void> {
-    const pools = [...this.#pools.values()];
-    this.#pools.clear();
-    await Promise.all(pools.map((pool) => pool.close()));
+    const dispatcher = this.#dispatcher;
+    this.#dispatcher = undefined;
+    await dispatcher?.close();
   }
 
-  #pool(origin: string): Pool {
-    let pool = this.#pools.get(origin);
-    if (pool === undefined) {
-      pool = new Pool(origin, {
-        connections: this.#connections,
-        connect: { timeout: this.#connectTimeoutMs },
+  #agent(): Dispatcher {
+    if (this.#dispatcher === undefined) {
+      const { connections = 64, connectTimeoutMs = 5_000, tls = {}, proxy = {} } = this.#options;
+      const target = { timeout: connectTimeoutMs, ...tlsConnectOptions(tls) };
+      this.#dispatcher = new EnvHttpProxyAgent({
+        connections,
+        // Direct connections use `connect`; through a proxy, `requestTls` is the TLS inside the tunnel and
+        // `proxyTls` the TLS to an https:// proxy, which may sit behind the same private CA.
+        connect: target,
+        requestTls: target,
+        proxyTls: {
+          timeout: connectTimeoutMs,
+          ...tlsConnectOptions({ ...tls, cert: undefined, key: undefined }),
+        },
+        // Empty strings, not undefined: undefined would make undici read process.env itself.
+        httpProxy: proxy.httpProxy ?? '',
+        httpsProxy: proxy.httpsProxy ?? '',
+        noProxy: proxy.noProxy ?? '',
       });
-      this.#pools.set(origin, pool);
     }
-    return pool;
+    return this.#dispatcher;
   }
 }

@@ -1,7 +1,7 @@
 // Runs the selected checks: "before" lane first (needs untouched buckets), then every other lane concurrently (one
 // lane per rate-limit bucket, so no check spends another's budget mid-measurement), then the "after" lane.
 import { createHash } from 'node:crypto';
-import { TargetError, TokenError } from '../client/index.ts';
+import { type HttpClientOptions, TargetError, TokenError } from '../client/index.ts';
 import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
 import { CheckContext } from './context.ts';
 import { GRADES, type Grade, Outcome } from './grades.ts';
@@ -21,6 +21,8 @@ export interface RunOptions {
   readonly progress: Progress;
   readonly version: string;
   readonly command: string;
+  /** How to reach the target: TLS, proxy, request timeout. */
+  readonly http?: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'>;
 }
 
 /**
@@ -122,7 +124,7 @@ export const runConformance = async (
   selection: readonly Selected[],
   options: RunOptions,
 ): Promise<RunReport> => {
-  const session = new Session(target, options.progress);
+  const session = new Session(target, options.progress, options.http);
   const plan = planOf(selection, target);
   for (const item of plan.filter((i) => i.probe)) {
     const endpoint = target.endpoint(item.endpoint as EndpointKey);

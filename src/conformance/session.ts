@@ -7,6 +7,7 @@ import {
   type ApiRequest,
   type Exchange,
   HttpClient,
+  type HttpClientOptions,
   type SendRequest,
   type TokenClient,
   TokenManager,
@@ -41,8 +42,9 @@ class CountingHttpClient extends HttpClient {
     readonly keyOf: (req: SendRequest) => string,
     readonly bucketOf: (key: string) => BucketId | undefined,
     readonly ownerOf: (req: SendRequest) => { tenant: string; clientId: string } | undefined,
+    options: HttpClientOptions,
   ) {
-    super({ connections: CONNECTIONS });
+    super({ ...options, connections: CONNECTIONS });
   }
 
   override async send(req: SendRequest): Promise<Exchange> {
@@ -102,6 +104,7 @@ export class Session {
   constructor(
     readonly target: Target,
     readonly progress: Progress,
+    network: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'> = {},
   ) {
     this.http = new CountingHttpClient(
       endpointMatcher(target),
@@ -111,6 +114,7 @@ export class Session {
         const owner = token === undefined ? undefined : this.tokens.ownerOf(token);
         return owner && { tenant: owner.tenant ?? target.profile.tenant, clientId: owner.client_id };
       },
+      network,
     );
     // Registered before any traffic, so even the first request's evidence is redacted.
     for (const client of Object.values(target.profile.clients))

@@ -64,6 +64,7 @@ export const resolveTarget = (profile: Profile): Target => {
     ...(profile.token_lifetime === undefined
       ? []
       : [`profile sets the token lifetime to ${tokenLifetimeSeconds} s`]),
+    ...(profile.tls?.insecure ? ['TLS certificates were not verified (--insecure / tls.insecure)'] : []),
   ];
 
   const policy = profile.side_effects ?? 'allow';

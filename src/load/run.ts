@@ -18,6 +18,8 @@ export interface LoadRun {
   readonly dir: string;
   readonly label: string;
   readonly onLine?: (line: string) => void;
+  /** Proxy and TLS settings for k6 (see k6-network.ts). */
+  readonly network?: { readonly env: Readonly<Record<string, string>>; readonly args: readonly string[] };
 }
 
 export interface LoadOutcome {
@@ -95,9 +97,14 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
         K6_WEB_DASHBOARD_PORT: '-1',
         K6_WEB_DASHBOARD_PERIOD: '1s',
         K6_WEB_DASHBOARD_EXPORT: dashboard,
+        ...run.network?.env,
       };
-      const args =
-        run.instances === 1 ? [] : ['--execution-segment', segment, '--execution-segment-sequence', sequence];
+      const args = [
+        ...(run.network?.args ?? []),
+        ...(run.instances === 1
+          ? []
+          : ['--execution-segment', segment, '--execution-segment-sequence', sequence]),
+      ];
       return runInstance(run, i, env, args);
     }),
   );

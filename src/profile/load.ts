@@ -1,5 +1,6 @@
 // A profile describes a target: the parts SPEC.md leaves open ("not shown") are the user's to fill in.
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../cli/errors.ts';
@@ -90,6 +91,21 @@ export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEn
   return validateProfile(resolveEnv(document, names, env, source), source);
 };
 
+/** TLS files are named relative to the profile, so a profile and its certificates can move together. */
+const anchorTlsFiles = (profile: Profile, dir: string): Profile => {
+  if (profile.tls === undefined) return profile;
+  const { ca, cert, key, ...rest } = profile.tls;
+  return {
+    ...profile,
+    tls: {
+      ...rest,
+      ...(ca === undefined ? {} : { ca: resolve(dir, ca) }),
+      ...(cert === undefined ? {} : { cert: resolve(dir, cert) }),
+      ...(key === undefined ? {} : { key: resolve(dir, key) }),
+    },
+  };
+};
+
 export const loadProfile = (path: string, env: NodeJS.ProcessEnv = process.env): Profile => {
   let text: string;
   try {
@@ -97,5 +113,5 @@ export const loadProfile = (path: string, env: NodeJS.ProcessEnv = process.env):
   } catch (error) {
     throw new UsageError(`--profile ${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
-  return parseProfile(text, path, env);
+  return anchorTlsFiles(parseProfile(text, path, env), dirname(resolve(path)));
 };

@@ -1,5 +1,6 @@
 // A faithful server for SPEC.md, to run harness against, with optional fault injection (see faults.ts).
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Profile } from '../spec/index.ts';
 import { createApp, TOKEN_PATH } from './app.ts';
@@ -37,7 +38,18 @@ export async function startReferenceServer(
 ): Promise<RunningReferenceServer> {
   const resolved = resolveOptions(options);
   const app = createApp(resolved);
-  const server = createServer(app.listener);
+  const tls = options?.tls;
+  const server = tls
+    ? createHttpsServer(
+        {
+          cert: tls.cert,
+          key: tls.key,
+          // Mutual TLS: a client without a certificate this CA signed fails the handshake, as at a real gateway.
+          ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}),
+        },
+        app.listener,
+      )
+    : createServer(app.listener);
   // Longer than load generators keep idle connections (k6, undici), so the server never closes one just as a client
   // reuses it: that race shows up as a stray connection error in a slow probe (one request a window).
   server.keepAliveTimeout = 120_000;
@@ -50,7 +62,7 @@ export async function startReferenceServer(
   });
   const { port } = server.address() as AddressInfo;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
-  const baseUrl = `http://${host}:${port}`;
+  const baseUrl = `${tls ? 'https' : 'http'}://${host}:${port}`;
   const authUrl = `${baseUrl}${TOKEN_PATH}`;
   app.setBaseUrl(baseUrl);
   return {

@@ -40,6 +40,8 @@ export interface ReferenceServerOptions {
   limitBeforeAuth?: boolean;
   /** Clock in ms; drives token expiry and limit windows. */
   now?: () => number;
+  /** Serve HTTPS with this certificate and key (PEM); with `clientCa`, require client certificates it signed. */
+  tls?: { cert: Buffer; key: Buffer; clientCa?: Buffer };
 }
 
 export interface ReferenceClients {

@@ -7,14 +7,17 @@ import { Ajv } from 'ajv';
 import type { RunReport } from '../conformance/types.ts';
 import { toHtml } from './html.ts';
 import { toJUnit } from './junit.ts';
+import { toMarkdown } from './markdown.ts';
 import { conformanceSchema } from './schema.ts';
 
-export type ReportFormat = 'json' | 'junit' | 'html';
+export const REPORT_FORMATS = ['json', 'junit', 'html', 'markdown'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export const REPORT_FILES: Readonly<Record<ReportFormat, string>> = {
   json: 'conformance.json',
   junit: 'conformance.xml',
   html: 'conformance.html',
+  markdown: 'conformance.md',
 };
 
 const ajv = new Ajv({ strict: true, allErrors: true });
@@ -75,6 +78,11 @@ export const writeReports = async (
     json: () => json,
     junit: () => toJUnit(report),
     html: () => toHtml(report),
+    markdown: () =>
+      toMarkdown(
+        report,
+        formats.map((f) => REPORT_FILES[f]),
+      ),
   };
   await mkdir(options.dir, { recursive: true });
   const files: string[] = [];

@@ -109,6 +109,21 @@ export const profileSchema = {
     token_lifetime: { type: 'integer', minimum: 1 },
     /** How long a "minute" of per-minute limits lasts on a test server; a run with it is not certifiable. */
     minute_ms: { type: 'integer', minimum: 1000 },
+    /** TLS towards the target, files relative to the profile: an extra trusted CA, a client certificate and key. */
+    tls: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        ca: nonEmpty,
+        cert: nonEmpty,
+        key: nonEmpty,
+        /** Skip certificate verification: a run with it is not certifiable. */
+        insecure: { type: 'boolean' },
+      },
+      dependencies: { cert: ['key'], key: ['cert'] },
+    },
+    /** The longest a request may take, connecting and reading the whole answer included (default 15000). */
+    timeout_ms: { type: 'integer', minimum: 1 },
   },
 } as const;
 export type Profile = FromSchema<typeof profileSchema>;

@@ -36,9 +36,14 @@ describe('harness conformance against the faithful reference server', () => {
     expect(run.stderr).toContain('PASS         AUTH-TOKEN-FORM');
   });
 
-  it('writes the three reports and points latest at them', () => {
+  it('writes the four reports and points latest at them', () => {
     const latest = realpathSync(join(run.reportDir, 'latest'));
-    expect(readdirSync(latest).sort()).toEqual(['conformance.html', 'conformance.json', 'conformance.xml']);
+    expect(readdirSync(latest).sort()).toEqual([
+      'conformance.html',
+      'conformance.json',
+      'conformance.md',
+      'conformance.xml',
+    ]);
     const report = JSON.parse(readFileSync(join(latest, 'conformance.json'), 'utf8'));
     expect(report.counts.FAIL).toBe(0);
     expect(report.checks.every((c: { repro: string[]; clause: string }) => c.clause.startsWith('§'))).toBe(
@@ -93,6 +98,19 @@ describe('harness conformance against broken targets', () => {
       expect(
         (await conformance(server, ['--only', 'token', '--strict', '--baseline', baseline])).status,
       ).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with --require-certifiable, a run that cannot certify exits 1 and says why', async () => {
+    const server = await startReferenceServer(SCALED);
+    try {
+      const run = await conformance(server, ['--only', 'token', '--require-certifiable']);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(
+        /^harness: --require-certifiable: this run cannot certify the target: .*profile shortens per-minute windows to 2000 ms; .*AUTH-FORBIDDEN \(required by §5 rule 6\) is SKIP/m,
+      );
     } finally {
       await server.close();
     }

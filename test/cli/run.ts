@@ -15,9 +15,13 @@ export interface Finished {
 }
 
 /** Asynchronous on purpose: a synchronous spawn would freeze an in-process server the command talks to. */
-export const harness = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> =>
+export const harness = (
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 120_000,
+): Promise<Finished> =>
   new Promise((resolve) => {
-    const options = { env: { ...process.env, ...env }, timeout: 120_000 };
+    const options = { env: { ...process.env, ...env }, timeout: timeoutMs };
     execFile(process.execPath, [BIN, ...args], options, (error, stdout, stderr) => {
       const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
       resolve({ status, stdout, stderr });

@@ -83,6 +83,12 @@ describe('harness serve, bad input', () => {
     [['serve', '--limit', 'transactions=5/second'], "unknown bucket 'transactions'"],
     [['serve', '--host', '192.0.2.1'], 'not a loopback address'],
     [['serve', '--colour'], "unknown option '--colour'"],
+    [['serve', '--tls-cert', 'server.pem'], '--tls-cert needs --tls-key'],
+    [['serve', '--tls-client-ca', 'ca.pem'], '--tls-client-ca needs --tls-cert and --tls-key'],
+    [
+      ['serve', '--tls-cert', '/nonexistent.pem', '--tls-key', '/nonexistent.key'],
+      '--tls-cert /nonexistent.pem: cannot read (ENOENT)',
+    ],
   ])('%j: one line naming the flag, exit 2', async (args, message) => {
     const result = await harness(args);
     expect(result.status).toBe(2);

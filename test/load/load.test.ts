@@ -51,7 +51,11 @@ describe('harness load', () => {
       'load-transactions-summary.html',
       'load-transactions-summary.json',
       'load-transactions.html',
+      'load-transactions.xml',
     ]);
+    const junit = readFileSync(join(run.latest, 'load-transactions.xml'), 'utf8');
+    expect(junit.match(/<testcase /g)).toHaveLength(3);
+    expect(junit).toMatch(/<testsuites name="harness load" tests="3" failures="0" /);
     expect(readFileSync(join(run.latest, 'load-transactions-summary.html'), 'utf8')).toContain('<svg');
     // No client secret and no token the server issued in any report or in what was printed.
     expect(run.secrets.length).toBeGreaterThan(4);
@@ -71,6 +75,10 @@ describe('harness load', () => {
     const run = await load({ fault }, TRANSACTIONS);
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(new RegExp(`^FAIL  over_transactions\\s+.*${message.source}`, 'm'));
+    const junit = readFileSync(join(run.latest, 'load-transactions.xml'), 'utf8');
+    expect(junit).toMatch(
+      /<testcase classname="load.transactions" name="over_transactions" [^>]*>\s*<failure /,
+    );
   });
 
   it('holds the Observability endpoints to one shared limit, and catches separate buckets', {

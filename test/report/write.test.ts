@@ -27,16 +27,19 @@ describe('timestampDir', () => {
 describe('writeReports', () => {
   it('writes every format and points latest at the run', async () => {
     const dir = await timestampDir(join(root, 'reports'), AT);
-    const result = await writeReports(FIXTURE, { dir, formats: ['json', 'junit', 'html'] });
+    const result = await writeReports(FIXTURE, { dir, formats: ['json', 'junit', 'html', 'markdown'] });
     expect(result).toEqual({
       dir,
-      files: ['conformance.json', 'conformance.xml', 'conformance.html'].map((f) => join(dir, f)),
+      files: ['conformance.json', 'conformance.xml', 'conformance.html', 'conformance.md'].map((f) =>
+        join(dir, f),
+      ),
     });
     const json = JSON.parse(await readFile(join(dir, 'conformance.json'), 'utf8'));
     expect(json).toEqual(JSON.parse(JSON.stringify(FIXTURE)));
     expect(conformanceErrors(json)).toEqual([]);
     expect(await readFile(join(dir, 'conformance.xml'), 'utf8')).toMatch(/^<\?xml /);
     expect(await readFile(join(dir, 'conformance.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
+    expect(await readFile(join(dir, 'conformance.md'), 'utf8')).toMatch(/^## harness conformance: /);
 
     const latest = join(root, 'reports', 'latest');
     expect((await lstat(latest)).isSymbolicLink()).toBe(true);

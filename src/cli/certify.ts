@@ -1,0 +1,134 @@
+// `harness certify`: conformance with every check and every client, then `load --scenario all`, and one signed
+// archive of every report, so a certifier can check later that nothing was changed (`harness verify`).
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { readPrivateKey, redactProfile, sealArchive, sha256 } from '../certify/manifest.ts';
+import type { TarEntry } from '../certify/tar.ts';
+import { GRADES } from '../conformance/grades.ts';
+import { loadProfile } from '../profile/load.ts';
+import { REPORT_FORMATS } from '../report/write.ts';
+import type { ClientRole, Profile } from '../spec/index.ts';
+import { runConformanceCommand } from './conformance.ts';
+import { UsageError } from './errors.ts';
+import { findK6, k6VersionLine } from './k6.ts';
+import { runLoadCommand } from './load.ts';
+import { harnessCommit, harnessVersion } from './version.ts';
+
+export interface CertifyOptions {
+  profile?: string;
+  key: string;
+  out: string;
+}
+
+export const SPEC_FILE = resolve(import.meta.dirname, '../spec/SPEC.md');
+/** Every check SPEC.md states needs its client: without one, a run skips checks and cannot certify. */
+const EVERY_CLIENT: readonly ClientRole[] = ['primary', 'same_tenant', 'restricted', 'other_tenant'];
+
+/** A run's report files, named under `folder/` in the archive. */
+const reportFiles = (dir: string | undefined, folder: string): TarEntry[] =>
+  dir === undefined
+    ? []
+    : readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name)
+        .sort()
+        .map((name) => ({ path: `${folder}/${name}`, data: readFileSync(join(dir, name)) }));
+
+/** `27 phases: 25 passed, 1 failed, 1 skipped`, from the JUnit file load writes. */
+const loadSummary = (exitCode: number, files: readonly TarEntry[]): string => {
+  const junit = files.find((f) => /\/load-[^/]*\.xml$/.test(f.path))?.data.toString('utf8');
+  const totals = /<testsuites [^>]*tests="(\d+)" failures="(\d+)" errors="\d+" skipped="(\d+)"/.exec(
+    junit ?? '',
+  );
+  if (totals === null) return `exit ${exitCode}, no phase results`;
+  const [, tests, failures, skipped] = totals.map(Number) as [number, number, number, number];
+  return `exit ${exitCode}: ${tests} phases: ${tests - failures - skipped} passed, ${failures} failed, ${skipped} skipped`;
+};
+
+const checkInput = (options: CertifyOptions): Profile | undefined => {
+  const outDir = dirname(resolve(options.out));
+  if (!existsSync(outDir)) throw new UsageError(`--out ${options.out}: no folder ${outDir}`);
+  if (options.profile === undefined) return undefined;
+  const profile = loadProfile(options.profile);
+  const missing = EVERY_CLIENT.filter((role) => profile.clients[role] === undefined);
+  if (missing.length > 0) {
+    throw new UsageError(
+      `${options.profile}: certify runs every check, which needs ${missing.map((r) => `clients.${r}`).join(', ')}`,
+    );
+  }
+  return profile;
+};
+
+const runCertify = async (options: CertifyOptions, staging: string): Promise<number> => {
+  const key = readPrivateKey(options.key);
+  const profile = checkInput(options);
+  const k6 = k6VersionLine(findK6());
+  const target = options.profile === undefined ? {} : { profile: options.profile };
+  const startedAt = new Date();
+  console.error('harness certify: conformance, every check (token expiry included)');
+  const conformance = await runConformanceCommand({
+    ...target,
+    slow: true,
+    reportDir: join(staging, 'conformance'),
+    format: [...REPORT_FORMATS],
+  });
+  const report = conformance.report;
+  if (report === undefined) return conformance.exitCode;
+  console.error('harness certify: load --scenario all');
+  const load = await runLoadCommand({
+    ...target,
+    scenario: ['all'],
+    instances: 1,
+    reportDir: join(staging, 'load'),
+    limit: {},
+  });
+  const finishedAt = new Date();
+  const loadFiles = reportFiles(load.dir, 'load');
+  const files: TarEntry[] = [
+    { path: 'SPEC.md', data: readFileSync(SPEC_FILE) },
+    ...reportFiles(conformance.dir, 'conformance'),
+    ...loadFiles,
+  ];
+  const notCertifiable = [
+    ...(profile === undefined ? ['ran against the embedded reference server, not a target'] : []),
+    ...report.notCertifiable,
+    ...(load.exitCode > 1 ? [`load did not complete (exit ${load.exitCode})`] : []),
+  ];
+  const body = {
+    harness: { version: harnessVersion(), commit: harnessCommit() },
+    spec: { path: 'SPEC.md' as const, sha256: sha256(files[0]!.data) },
+    node: process.version,
+    k6,
+    target: { ...report.target, embedded: profile === undefined },
+    profile: profile === undefined ? null : redactProfile(profile),
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    certifiable: notCertifiable.length === 0,
+    notCertifiable,
+    conformance: {
+      exitCode: conformance.exitCode,
+      summary: `exit ${conformance.exitCode}: ${report.checks.length} checks: ${GRADES.map((g) => `${report.counts[g]} ${g}`).join(', ')}`,
+    },
+    load: { exitCode: load.exitCode, summary: loadSummary(load.exitCode, loadFiles) },
+  };
+  const { archive, manifest } = sealArchive(body, files, key, finishedAt);
+  writeFileSync(options.out, archive);
+  console.log(`certification archive: ${options.out} (${files.length} files and the signed manifest)`);
+  console.log(`signed: Ed25519, public key sha256 ${manifest.signer.publicKeySha256}`);
+  console.log(`conformance: ${manifest.conformance.summary}`);
+  console.log(`load: ${manifest.load.summary}`);
+  console.log(`certifiable: ${manifest.certifiable ? 'yes' : `no: ${notCertifiable.join('; ')}`}`);
+  // The archive is evidence either way; the exit code says whether the target passed, as the two commands do.
+  return Math.max(conformance.exitCode, load.exitCode);
+};
+
+export const certify = async (options: CertifyOptions): Promise<void> => {
+  const staging = await mkdtemp(join(tmpdir(), 'harness-certify-'));
+  try {
+    process.exitCode = await runCertify(options, staging);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+};

@@ -1,0 +1,80 @@
+// Markdown for a CI job page (GitHub's job summary, a GitLab merge request note): what needs attention first, one
+// table row per check that did not pass, then the summary last, where a reader scrolling to the end looks for it.
+import { GRADES, type Grade, gradeRank } from '../conformance/grades.ts';
+import type { CheckResult, RunReport } from '../conformance/types.ts';
+import { stripIllegal } from './escape.ts';
+import { formatDuration } from './html.ts';
+
+/**
+ * Server-supplied text as inert Markdown on one line: backslash escapes for the punctuation Markdown and tables
+ * give meaning to, and `&` as an entity so no `&lt;`-style text turns into markup.
+ */
+export const mdText = (text: string): string =>
+  stripIllegal(text)
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/&/g, '&amp;')
+    .replace(/[\\`*_{}[\]()<>#+!|~]/g, (c) => `\\${c}`);
+
+/** A fence longer than any run of backticks inside, so reproduction commands cannot close it early. */
+const fenced = (lines: readonly string[]): string => {
+  const body = stripIllegal(lines.join('\n\n'));
+  const longest = Math.max(2, ...(body.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}sh\n${body}\n${fence}`;
+};
+
+const verdictOf = (report: RunReport): string => {
+  if (report.counts.FAIL > 0) return 'FAIL';
+  if (report.counts.INCONCLUSIVE > 0) return 'INCONCLUSIVE';
+  return report.counts.WARN > 0 ? 'PASS with warnings' : 'PASS';
+};
+
+const row = (check: CheckResult): string =>
+  `| ${check.grade} | \`${check.id}\` ${mdText(check.title)} | ${mdText(check.clause)} | ${mdText(check.message)} |`;
+
+/** FAIL checks with a way to reproduce them, one collapsed block each. */
+const reproductions = (checks: readonly CheckResult[]): string[] =>
+  checks
+    .filter((c) => c.grade === 'FAIL' && c.repro.length > 0)
+    .map((c) =>
+      [`<details><summary>Reproduce ${c.id}</summary>`, '', fenced(c.repro), '', '</details>', ''].join('\n'),
+    );
+
+export const toMarkdown = (report: RunReport, reportFiles: readonly string[] = []): string => {
+  const attention = report.checks
+    .filter((c) => c.grade !== 'PASS')
+    .sort((a, b) => gradeRank(a.grade) - gradeRank(b.grade));
+  const passed = report.checks.filter((c) => c.grade === 'PASS');
+  const counts = GRADES.filter((g: Grade) => report.counts[g] > 0)
+    .map((g) => `${report.counts[g]} ${g}`)
+    .join(', ');
+  const certifiable = report.certifiable
+    ? 'yes'
+    : `no\n${report.notCertifiable.map((reason) => `  - ${mdText(reason)}`).join('\n')}`;
+  const lines = [`## harness conformance: ${verdictOf(report)}`, ''];
+  if (attention.length > 0) {
+    lines.push('| grade | check | SPEC.md | why |', '|---|---|---|---|', ...attention.map(row), '');
+    lines.push(...reproductions(attention));
+  }
+  if (passed.length > 0) {
+    lines.push(
+      `<details><summary>${passed.length} checks passed</summary>`,
+      '',
+      ...passed.map((c) => `- \`${c.id}\` ${mdText(c.title)} (${mdText(c.clause)})`),
+      '',
+      '</details>',
+      '',
+    );
+  }
+  lines.push(
+    '### Summary',
+    '',
+    `- **Target:** ${mdText(report.target.base_url)} (tenant ${mdText(report.target.tenant)})`,
+    `- **Checks:** ${report.checks.length} in ${formatDuration(report.durationMs)}: ${counts}`,
+    `- **Certifiable:** ${certifiable}`,
+    `- **harness:** ${mdText(report.harness.version)}, started ${report.startedAt}`,
+  );
+  if (reportFiles.length > 0) lines.push(`- **Reports:** ${reportFiles.map((f) => `\`${f}\``).join(', ')}`);
+  return `${lines.join('\n')}\n`;
+};

@@ -1,0 +1,142 @@
+// `harness certify` end to end: a real conformance run and `load --scenario all` into one signed archive, which
+// `harness verify` accepts as written and refuses once any byte of any file in it changes.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { tarGz, untarGz } from '../../src/certify/tar.ts';
+import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { type Finished, harness, profileFor, secretsOf, tmp } from './run.ts';
+
+const CERTIFY_MS = 300_000;
+const dir = tmp();
+const key = join(dir, 'key.pem');
+const publicKey = join(dir, 'public.pem');
+execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519', '-out', key]);
+execFileSync('openssl', ['pkey', '-in', key, '-pubout', '-out', publicKey]);
+
+const verify = (archive: string) => harness(['verify', archive, '--public-key', publicKey]);
+const manifestOf = (archive: string) =>
+  JSON.parse(
+    untarGz(readFileSync(archive))
+      .find((e) => e.path === 'manifest.json')!
+      .data.toString('utf8'),
+  );
+
+describe('harness certify with no profile (the embedded server)', () => {
+  const archive = join(dir, 'embedded.tgz');
+  let certified: Finished;
+  beforeAll(async () => {
+    certified = await harness(['certify', '--key', key, '--out', archive], {}, CERTIFY_MS);
+  }, CERTIFY_MS);
+
+  it('writes an archive that verify accepts, marked not certifiable', async () => {
+    expect([0, 1], certified.stderr).toContain(certified.status);
+    const verified = await verify(archive);
+    expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+    expect(verified.stdout).toMatch(
+      /^verified: the manifest is signed by the key with sha256 [0-9a-f]{64}, and all \d+ files match it$/m,
+    );
+    expect(verified.stdout).toMatch(
+      /^certifiable: no: ran against the embedded reference server, not a target/m,
+    );
+    const manifest = manifestOf(archive);
+    expect(manifest.files.map((f: { path: string }) => f.path)).toEqual(
+      expect.arrayContaining([
+        'SPEC.md',
+        'conformance/conformance.json',
+        'conformance/conformance.md',
+        'load/load-all.xml',
+      ]),
+    );
+    expect(manifest.conformance.exitCode).toBe(0);
+    expect(manifest.k6).toMatch(/^k6 v2\./);
+  });
+
+  it('fails verification with exit 1 naming the first file changed', async () => {
+    const entries = untarGz(readFileSync(archive));
+    for (const path of ['conformance/conformance.json', 'manifest.json']) {
+      const changed = join(dir, `changed-${path.replace('/', '-')}.tgz`);
+      const repacked = entries.map((e) => {
+        if (e.path !== path) return e;
+        const data = Buffer.from(e.data);
+        data[data.length >> 1] = data[data.length >> 1]! ^ 1;
+        return { path, data };
+      });
+      writeFileSync(changed, tarGz(repacked, new Date()));
+      const verified = await verify(changed);
+      expect(verified.status).toBe(1);
+      expect(verified.stdout).toMatch(new RegExp(`^verification failed: ${path.replace('.', '\\.')}: `));
+    }
+  });
+});
+
+describe('harness certify with a profile', () => {
+  let server: RunningReferenceServer;
+  let certified: Finished;
+  const archive = join(dir, 'profile.tgz');
+  beforeAll(async () => {
+    server = await startReferenceServer({ minuteMs: 2000, tokenLifetimeSeconds: 5 });
+    const { file, env } = profileFor(server);
+    certified = await harness(
+      ['certify', '--profile', file, '--key', key, '--out', archive],
+      env,
+      CERTIFY_MS,
+    );
+  }, CERTIFY_MS);
+  afterAll(() => server.close());
+
+  it('keeps every client secret and every issued token out of every file of the archive', async () => {
+    expect((await verify(archive)).status).toBe(0);
+    const secrets = secretsOf(server);
+    expect(secrets.length).toBeGreaterThan(10);
+    for (const entry of untarGz(readFileSync(archive))) {
+      const text = entry.data.toString('utf8');
+      for (const secret of secrets) expect(text.includes(secret), `${entry.path} holds a secret`).toBe(false);
+    }
+    for (const text of [certified.stdout, certified.stderr]) {
+      for (const secret of secrets) expect(text.includes(secret)).toBe(false);
+    }
+    const manifest = manifestOf(archive);
+    expect(manifest.target.embedded).toBe(false);
+    expect(manifest.profile.clients.primary).toEqual({ client_id: server.clients.primary.client_id });
+    expect(manifest.notCertifiable).toContain('profile sets the token lifetime to 5 s');
+  });
+
+  it('refuses a profile without all four clients, and a key that is not Ed25519, before running anything', async () => {
+    const { file, env } = profileFor(server);
+    const partial = join(tmp(), 'partial.yaml');
+    const profile = server.profile();
+    writeFileSync(partial, stringify({ ...profile, clients: { primary: profile.clients.primary } }));
+    const missing = await harness([
+      'certify',
+      '--profile',
+      partial,
+      '--key',
+      key,
+      '--out',
+      join(dir, 'x.tgz'),
+    ]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr.trim()).toBe(
+      `harness: ${partial}: certify runs every check, which needs clients.same_tenant, clients.restricted, clients.other_tenant`,
+    );
+    const rsa = join(dir, 'rsa.pem');
+    execFileSync('openssl', [
+      'genpkey',
+      '-algorithm',
+      'rsa',
+      '-pkeyopt',
+      'rsa_keygen_bits:1024',
+      '-out',
+      rsa,
+    ]);
+    const wrongKey = await harness(
+      ['certify', '--profile', file, '--key', rsa, '--out', join(dir, 'y.tgz')],
+      env,
+    );
+    expect(wrongKey.status).toBe(2);
+    expect(wrongKey.stderr.trim()).toMatch(/^harness: --key .*rsa\.pem: an Ed25519 key is needed, not rsa/);
+  });
+});

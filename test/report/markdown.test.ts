@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { gradeRank } from '../../src/conformance/grades.ts';
+import { mdText, toMarkdown } from '../../src/report/markdown.ts';
+import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
+
+const tableRows = (markdown: string): string[] => markdown.split('\n').filter((l) => /^\| [A-Z]+ \|/.test(l));
+/** Cell separators: pipes not escaped with a backslash. */
+const separators = (line: string): number => line.match(/(?<!\\)\|/g)?.length ?? 0;
+
+describe('toMarkdown', () => {
+  it('lists what needs attention first, most severe first, and the summary last', () => {
+    const markdown = toMarkdown(FIXTURE, ['conformance.json', 'conformance.md']);
+    expect(markdown.split('\n')[0]).toBe('## harness conformance: FAIL');
+    const grades = tableRows(markdown).map((l) => l.split(' | ')[0]!.slice(2));
+    expect(grades).toEqual(['FAIL', 'FAIL', 'INCONCLUSIVE', 'WARN', 'SKIP', 'INFO']);
+    expect([...grades].sort((a, b) => gradeRank(a as 'FAIL') - gradeRank(b as 'FAIL'))).toEqual(grades);
+    const passing = FIXTURE_CHECKS.filter((c) => c.grade === 'PASS');
+    expect(markdown).toContain(`<summary>${passing.length} checks passed</summary>`);
+    const summaryAt = markdown.indexOf('### Summary');
+    expect(summaryAt).toBeGreaterThan(markdown.indexOf('<summary>4 checks passed'));
+    const summary = markdown.slice(summaryAt);
+    expect(summary).toContain('- **Certifiable:** no\n  - AUTH-FORBIDDEN was skipped');
+    expect(summary).toContain('2 FAIL, 1 INCONCLUSIVE, 1 WARN, 1 SKIP, 1 INFO, 4 PASS');
+    expect(summary).toContain('`conformance.json`, `conformance.md`');
+  });
+
+  it('offers the reproduction of each FAIL in a fence nothing inside can close', () => {
+    const [failing] = FIXTURE_CHECKS.filter((c) => c.grade === 'FAIL');
+    const repro = ['curl -sS ```x``` "$ACCESS_TOKEN"'];
+    const markdown = toMarkdown(reportOf([{ ...failing!, repro }]));
+    expect(markdown).toContain(`<summary>Reproduce ${failing!.id}</summary>`);
+    expect(markdown).toContain('````sh\ncurl -sS ```x``` "$ACCESS_TOKEN"\n````');
+  });
+
+  it('keeps text from the server inert: no markup, no extra table cells, one line', () => {
+    const hostile = '<img src=x onerror=alert(1)> | **bold** [link](https://x.example.test)\nsecond & line';
+    const [failing] = FIXTURE_CHECKS.filter((c) => c.grade === 'FAIL');
+    const markdown = toMarkdown(reportOf([{ ...failing!, message: hostile }]));
+    const [line] = tableRows(markdown);
+    expect(separators(line!)).toBe(5);
+    expect(line).not.toMatch(/(?<!\\)</);
+    expect(line).not.toMatch(/(?<!\\)\*\*/);
+    expect(line).toContain('second &amp; line');
+    expect(mdText('a_b`c')).toBe('a\\_b\\`c');
+  });
+
+  it('says PASS when nothing needs attention', () => {
+    const markdown = toMarkdown(reportOf(FIXTURE_CHECKS.filter((c) => c.grade === 'PASS')));
+    expect(markdown.split('\n')[0]).toBe('## harness conformance: PASS');
+    expect(tableRows(markdown)).toEqual([]);
+  });
+});
