@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { availableProbes, planProbes } from '../../load/lib/plan.ts';
 import { summaryHtml } from '../../load/lib/report-html.ts';
-import { judge } from '../../load/lib/verdict.ts';
+import { byGrade, GRADE_ORDER } from '../../load/lib/verdict.ts';
 import { runLoad } from '../load/run.ts';
 import { loadProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
@@ -21,6 +21,7 @@ export interface LoadOptions {
   instances: number;
   reportDir: string;
   list?: boolean;
+  strict?: boolean;
   fault?: FaultName;
   limit: Partial<Record<BucketId, Limit>>;
 }
@@ -90,16 +91,26 @@ export const load = async (options: LoadOptions): Promise<void> => {
       files.push(join(dir, `load-${label}-summary.html`));
     }
     await pointLatest(dir);
-    const failed = outcome.summary.phases.filter((p) => !judge(p).ok);
-    for (const phase of failed) console.log(`FAIL  ${phase.plan.name.padEnd(32)} ${judge(phase).message}`);
+    const graded = byGrade(outcome.summary);
+    for (const { result, verdict } of graded.filter((g) => g.verdict.grade !== 'PASS')) {
+      console.log(`${verdict.grade.padEnd(12)} ${result.plan.name.padEnd(34)} ${verdict.message}`);
+    }
     console.log(`reports: ${files.map(show).join(', ')}`);
+    const counts = GRADE_ORDER.map(
+      (grade) => [grade, graded.filter((g) => g.verdict.grade === grade)] as const,
+    )
+      .filter(([, list]) => list.length > 0)
+      .map(([grade, list]) => `${list.length} ${grade}`);
+    const failed = graded.filter((g) => g.verdict.grade === 'FAIL').map((g) => g.result.plan.name);
     console.log(
-      `summary: ${outcome.summary.phases.length - failed.length} of ${outcome.summary.phases.length} phases passed` +
-        (failed.length > 0 ? `; failed: ${failed.map((p) => p.plan.name).join(', ')}` : ''),
+      `summary: ${graded.length} phases: ${counts.join(', ')}` +
+        (failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''),
     );
-    const k6Failed = outcome.exitCodes.some((code) => code !== 0 && code !== 99);
+    const k6Failed = outcome.exitCodes.some((code) => code !== 0);
     if (k6Failed) console.log(`k6 exited with ${outcome.exitCodes.join(', ')}: see its output above`);
-    process.exitCode = failed.length > 0 || k6Failed || outcome.exitCodes.includes(99) ? 1 : 0;
+    // INCONCLUSIVE and WARN are no failure of the server; --strict makes them one for the exit code.
+    const doubtful = graded.some((g) => g.verdict.grade === 'INCONCLUSIVE' || g.verdict.grade === 'WARN');
+    process.exitCode = failed.length > 0 || k6Failed || (options.strict && doubtful) ? 1 : 0;
   } finally {
     await server?.close();
   }

@@ -21,6 +21,9 @@ const limitOption = (description: string): Option =>
     .argParser(limitOverride)
     .default({});
 
+/** Grades that are no failure of the server still fail the run with --strict. */
+const strictOption = (grades: string): Option => new Option('--strict', `exit 1 on ${grades} too`);
+
 export const buildProgram = (): Command => {
   const program = new Command('harness')
     .description('Checks a server against the service interface of SPEC.md and probes its rate limits.')
@@ -71,7 +74,7 @@ export const buildProgram = (): Command => {
     .addOption(
       new Option('--skip <ids>', 'do not run these check IDs or tags (comma-separated)').argParser(list),
     )
-    .option('--strict', 'exit 1 on WARN too')
+    .addOption(strictOption('WARN'))
     .option('--slow', 'also run checks that wait out the token lifetime (an hour against a real target)')
     .option('--dry-run', 'print the plan (checks, requests per endpoint) and send nothing')
     .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
@@ -116,6 +119,7 @@ export const buildProgram = (): Command => {
     )
     .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
     .option('--list', 'list the scenarios with the limit each one probes, and exit')
+    .addOption(strictOption('INCONCLUSIVE or WARN'))
     .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
     .addOption(limitOption(`${EMBEDDED_ONLY}override one bucket`))
     .action(load);
