@@ -122,10 +122,16 @@ export const mayCall = (target: LoadTarget, endpoint: SpecEndpoint): boolean => 
   return Array.isArray(policy) && policy.includes(endpoint.key);
 };
 
+/**
+ * The fewest windows each phase needs, whatever --duration says: within spans a window whole, over outlasts a full
+ * token bucket (one window at twice the limit) by more than a window, and a knee climbs for two and holds for one.
+ */
+const MIN_WINDOWS: Readonly<Record<Phase, number>> = { within: 1.2, over: 2.5, knee: 3 };
+
 export interface PlanOptions {
   /** Probe names, or ['all']. */
   readonly scenarios: readonly string[];
-  /** Length of the within and over phases (the knee takes at least three windows). */
+  /** Length of every phase, at least what its verdict needs (see MIN_WINDOWS). */
   readonly durationMs?: number;
   /** Requests per window for the `over` phase instead of twice the limit. */
   readonly rate?: number;
@@ -269,10 +275,8 @@ export const planProbes = (spec: SpecData, target: LoadTarget, options: PlanOpti
       const phases = shapesOf(probe.name, limit, lengths, options).map((shape) => {
         const knee = shape.phase === 'knee';
         const defaultMs = shape.windows * windowMs;
-        const durationMs = onGrid(
-          knee ? Math.max(options.durationMs ?? 0, defaultMs) : (options.durationMs ?? defaultMs),
-          slotMs,
-        );
+        const chosen = options.durationMs ?? defaultMs;
+        const durationMs = onGrid(Math.max(chosen, MIN_WINDOWS[shape.phase] * windowMs), slotMs);
         const startMs = shape.beside && previous ? previous.startMs : start;
         const plan: PhasePlan = {
           name: `${shape.phase}_${probe.name}${shape.suffix ?? ''}`,
@@ -297,8 +301,29 @@ export const planProbes = (spec: SpecData, target: LoadTarget, options: PlanOpti
       nextStart.set(probe.bucket, start);
       return { name: probe.name, describes: probe.describes, phases };
     });
-  const totalMs = Math.max(0, ...probes.flatMap((p) => p.phases.map((ph) => ph.startMs + ph.durationMs)));
-  return { probes, totalMs };
+  const shifted = afterShorterMinutes(probes);
+  const totalMs = Math.max(0, ...shifted.flatMap((p) => p.phases.map((ph) => ph.startMs + ph.durationMs)));
+  return { probes: shifted, totalMs };
+};
+
+const endOf = (phases: readonly PhasePlan[]) => Math.max(0, ...phases.map((p) => p.startMs + p.durationMs));
+
+/**
+ * Against real minutes the per-minute phases outlast the per-second ones by far and offer a few requests a second,
+ * so everything runs side by side. Against a test server's shortened minutes they offer hundreds a second and end
+ * first: the per-second phases then wait for them, so their rates never add up on one load generator.
+ */
+const afterShorterMinutes = (probes: ProbePlanSet['probes']): ProbePlanSet['probes'] => {
+  const perSecond = (p: PhasePlan) => p.limit.windowMs <= 1000;
+  const all = probes.flatMap((p) => p.phases);
+  const minutesEnd = endOf(all.filter((p) => !perSecond(p)));
+  if (minutesEnd === 0 || minutesEnd >= endOf(all.filter(perSecond))) return probes;
+  return probes.map((probe) => ({
+    ...probe,
+    phases: probe.phases.map((p) =>
+      perSecond(p) ? { ...p, startMs: p.startMs + onGrid(minutesEnd + 500, p.slotMs) } : p,
+    ),
+  }));
 };
 
 /** Requests per window offered `atMs` into the phase. */

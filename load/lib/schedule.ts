@@ -42,18 +42,18 @@ export const scheduledMs = (phase: PhasePlan, iteration: number): number => {
   );
 };
 
-/** Never size for less than this: a loaded loopback server can take this long to answer under load. */
-const MIN_LATENCY_MS = 100;
+/** Never size for less than this: a server sharing a busy machine with k6 can take this long to answer. */
+const MIN_LATENCY_MS = 250;
 
 /**
- * Little's law: requests in flight = rate × time each takes. The time is sized as twice the measured round trip
- * plus 50 ms (jitter, and a server slower under load than when idle), then half as many VUs again for headroom;
- * k6 may start as many again when those run out. Never fewer than two VUs per instance, since an instance whose
- * share rounds to no VU silently sends nothing.
+ * Little's law: requests in flight = rate × time each takes. The time is sized as one and a half times the
+ * measured round trip plus 50 ms (jitter, and a server slower under load than when idle), then a quarter more VUs
+ * for headroom; k6 may start as many again when those run out. More would cost k6 CPU it needs for keeping time.
+ * Never fewer than two VUs per instance, since an instance whose share rounds to no VU silently sends nothing.
  */
 export const vusFor = (phase: PhasePlan, roundTripMs: number, instances: number) => {
   const perSecond = (offeredAt(phase, phase.durationMs) * 1000) / phase.limit.windowMs;
-  const latencyMs = Math.max(MIN_LATENCY_MS, 2 * roundTripMs + 50);
-  const preAllocatedVUs = Math.max(2 * instances, Math.ceil((perSecond * latencyMs * 1.5) / 1000) + 2);
+  const latencyMs = Math.max(MIN_LATENCY_MS, 1.5 * roundTripMs + 50);
+  const preAllocatedVUs = Math.max(2 * instances, Math.ceil((perSecond * latencyMs * 1.25) / 1000) + 2);
   return { preAllocatedVUs, maxVUs: 2 * preAllocatedVUs };
 };

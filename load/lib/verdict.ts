@@ -49,7 +49,8 @@ export const toleranceOf = (result: PhaseResult, reading: Reading): number => {
 /** Why the offered rate may not have been the plan's: each is harness's shortfall, not the server's. */
 const shortfalls = (result: PhaseResult, lateSpreadMs: number): string[] => {
   const { plan } = result;
-  const lagLimit = Math.max(50, plan.limit.windowMs / 20);
+  // Late starts bunch requests; a tenth of a window of it changes what any window is offered.
+  const lagLimit = Math.max(50, plan.limit.windowMs / 10);
   return [
     ...(result.dropped > 0 ? [`${result.dropped} iterations dropped (all VUs busy)`] : []),
     ...(result.startLagMs.p99 > lagLimit
@@ -89,9 +90,11 @@ const capacityAbove = (result: PhaseResult, tl: Timeline, first: number, end: nu
 };
 
 const judgeRate = (result: PhaseResult, tl: Timeline, first: number, end: number): Verdict => {
+  // The reading stops where the phase stops offering: its tail slots hold the next phase's first requests.
+  const offering = first + Math.ceil(result.plan.durationMs / result.plan.slotMs);
   const { plan } = result;
   const n = plan.limit.count;
-  const reading = sustained(tl, first, end);
+  const reading = sustained(tl, first, offering);
   if (reading === undefined) {
     const why = result.limited === 0 ? 'no 429' : 'the limiter refused for less than a window';
     return { grade: 'INCONCLUSIVE', message: `${why}: the limit cannot be read`, notes: [] };
@@ -122,7 +125,7 @@ const judgeRate = (result: PhaseResult, tl: Timeline, first: number, end: number
     return { grade: 'WARN', ...verdict, message: `${warn}; sustained ${verdict.message}`, notes };
   }
   if (plan.phase === 'over' && plan.clients.length === 1) {
-    const burst = openingBurst(tl, first, end, enforcedPerWindow);
+    const burst = openingBurst(tl, first, offering, enforcedPerWindow);
     const timing =
       ((2 * plan.slotMs + (result.roundTrips?.p99Ms ?? 0)) * enforcedPerWindow) / plan.limit.windowMs;
     if (burst !== undefined) {
@@ -180,4 +183,14 @@ export const byGrade = (summary: LoadSummary): { result: PhaseResult; verdict: V
   return summary.phases
     .map((result, i) => ({ result, verdict: verdicts[i]! }))
     .sort((a, b) => GRADE_ORDER.indexOf(a.verdict.grade) - GRADE_ORDER.indexOf(b.verdict.grade));
+};
+
+/** The summary as harness writes it: the evidence, then every phase's grade, failures first. */
+export const reportJson = (summary: LoadSummary): string => {
+  // One instance's share of several (one lateness, several instances) is not judged: only the merged counts can be.
+  const share = summary.lateMs.length < summary.instances;
+  const grades = share
+    ? undefined
+    : byGrade(summary).map(({ result, verdict }) => ({ phase: result.plan.name, ...verdict }));
+  return `${JSON.stringify({ ...summary, ...(grades ? { grades } : {}) }, null, 2)}\n`;
 };

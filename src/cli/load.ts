@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { availableProbes, planProbes } from '../../load/lib/plan.ts';
 import { summaryHtml } from '../../load/lib/report-html.ts';
-import { byGrade, GRADE_ORDER } from '../../load/lib/verdict.ts';
+import { byGrade, GRADE_ORDER, reportJson } from '../../load/lib/verdict.ts';
 import { runLoad } from '../load/run.ts';
 import { loadProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
@@ -84,7 +84,7 @@ export const load = async (options: LoadOptions): Promise<void> => {
     const files = [...outcome.files];
     if (options.instances > 1) {
       const merged = join(dir, `load-${label}-summary`);
-      writeFileSync(`${merged}.json`, `${JSON.stringify(outcome.summary, null, 2)}\n`);
+      writeFileSync(`${merged}.json`, reportJson(outcome.summary));
       writeFileSync(`${merged}.html`, summaryHtml(outcome.summary));
       files.push(`${merged}.json`, `${merged}.html`);
     } else {
@@ -92,7 +92,7 @@ export const load = async (options: LoadOptions): Promise<void> => {
     }
     await pointLatest(dir);
     const graded = byGrade(outcome.summary);
-    for (const { result, verdict } of graded.filter((g) => g.verdict.grade !== 'PASS')) {
+    for (const { result, verdict } of graded) {
       console.log(`${verdict.grade.padEnd(12)} ${result.plan.name.padEnd(34)} ${verdict.message}`);
     }
     console.log(`reports: ${files.map(show).join(', ')}`);

@@ -23,28 +23,31 @@ const against = async (server: ReferenceServerOptions, args: string[]) => {
   }
 };
 
-const TRANSACTIONS = ['--scenario', 'transactions', '--duration', '2s'];
+const TRANSACTIONS = ['--scenario', 'transactions', '--duration', '4s'];
 const NO_FAIL = /^summary: \d+ phases: (?!.*FAIL)/m;
 
 describe('harness load', () => {
-  it('grades every phase of a faithful server, writes both HTML reports, and leaks no secret', {
+  it('grades every phase of a faithful anchored limiter, writes both HTML reports, and leaks no secret', {
     timeout: 120_000,
   }, async () => {
-    const run = await against({}, TRANSACTIONS);
+    const run = await against({ limiter: 'anchored' }, [
+      '--scenario',
+      'transactions,execute',
+      '--duration',
+      '4s',
+    ]);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(NO_FAIL);
-    expect(run.summary.phases.map((p) => p.plan.name)).toEqual([
-      'within_transactions',
-      'over_transactions',
-      'knee_transactions',
-    ]);
-    expect(run.summary.phases.find((p) => p.plan.phase === 'within')!.limited).toBe(0);
+    expect(Object.keys(run.grades).sort()).toEqual(
+      ['execute', 'transactions'].flatMap((p) => ['within', 'over', 'knee'].map((ph) => `${ph}_${p}`)).sort(),
+    );
+    expect(run.summary.phases.filter((p) => p.plan.phase === 'within').map((p) => p.limited)).toEqual([0, 0]);
     expect(run.names.sort()).toEqual([
-      'load-transactions-summary.html',
-      'load-transactions-summary.json',
-      'load-transactions.html',
+      'load-transactions+execute-summary.html',
+      'load-transactions+execute-summary.json',
+      'load-transactions+execute.html',
     ]);
-    expect(readFileSync(join(run.latest, 'load-transactions-summary.html'), 'utf8')).toMatch(
+    expect(readFileSync(join(run.latest, 'load-transactions+execute-summary.html'), 'utf8')).toMatch(
       /class="PASS">PASS<[\s\S]*<svg/,
     );
     // No client secret and no token the server issued (the pre-flight's included) in any report or output.
@@ -85,7 +88,7 @@ describe('harness load', () => {
       timeout: 120_000,
     },
     async (limiter) => {
-      const run = await against({ limiter }, ['--scenario', 'transactions,execute', '--duration', '2s']);
+      const run = await against({ limiter }, ['--scenario', 'transactions,execute', '--duration', '4s']);
       expect(run.status, run.stdout).toBe(0);
       expect(run.stdout).toMatch(NO_FAIL);
     },

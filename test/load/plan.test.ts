@@ -115,8 +115,9 @@ describe('k6 schedule', () => {
 
   it("sizes VUs by Little's law from the round trip, never below two per instance", () => {
     const over = phaseOf('over_transactions');
-    expect(vusFor(over, 1, 1).preAllocatedVUs).toBe(152);
-    expect(vusFor(over, 200, 1)).toEqual({ preAllocatedVUs: 677, maxVUs: 1354 });
+    // 1000/s for at least 250 ms, a quarter more: 315 VUs; at a 200 ms round trip, 350 ms: 440.
+    expect(vusFor(over, 1, 1).preAllocatedVUs).toBe(315);
+    expect(vusFor(over, 200, 1)).toEqual({ preAllocatedVUs: 440, maxVUs: 880 });
     expect(vusFor(phaseOf('within_rerun'), 1, 3).preAllocatedVUs).toBe(6);
   });
 });
