@@ -10,52 +10,46 @@ export interface Reading {
   readonly perWindow: number;
   /** Windows in the longest span. */
   readonly windows: number;
-  /** Spans read: one from each 429 of the stretch, for each whole number of windows that fits. */
+  /** Spans read: from each 429, one for each whole number of windows it stays saturated. */
   readonly spans: number;
-  /** First and last slot of the stretch in which the limiter kept refusing. */
-  readonly from: number;
-  readonly to: number;
 }
 
 /**
- * The longest stretch of [from, to) with a 429 about once a window or more often: the limiter stayed saturated.
- * A fifth of a window's slack keeps a limit of one per window, refused once a window, one stretch under jitter.
+ * A span counts only while a 429 recurs just before each whole window after the first: a fixed window is then known
+ * spent at the same point of every window in the span, which is what makes the count k·N (a window that had not
+ * filled, as when a knee starts low after a saturated phase, would read short). "Just before" is two slots, or the
+ * time between two requests at the phase's peak rate where that is longer.
  */
-export const saturatedStretch = (tl: Timeline, from: number, to: number) => {
-  const perWindow = Math.round(tl.windowMs / tl.slotMs);
-  const gap = perWindow + Math.round(perWindow / 5);
-  let best: { from: number; to: number } | undefined;
-  let current: { from: number; to: number } | undefined;
-  for (let j = from; j < to; j++) {
-    if (tl.slots.limited[j] === 0) continue;
-    current =
-      current !== undefined && j - current.to <= gap ? { from: current.from, to: j } : { from: j, to: j };
-    if (best === undefined || current.to - current.from > best.to - best.from) best = current;
-  }
-  return best;
+const refusedNear = (tl: Timeline, slot: number, slack: number) => {
+  for (let i = slot - slack; i <= slot; i++) if ((tl.slots.limited[i] ?? 0) > 0) return true;
+  return false;
 };
 
-export const sustained = (tl: Timeline, from: number, to: number): Reading | undefined => {
-  const stretch = saturatedStretch(tl, from, to);
-  if (stretch === undefined) return undefined;
+/** The limit read over [from, to): spans from every 429, extended window by window while a 429 recurs. */
+export const sustained = (
+  tl: Timeline,
+  from: number,
+  to: number,
+  peakPerWindow: number,
+): Reading | undefined => {
   const slotsPerWindow = Math.round(tl.windowMs / tl.slotMs);
-  const windows = Math.floor((stretch.to - stretch.from) / slotsPerWindow);
-  if (windows < 1) return undefined;
+  const slack = Math.max(2, Math.ceil(slotsPerWindow / peakPerWindow));
   // Long spans dilute the jitter at their ends, short ones are many: the ratio of sums weighs each by its length.
   let admitted = 0;
   let spanned = 0;
   let spans = 0;
-  for (let k = 1; k <= windows; k++) {
-    const span = k * slotsPerWindow;
-    for (let j = stretch.from; j + span <= stretch.to; j++) {
-      if (tl.slots.limited[j] === 0) continue;
-      // Admitted in slots (j, j + span]: the 429's own slot is left out, the slot one span later taken in.
-      admitted += tl.prefix[j + span + 1]! - tl.prefix[j + 1]!;
+  let windows = 0;
+  for (let j = from; j < to; j++) {
+    if (tl.slots.limited[j] === 0) continue;
+    for (let k = 1; j + k * slotsPerWindow < to && refusedNear(tl, j + k * slotsPerWindow, slack); k++) {
+      // Admitted in slots (j, j + k windows]: the 429's own slot is left out, the slot k windows later taken in.
+      admitted += tl.prefix[j + k * slotsPerWindow + 1]! - tl.prefix[j + 1]!;
       spanned += k;
       spans++;
+      windows = Math.max(windows, k);
     }
   }
-  return { perWindow: admitted / spanned, windows, spans, ...stretch };
+  return spans === 0 ? undefined : { perWindow: admitted / spanned, windows, spans };
 };
 
 export interface Burst {

@@ -94,9 +94,9 @@ const judgeRate = (result: PhaseResult, tl: Timeline, first: number, end: number
   const offering = first + Math.ceil(result.plan.durationMs / result.plan.slotMs);
   const { plan } = result;
   const n = plan.limit.count;
-  const reading = sustained(tl, first, offering);
+  const reading = sustained(tl, first, offering, plan.offeredPerWindow);
   if (reading === undefined) {
-    const why = result.limited === 0 ? 'no 429' : 'the limiter refused for less than a window';
+    const why = result.limited === 0 ? 'no 429' : 'no 429 recurred a whole window after another';
     return { grade: 'INCONCLUSIVE', message: `${why}: the limit cannot be read`, notes: [] };
   }
   const enforcedPerWindow = reading.perWindow;

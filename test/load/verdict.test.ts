@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../load/lib/evidence.ts';
 import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
 import { createLimitState, LIMITER_KINDS, type LimitState } from '../../src/reference/limiter-kinds.ts';
-import { NETWORKS, type Simulation, simulate } from './simulate.ts';
+import { NETWORKS, type Simulation, simulate, TARGET } from './simulate.ts';
 
 type Condition = keyof typeof NETWORKS;
 const CONDITIONS = Object.keys(NETWORKS) as Condition[];
@@ -48,6 +48,27 @@ describe.each(LIMITER_KINDS)('a faithful %s limiter', (kind) => {
       }
     }
   });
+});
+
+describe('at real minutes', () => {
+  it.each(['aligned', 'anchored'] as const)(
+    'a %s window reads the knee right after a saturated phase, wherever its windows begin',
+    (kind) => {
+      // The knee starts at half the limit inside a window the over phase spent: that window's 429s must not start
+      // spans across the unfilled window after it.
+      for (let tenth = 0; tenth < 10; tenth++) {
+        const summary = simulate(
+          { kind, network: NETWORKS.region, clockOffsetMs: tenth * 6000 },
+          { scenarios: ['schedule', 'rerun'] },
+          { ...TARGET, minute_ms: 60_000 },
+        );
+        const verdicts = judgeAll(summary);
+        expect(verdicts.map((v) => v.grade).join(), `offset ${tenth}/10 of a window`).toBe(
+          'PASS,PASS,PASS,PASS,PASS,PASS',
+        );
+      }
+    },
+  );
 });
 
 describe('a wrong limit', () => {
