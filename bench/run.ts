@@ -2,6 +2,7 @@
 // measured side by side in one run; the machine is shared, so absolute numbers vary from run to run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { measureWall } from './load-wall.ts';
 import { runMicro } from './micro.ts';
 import { runThroughput } from './throughput.ts';
 
@@ -22,6 +23,22 @@ console.table(
   micro.map((m) => ({ name: m.name, 'ops/s': Math.round(m.opsPerSecond), 'mean ns': Math.round(m.meanNs) })),
 );
 console.log(`wrote ${write('micro.json', { results: micro })}`);
+
+// Twelve-second minutes keep the per-minute chains the longest, as real minutes do, at a fifth of the wait.
+console.log('\nharness load --scenario all: wall time against the longest probe chain (12 s minutes)');
+const wall = await measureWall(12_000);
+console.table([
+  {
+    'planned s': (wall.plannedMs / 1000).toFixed(1),
+    'longest chain s': (wall.longestChainMs / 1000).toFixed(1),
+    'wall s': (wall.wallMs / 1000).toFixed(1),
+    'wall / chain': wall.ratio.toFixed(2),
+    grades: Object.entries(wall.grades)
+      .map(([g, n]) => `${n} ${g}`)
+      .join(', '),
+  },
+]);
+console.log(`wrote ${write('load-wall.json', wall)} (real minutes: npm run bench:load-all)`);
 
 console.log('\nserver throughput: authorised POST /event/transaction/v3, 32 connections, alternating rounds');
 const throughput = await runThroughput();
