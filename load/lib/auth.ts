@@ -13,7 +13,7 @@ interface Held {
 
 const held = new Map<string, Held>();
 
-export const requestToken = (role: string): { status: number; token?: string; expiresIn?: number } => {
+const requestToken = (role: string): { status: number; token?: string; expiresIn?: number } => {
   const client = target.clients[role];
   if (client === undefined) throw new Error(`the profile has no clients.${role}`);
   const form = {

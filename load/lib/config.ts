@@ -12,8 +12,7 @@ const env = (name: string): string => {
 
 export const spec = JSON.parse(open('./spec.generated.json')) as SpecData;
 export const target = JSON.parse(env('HARNESS_TARGET')) as LoadTarget;
-export const planOptions = JSON.parse(env('HARNESS_PLAN')) as PlanOptions;
-export const plan = planProbes(spec, target, planOptions);
+export const plan = planProbes(spec, target, JSON.parse(env('HARNESS_PLAN')) as PlanOptions);
 export const phases = plan.probes.flatMap((p) => p.phases);
 export const instances = Number(__ENV.HARNESS_INSTANCES ?? '1');
 

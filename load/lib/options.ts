@@ -15,7 +15,7 @@ export const slotMetrics = (index: number) => ({
 });
 
 /** Slots past the phase's end that still hold evidence: the last iterations start late under load. */
-export const TAIL_SLOTS = 25;
+const TAIL_SLOTS = 25;
 
 export const slotsOf = (phase: PhasePlan): number => Math.ceil(phase.durationMs / phase.slotMs) + TAIL_SLOTS;
 

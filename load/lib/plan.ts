@@ -1,6 +1,7 @@
 // Which k6 scenarios a run has and what each expects, derived from the spec data (spec.generated.json) and the
 // target's profile. Pure TypeScript with no k6 or Node imports: the k6 script builds its options from it, and the
 // harness CLI lists scenarios, plans the pre-flight and judges merged results with the same code.
+import { availableProbes, effectiveLimit, endpointsOf } from './probes.ts';
 
 export interface SpecLimit {
   readonly count: number;
@@ -67,19 +68,6 @@ export interface ProbePlanSet {
   readonly totalMs: number;
 }
 
-/** Friendly probe names for the buckets; `--scenario` takes these. */
-export const PROBE_NAMES: Readonly<Record<string, string>> = {
-  'transaction-event': 'transactions',
-  'rules-rerun': 'rerun',
-  'rules-schedule': 'schedule',
-  'batch-upload-url': 'upload-url',
-  'batch-status': 'batch-status',
-  'batch-validation-result': 'validation-result',
-  'rules-execute': 'execute',
-  'rules-status': 'rule-status',
-  observability: 'observability-shared',
-};
-
 /**
  * Offered rates as shares of the limit. OVER spends a full token bucket within one window (2N offered, N
  * refilled), and never offers fewer than four a window, so a tiny limit is refused often enough to read it.
@@ -93,9 +81,9 @@ const BESIDE = 0.5;
 /** The held tenant in tenant-isolation: over its limit, light on the load generator. */
 const HELD = 1.2;
 /** Slots per window: the resolution of the evidence (see verdict.ts). */
-export const SLOTS_PER_WINDOW = 50;
+const SLOTS_PER_WINDOW = 50;
 
-export const windowMsOf = (limit: SpecLimit, target: LoadTarget): number =>
+const windowMsOf = (limit: SpecLimit, target: LoadTarget): number =>
   limit.per === 'second' ? 1000 : (target.minute_ms ?? 60_000);
 
 /**
@@ -107,20 +95,6 @@ const WINDOWS = {
   second: { within: 5, over: 8, knee: 10, shared: 5 },
   minute: { within: 1.2, over: 2.5, knee: 3, shared: 2.5 },
 } as const;
-
-export const effectiveLimit = (spec: SpecData, target: LoadTarget, bucket: string): SpecLimit => {
-  const overrides = target.limits ?? {};
-  const byEndpoint = spec.endpoints.find((e) => e.bucket === bucket && overrides[e.key] !== undefined);
-  return (
-    overrides[bucket] ?? (byEndpoint ? overrides[byEndpoint.key] : undefined) ?? spec.buckets[bucket]!.limit
-  );
-};
-
-export const mayCall = (target: LoadTarget, endpoint: SpecEndpoint): boolean => {
-  const policy = target.side_effects ?? 'allow';
-  if (!endpoint.sideEffects || policy === 'allow') return true;
-  return Array.isArray(policy) && policy.includes(endpoint.key);
-};
 
 /**
  * The fewest windows each phase needs, whatever --duration says: within spans a window whole, over outlasts a full
@@ -137,58 +111,7 @@ export interface PlanOptions {
   readonly rate?: number;
 }
 
-export const endpointsOf = (spec: SpecData, target: LoadTarget, bucket: string): SpecEndpoint[] =>
-  bucket === 'observability'
-    ? (target.observability ?? []).map((key) => ({
-        key,
-        method: key.split(' ')[0] as 'GET',
-        path: key.slice(key.indexOf(' ') + 1),
-        bucket,
-        pathIds: [],
-        sideEffects: false,
-      }))
-    : spec.endpoints.filter((e) => e.bucket === bucket);
-
 const tenantOf = (target: LoadTarget, role: string): string => target.clients[role]?.tenant ?? target.tenant;
-
-interface AvailableProbe {
-  readonly name: string;
-  readonly bucket: string;
-  readonly describes: string;
-}
-
-/** Every probe this target allows, before selection; `describes` is what --list prints. */
-export const availableProbes = (spec: SpecData, target: LoadTarget): AvailableProbe[] => {
-  const probes: AvailableProbe[] = [];
-  for (const [bucket, name] of Object.entries(PROBE_NAMES)) {
-    const endpoints = endpointsOf(spec, target, bucket);
-    if (endpoints.length === 0 || !endpoints.every((e) => mayCall(target, e))) continue;
-    const limit = effectiveLimit(spec, target, bucket);
-    const keys = endpoints.map((e) => e.key).join(', ');
-    probes.push({ name, bucket, describes: `${keys}: ${limit.count} / ${limit.per}` });
-  }
-  // The tenant probes ride on the busiest bucket they may use: a per-second limit takes seconds, not minutes.
-  const host =
-    probes.find((p) => p.bucket === 'transaction-event') ?? probes.find((p) => p.name === 'schedule');
-  if (host === undefined) return probes;
-  const limit = effectiveLimit(spec, target, host.bucket);
-  const on = `${endpointsOf(spec, target, host.bucket)[0]!.key}: ${limit.count} / ${limit.per}`;
-  if (target.clients.same_tenant) {
-    probes.push({
-      name: 'tenant-sharing',
-      bucket: host.bucket,
-      describes: `primary and same_tenant together on ${on}`,
-    });
-  }
-  if (target.clients.other_tenant) {
-    probes.push({
-      name: 'tenant-isolation',
-      bucket: host.bucket,
-      describes: `other_tenant on ${on} while primary is held over it: its own limit`,
-    });
-  }
-  return probes;
-};
 
 interface PhaseShape {
   readonly phase: Phase;

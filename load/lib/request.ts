@@ -30,7 +30,7 @@ export interface SetupData {
 
 const INTEGER = /^\d+$/;
 
-export const urlFor = (key: string, ids: Ids): string => {
+const urlFor = (key: string, ids: Ids): string => {
   let path = key.slice(key.indexOf(' ') + 1);
   for (const [name, value] of Object.entries(ids))
     path = path.replace(`{${name}}`, encodeURIComponent(value));

@@ -40,7 +40,7 @@ export const describeLimit = ({ limit }: PhasePlan): string =>
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 
 /** The reading's allowed error: 1 % of the limit (2 % on a jittery network), never less than one request a span. */
-export const toleranceOf = (result: PhaseResult, reading: Reading): number => {
+const toleranceOf = (result: PhaseResult, reading: Reading): number => {
   const rtt = result.roundTrips;
   const share = rtt !== undefined && rtt.p99Ms - rtt.minMs > JITTERY_MS ? 0.02 : 0.01;
   return Math.max(result.plan.limit.count * share, 1 / reading.windows);
@@ -89,12 +89,21 @@ const capacityAbove = (result: PhaseResult, tl: Timeline, first: number, end: nu
   return proof && `a burst holding more than ${result.plan.limit.count}: ${proof.message}`;
 };
 
-const judgeRate = (result: PhaseResult, tl: Timeline, first: number, end: number): Verdict => {
-  // The reading stops where the phase stops offering: its tail slots hold the next phase's first requests.
-  const offering = first + Math.ceil(result.plan.durationMs / result.plan.slotMs);
+/** The limit read between 429s, as a verdict reports it beside a FAIL or a shortfall too. */
+const measured = (reading: Reading | undefined, n: number) =>
+  reading === undefined
+    ? {}
+    : { enforcedPerWindow: reading.perWindow, errorPercent: ((reading.perWindow - n) / n) * 100 };
+
+const judgeRate = (
+  result: PhaseResult,
+  tl: Timeline,
+  range: { first: number; offering: number; end: number },
+  reading: Reading | undefined,
+): Verdict => {
+  const { first, offering, end } = range;
   const { plan } = result;
   const n = plan.limit.count;
-  const reading = sustained(tl, first, offering, plan.offeredPerWindow);
   if (reading === undefined) {
     const why = result.limited === 0 ? 'no 429' : 'no 429 recurred a whole window after another';
     return { grade: 'INCONCLUSIVE', message: `${why}: the limit cannot be read`, notes: [] };
@@ -102,9 +111,7 @@ const judgeRate = (result: PhaseResult, tl: Timeline, first: number, end: number
   const enforcedPerWindow = reading.perWindow;
   const errorPercent = ((enforcedPerWindow - n) / n) * 100;
   const read = `reads ${fmt(enforcedPerWindow)} per window (${fmt(Math.abs(errorPercent))} % ${errorPercent < 0 ? 'below' : 'above'} SPEC.md's ${describeLimit(plan)})`;
-  const notes = [
-    `${reading.spans} spans of ${reading.windows} window${reading.windows === 1 ? '' : 's'} read`,
-  ];
+  const notes = [`${reading.spans} spans of 1 to ${reading.windows} windows between 429s read`];
   const tolerance = toleranceOf(result, reading);
   if (Math.abs(enforcedPerWindow - n) > tolerance) {
     const rtt = result.roundTrips
@@ -147,8 +154,12 @@ const judgeRate = (result: PhaseResult, tl: Timeline, first: number, end: number
 const judgePhase = (result: PhaseResult, tl: Timeline, lateSpreadMs: number): Verdict => {
   const { plan } = result;
   const { first, end } = slotRange(result);
+  // The reading stops where the phase stops offering: its tail slots hold the next phase's first requests.
+  const offering = first + Math.ceil(plan.durationMs / plan.slotMs);
+  const reading = plan.phase === 'within' ? undefined : sustained(tl, first, offering, plan.offeredPerWindow);
   const found = faults(result, tl, first, end);
-  if (found.length > 0) return { grade: 'FAIL', message: found.join('; '), notes: [] };
+  if (found.length > 0)
+    return { grade: 'FAIL', message: found.join('; '), notes: [], ...measured(reading, plan.limit.count) };
   const short = shortfalls(result, lateSpreadMs);
   if (short.length > 0) {
     const rate = perSecond(offeredAt(plan, plan.durationMs), plan);
@@ -156,9 +167,10 @@ const judgePhase = (result: PhaseResult, tl: Timeline, lateSpreadMs: number): Ve
       grade: 'INCONCLUSIVE',
       message: `harness could not offer ${fmt(rate)}/s: ${short.join('; ')}`,
       notes: [],
+      ...measured(reading, plan.limit.count),
     };
   }
-  if (plan.phase !== 'within') return judgeRate(result, tl, first, end);
+  if (plan.phase !== 'within') return judgeRate(result, tl, { first, offering, end }, reading);
   const share = `${Math.round((plan.offeredPerWindow / plan.limit.count) * 100)} % of the limit`;
   if (result.limited === 0)
     return { grade: 'PASS', message: `no 429 at ${share}, ${result.admitted} admitted`, notes: [] };

@@ -1,7 +1,8 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
 import { writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { availableProbes, planProbes } from '../../load/lib/plan.ts';
+import { planProbes } from '../../load/lib/plan.ts';
+import { availableProbes } from '../../load/lib/probes.ts';
 import { summaryHtml } from '../../load/lib/report-html.ts';
 import { byGrade, GRADE_ORDER, reportJson } from '../../load/lib/verdict.ts';
 import { runLoad } from '../load/run.ts';

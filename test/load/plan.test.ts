@@ -2,9 +2,10 @@
 // becomes, the pre-flight it needs, and how several instances' records merge.
 import { describe, expect, it } from 'vitest';
 import { mergeSummaries, type PhaseResult } from '../../load/lib/evidence.ts';
-import { availableProbes, type PhasePlan, planProbes } from '../../load/lib/plan.ts';
+import { type PhasePlan, planProbes } from '../../load/lib/plan.ts';
 import { atPointer } from '../../load/lib/pointer.ts';
 import { planPreflight } from '../../load/lib/preflight-plan.ts';
+import { availableProbes } from '../../load/lib/probes.ts';
 import { arrivalOf, scheduledMs, vusFor } from '../../load/lib/schedule.ts';
 import { specData } from '../../src/spec/export.ts';
 import type { Profile } from '../../src/spec/index.ts';
