@@ -32,6 +32,8 @@ export interface PhaseResult {
   readonly refused: number;
   /** Never answered: connection refused or reset, timeout. */
   readonly networkErrors: number;
+  /** Answered 401 and sent again with a fresh token; the retry's answer is the one counted. */
+  readonly renewed: number;
   readonly dropped: number;
   /** Sent too long after the phase's end to fit its slots. */
   readonly unslotted: number;
@@ -116,6 +118,7 @@ const mergePhase = (parts: readonly PhaseResult[]): PhaseResult => {
     limited,
     refused: sum(parts.map((p) => p.refused)),
     networkErrors: sum(parts.map((p) => p.networkErrors)),
+    renewed: sum(parts.map((p) => p.renewed)),
     dropped: sum(parts.map((p) => p.dropped)),
     unslotted: sum(parts.map((p) => p.unslotted)),
     retryAfterValid:

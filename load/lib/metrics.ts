@@ -11,6 +11,8 @@ export const evidence = phases.map((_, index) => {
 
 /** Answered neither 2xx/3xx nor 429 (after one token renewal), tagged with the status. */
 export const refused = new Counter('harness_refused');
+/** Answered 401 and sent again with a fresh token (SPEC.md §5 rule 4): a gateway may have counted the first. */
+export const renewed = new Counter('harness_renewed');
 /** No answer at all: connection refused or reset, timeout. The network's or harness's trouble, not a verdict. */
 export const networkErrors = new Counter('harness_network_errors');
 /** Sent too far past the phase's end to fit its slots: k6 could not keep to the schedule. */

@@ -59,6 +59,7 @@ const observersOf = (phase: PhasePlan, index: number): Record<string, string[]> 
     [`dropped_iterations${s}`]: ['count>=0'],
     [`harness_refused${s}`]: ['count>=0'],
     [`harness_network_errors${s}`]: ['count>=0'],
+    [`harness_renewed${s}`]: ['count>=0'],
     [`harness_unslotted${s}`]: ['count>=0'],
     [`harness_retry_after_valid${s}`]: ['rate>=0'],
     [`harness_retry_after_seconds${s}`]: ['max>=0'],

@@ -9,6 +9,7 @@ import {
   evidence,
   networkErrors,
   refused,
+  renewed,
   retryAfterSeconds,
   retryAfterValid,
   startLag,
@@ -61,6 +62,7 @@ const timedCall = (key: string, role: string, ids: Ids, tags: Record<string, str
 const call = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed => {
   const first = timedCall(key, role, ids, tags);
   if (first.res.status !== 401) return first;
+  renewed.add(1);
   forget(role);
   return timedCall(key, role, ids, tags);
 };

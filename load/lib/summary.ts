@@ -38,6 +38,7 @@ export const loadSummary = (data: SummaryData, instances: number, plan: ProbePla
       limited: limited.count ?? 0,
       refused: count('harness_refused'),
       networkErrors: count('harness_network_errors'),
+      renewed: count('harness_renewed'),
       dropped: count('dropped_iterations'),
       unslotted: count('harness_unslotted'),
       retryAfterValid: (limited.count ?? 0) === 0 ? undefined : of('harness_retry_after_valid').rate,

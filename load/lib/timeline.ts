@@ -12,7 +12,7 @@ export interface Timeline {
   readonly slots: SlotEvidence;
   /**
    * Requests that may have spent this limit but cannot be placed in time: harness's pre-flight, answers with
-   * other statuses, requests never answered or sent too late to fit a slot. A proof that few were admitted
+   * other statuses, requests never answered or sent too late to fit a slot, 401s sent again with a new token. A proof that few were admitted
    * counts all of them as admitted anywhere.
    */
   readonly unplaced: number;
@@ -61,7 +61,7 @@ export const timelinesOf = (summary: LoadSummary): Map<string, Timeline> => {
       slots,
       unplaced:
         (summary.preflightRequests[key] ?? 0) +
-        phases.reduce((n, p) => n + p.refused + p.networkErrors + p.unslotted, 0),
+        phases.reduce((n, p) => n + p.refused + p.networkErrors + p.unslotted + p.renewed, 0),
       prefix,
     });
   }

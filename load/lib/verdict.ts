@@ -4,8 +4,9 @@
 // FAIL is a claim about the server and is made only on proof (proofs.ts) or on a 429 without a valid Retry-After
 // or another refusal status. When harness itself fell short (dropped iterations, k6 starting iterations late,
 // instances out of step, requests unanswered), the phase is INCONCLUSIVE. Otherwise the limit read between
-// refusals (estimate.ts) must match SPEC.md's within the tolerance; a reading off by more that the evidence cannot
-// prove is INCONCLUSIVE too. A token bucket whose opening burst shows a capacity above the limit is WARN.
+// refusals (estimate.ts) must match SPEC.md's within the tolerance; a reading further off, which the evidence cannot
+// prove, is INCONCLUSIVE too. A limiter that refuses yet lets through a burst larger than the limit is WARN: a
+// token bucket with a capacity above it.
 import { openingBurst, type Reading, sustained } from './estimate.ts';
 import type { LoadSummary, PhaseResult } from './evidence.ts';
 import { offeredAt, type PhasePlan } from './plan.ts';

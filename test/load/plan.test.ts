@@ -133,6 +133,7 @@ describe('merging instances', () => {
       limited: limited.reduce((a, b) => a + b, 0),
       refused: 0,
       networkErrors: 0,
+      renewed: 0,
       dropped: 0,
       unslotted: 0,
       retryAfterValid: valid,

@@ -130,6 +130,7 @@ export const simulate = (sim: Simulation, plan: PlanOptions, target: LoadTarget 
       limited,
       refused: 0,
       networkErrors: 0,
+      renewed: 0,
       dropped,
       unslotted: 0,
       retryAfterValid: limited > 0 ? 1 : undefined,
