@@ -2,7 +2,7 @@
 // measured side by side in one run; the machine is shared, so absolute numbers vary from run to run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { measureAccuracy } from './load-accuracy.ts';
+import { measureWall } from './load-wall.ts';
 import { runMicro } from './micro.ts';
 import { runThroughput } from './throughput.ts';
 
@@ -24,22 +24,21 @@ console.table(
 );
 console.log(`wrote ${write('micro.json', { results: micro })}`);
 
-// Before the throughput runs: k6's CPU is read from this process's reaped-children time, which their killed
-// servers would otherwise add to.
-console.log('\nk6 probe accuracy: transaction limit at 500/s (SPEC.md) and at 430/s, 10 s phases');
-const accuracy = [await measureAccuracy(500), await measureAccuracy(430)];
-console.table(
-  accuracy.map((a) => ({
-    'limit/s': a.limitPerSecond,
-    'over admitted/s': a.overAdmittedPerSecond.toFixed(2),
-    'over error %': a.overErrorPercent.toFixed(2),
-    'knee enforced': a.kneeEnforcedPerWindow,
-    'knee error %': a.kneeErrorPercent.toFixed(2),
-    dropped: a.droppedIterations,
-    'k6 cores busy': a.k6CoresBusy.toFixed(2),
-  })),
-);
-console.log(`wrote ${write('load-accuracy.json', { results: accuracy })}`);
+// Twelve-second minutes keep the per-minute chains the longest, as real minutes do, at a fifth of the wait.
+console.log('\nharness load --scenario all: wall time against the longest probe chain (12 s minutes)');
+const wall = await measureWall(12_000);
+console.table([
+  {
+    'planned s': (wall.plannedMs / 1000).toFixed(1),
+    'longest chain s': (wall.longestChainMs / 1000).toFixed(1),
+    'wall s': (wall.wallMs / 1000).toFixed(1),
+    'wall / chain': wall.ratio.toFixed(2),
+    grades: Object.entries(wall.grades)
+      .map(([g, n]) => `${n} ${g}`)
+      .join(', '),
+  },
+]);
+console.log(`wrote ${write('load-wall.json', wall)} (real minutes: npm run bench:load-all)`);
 
 console.log('\nserver throughput: authorised POST /event/transaction/v3, 32 connections, alternating rounds');
 const throughput = await runThroughput();

@@ -1,53 +1,61 @@
 // The rate-limit probe, run by `harness load`: every phase of the selected scenarios (see lib/plan.ts) is a k6
-// arrival-rate scenario calling probe(); handleSummary writes harness's JSON and HTML summaries.
+// arrival-rate scenario calling probe(); handleSummary writes harness's JSON and HTML summaries and judges them.
+
+import { sleep } from 'k6';
 import exec from 'k6/execution';
 import http from 'k6/http';
-import { phaseNamed, phases, target } from './lib/config.ts';
+import { instances, phaseIndex, phases, plan, roundTripMs, spec, startAt, target } from './lib/config.ts';
 import { optionsFor } from './lib/options.ts';
 import { atPointer } from './lib/pointer.ts';
+import { planPreflight } from './lib/preflight-plan.ts';
 import { summaryHtml } from './lib/report-html.ts';
-import { call, type Ids, probeRequest } from './lib/request.ts';
+import { fetchFrom, type Ids, probeRequest, type SetupData } from './lib/request.ts';
 import { loadSummary, summaryText } from './lib/summary.ts';
+import { reportJson } from './lib/verdict.ts';
 
-const instances = Number(__ENV.HARNESS_INSTANCES ?? '1');
+/** Room for setup(): path ids, then the wait for the common start. */
+const SETUP_TIMEOUT_MS = 120_000;
 
-export const options = optionsFor(phases, instances);
+// k6 reads the options once, from the runtime it starts first (__VU 0); every VU runs this module again, and
+// thousands of per-slot thresholds built in each would multiply its start-up time.
+export const options = __VU === 0 ? optionsFor(phases, roundTripMs, instances, SETUP_TIMEOUT_MS) : {};
 
 // 429 is the answer a probe is after, not an HTTP failure.
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
 
-/** Path ids the probed endpoints need, from the profile: a fixed value, or the response of the endpoint it names. */
-export function setup(): { ids: Ids } {
-  const needed = new Set(
-    phases.flatMap((p) => p.endpoints.flatMap((key) => [...key.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!))),
-  );
-  const ids: Record<string, string> = {};
-  for (const name of needed) {
-    const source = target.ids?.[name];
-    if (source?.value !== undefined) {
-      ids[name] = source.value;
-      continue;
-    }
-    if (source?.from === undefined)
-      throw new Error(`the profile does not say where ${name} comes from (ids.${name})`);
-    const res = call(source.from, 'primary', {}, { name: 'setup: path id' });
-    const node = atPointer(res.json(), source.pointer ?? '');
+/** Path ids from the pre-flight (HARNESS_IDS), or fetched here when the script runs outside the CLI. */
+const pathIds = (): Ids => {
+  if (__ENV.HARNESS_IDS) return JSON.parse(__ENV.HARNESS_IDS) as Ids;
+  const preflight = planPreflight(spec, target, phases);
+  const ids: Record<string, string> = { ...preflight.fixedIds };
+  for (const source of preflight.idSources) {
+    const res = fetchFrom(source.from, 'primary', {});
+    const node = atPointer(res.json(), source.pointer);
     if (typeof node !== 'string' && typeof node !== 'number')
-      throw new Error(`${source.from} answered ${res.status} without ${name}`);
-    ids[name] = String(node);
+      throw new Error(`${source.from} answered ${res.status} without ${source.name}`);
+    ids[source.name] = String(node);
   }
-  // Only ids: setup's return value lands in every summary, so no token or secret may be in it.
-  return { ids };
+  return ids;
+};
+
+/** Ids, then a wait for the common start, so several instances run one schedule on one clock. */
+export function setup(): SetupData {
+  const ids = pathIds();
+  const at = startAt();
+  if (at > Date.now()) sleep((at - Date.now()) / 1000);
+  const now = Date.now();
+  // Only ids and times: setup's return value lands in every summary, so no token or secret may be in it.
+  return { ids, origin: instances > 1 ? at : now, lateMs: Math.max(0, now - at) };
 }
 
-export function probe(data: { ids: Ids }): void {
-  probeRequest(phaseNamed(exec.scenario.name), data.ids);
+export function probe(data: SetupData): void {
+  probeRequest(phaseIndex(exec.scenario.name), data);
 }
 
 export function handleSummary(data: Parameters<typeof loadSummary>[0]): Record<string, string> {
-  const summary = loadSummary(data, instances);
+  const summary = loadSummary(data, instances, plan);
   const files: Record<string, string> = { stdout: summaryText(summary) };
-  if (__ENV.HARNESS_SUMMARY_JSON) files[__ENV.HARNESS_SUMMARY_JSON] = `${JSON.stringify(summary, null, 2)}\n`;
+  if (__ENV.HARNESS_SUMMARY_JSON) files[__ENV.HARNESS_SUMMARY_JSON] = reportJson(summary);
   if (__ENV.HARNESS_SUMMARY_HTML) files[__ENV.HARNESS_SUMMARY_HTML] = summaryHtml(summary);
   return files;
 }

@@ -1,7 +1,10 @@
-// Tokens per VU, obtained exactly as SPEC.md §5 rule 1 says and reused until shortly before they expire. setup()
-// never returns one: k6 copies setup()'s return value into every summary.
+// Tokens, obtained exactly as SPEC.md §5 rule 1 says and reused until shortly before they expire (rule 5). A VU
+// starts with the token harness's pre-flight fetched for the role, so no VU spends its first iteration on a token
+// request; it fetches its own only when that one is due for renewal or is refused. setup() never returns a token:
+// k6 copies setup()'s return value into every summary.
 import http from 'k6/http';
-import { secretOf, target } from './config.ts';
+import { prefetchedToken, secretOf, target } from './config.ts';
+import { renewAtFor } from './preflight-plan.ts';
 
 interface Held {
   readonly token: string;
@@ -9,9 +12,8 @@ interface Held {
 }
 
 const held = new Map<string, Held>();
-const RENEW_MARGIN_S = 30;
 
-export const requestToken = (role: string): { status: number; token?: string; expiresIn?: number } => {
+const requestToken = (role: string): { status: number; token?: string; expiresIn?: number } => {
   const client = target.clients[role];
   if (client === undefined) throw new Error(`the profile has no clients.${role}`);
   const form = {
@@ -28,16 +30,19 @@ export const requestToken = (role: string): { status: number; token?: string; ex
 
 export const tokenFor = (role: string): string => {
   const now = Date.now();
-  const current = held.get(role);
-  if (current !== undefined && now < current.renewAt) return current.token;
+  const current = held.get(role) ?? prefetchedToken(role);
+  if (current !== undefined && now < current.renewAt) {
+    held.set(role, current);
+    return current.token;
+  }
   const issued = requestToken(role);
   if (issued.token === undefined) throw new Error(`token request for ${role} got ${issued.status}`);
   const lifetime = typeof issued.expiresIn === 'number' && issued.expiresIn > 0 ? issued.expiresIn : 3600;
-  const renewAt = now + (lifetime - Math.min(RENEW_MARGIN_S, lifetime / 2)) * 1000;
-  held.set(role, { token: issued.token, renewAt });
+  held.set(role, { token: issued.token, renewAt: renewAtFor(now, lifetime) });
   return issued.token;
 };
 
+/** After a 401: the held token is no good, the next call fetches a fresh one (never the pre-fetched one again). */
 export const forget = (role: string): void => {
-  held.delete(role);
+  held.set(role, { token: '', renewAt: 0 });
 };

@@ -1,5 +1,6 @@
 // What one k6 run targets, from the environment the harness CLI sets (never the command line, where `ps` shows it):
-// HARNESS_TARGET (the profile without secrets), HARNESS_SECRETS (client secrets by role), HARNESS_PLAN (options).
+// HARNESS_TARGET (the profile without secrets), HARNESS_SECRETS (client secrets by role), HARNESS_PLAN (options);
+// from the CLI's pre-flight also HARNESS_ROUND_TRIP_MS, HARNESS_START_AT, HARNESS_IDS and HARNESS_TOKENS.
 import { type LoadTarget, type PlanOptions, planProbes, type SpecData } from './plan.ts';
 
 const env = (name: string): string => {
@@ -11,9 +12,15 @@ const env = (name: string): string => {
 
 export const spec = JSON.parse(open('./spec.generated.json')) as SpecData;
 export const target = JSON.parse(env('HARNESS_TARGET')) as LoadTarget;
-export const planOptions = JSON.parse(env('HARNESS_PLAN')) as PlanOptions;
-export const plan = planProbes(spec, target, planOptions);
+export const plan = planProbes(spec, target, JSON.parse(env('HARNESS_PLAN')) as PlanOptions);
 export const phases = plan.probes.flatMap((p) => p.phases);
+export const instances = Number(__ENV.HARNESS_INSTANCES ?? '1');
+
+/** Without a pre-flight (a run outside the CLI), VUs are sized for a far target's round trip. */
+export const roundTripMs = Number(__ENV.HARNESS_ROUND_TRIP_MS ?? '250');
+
+/** When the first phase starts (epoch ms), the same for every instance, so their slots line up. */
+export const startAt = (): number => Number(__ENV.HARNESS_START_AT ?? Date.now() + 1000);
 
 /** Read when a VU needs a token, so the secrets live only in the VU's memory and never in options or setup data. */
 export const secretOf = (role: string): string => {
@@ -22,8 +29,12 @@ export const secretOf = (role: string): string => {
   return secret;
 };
 
-export const phaseNamed = (name: string) => {
-  const phase = phases.find((p) => p.name === name);
-  if (phase === undefined) throw new Error(`no phase ${name} in the plan`);
-  return phase;
+/** Tokens the pre-flight fetched, by role, with the epoch ms to renew them at; absent outside the CLI. */
+export const prefetchedToken = (role: string): { token: string; renewAt: number } | undefined =>
+  (JSON.parse(__ENV.HARNESS_TOKENS ?? '{}') as Record<string, { token: string; renewAt: number }>)[role];
+
+export const phaseIndex = (name: string): number => {
+  const index = phases.findIndex((p) => p.name === name);
+  if (index < 0) throw new Error(`no phase ${name} in the plan`);
+  return index;
 };

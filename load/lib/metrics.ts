@@ -1,10 +1,24 @@
-// Custom metrics every probe records; all carry the request's scenario, endpoint and slot tags.
+// Custom metrics every probe records. All carry the scenario tag; the per-phase Trends also carry the slot tag.
 import { Counter, Rate, Trend } from 'k6/metrics';
+import { phases } from './config.ts';
+import { slotMetrics } from './options.ts';
 
-export const admitted = new Counter('harness_admitted');
-export const limited = new Counter('harness_limited');
-/** Neither admitted nor limited: refused for the token, or an error status. Probes must see none. */
+/** Per phase: round trips (ms) of admitted requests and of 429s, tagged with the slot of their send time. */
+export const evidence = phases.map((_, index) => {
+  const names = slotMetrics(index);
+  return { admitted: new Trend(names.admitted, true), limited: new Trend(names.limited, true) };
+});
+
+/** Answered neither 2xx/3xx nor 429 (after one token renewal), tagged with the status. */
 export const refused = new Counter('harness_refused');
+/** Answered 401 and sent again with a fresh token (SPEC.md §5 rule 4): a gateway may have counted the first. */
+export const renewed = new Counter('harness_renewed');
+/** No answer at all: connection refused or reset, timeout. The network's or harness's trouble, not a verdict. */
+export const networkErrors = new Counter('harness_network_errors');
+/** Sent too far past the phase's end to fit its slots: k6 could not keep to the schedule. */
+export const unslotted = new Counter('harness_unslotted');
 /** Of the 429s: Retry-After present, integer seconds, no longer than the window (SPEC.md §8 rule 2). */
 export const retryAfterValid = new Rate('harness_retry_after_valid');
 export const retryAfterSeconds = new Trend('harness_retry_after_seconds');
+/** How late k6 started each iteration against its own schedule: the load generator's CPU starvation. */
+export const startLag = new Trend('harness_start_lag', true);

@@ -1,6 +1,7 @@
 // Which k6 scenarios a run has and what each expects, derived from the spec data (spec.generated.json) and the
 // target's profile. Pure TypeScript with no k6 or Node imports: the k6 script builds its options from it, and the
-// harness CLI lists scenarios and judges merged results with the same code.
+// harness CLI lists scenarios, plans the pre-flight and judges merged results with the same code.
+import { availableProbes, effectiveLimit, endpointsOf } from './probes.ts';
 
 export interface SpecLimit {
   readonly count: number;
@@ -46,18 +47,19 @@ export interface PhasePlan {
   readonly probe: string;
   readonly phase: Phase;
   readonly bucket: string;
+  /** Phases with the same key meet one limiter state: the bucket, kept per tenant (SPEC.md §8 rule 1). */
+  readonly limiterKey: string;
   readonly endpoints: readonly string[];
   /** The client each request uses, by role: several roles alternate (tenant-sharing). */
   readonly clients: readonly string[];
   readonly limit: SpecLimit & { readonly windowMs: number };
-  /** Requests offered per window (for knee: at the end of the ramp, which starts at `fromPerWindow`). */
-  readonly offeredPerWindow: number;
+  /** Requests offered per window: `fromPerWindow` at the start, climbing over `rampMs` to `offeredPerWindow`. */
   readonly fromPerWindow: number;
+  readonly offeredPerWindow: number;
+  readonly rampMs: number;
   readonly startMs: number;
   readonly durationMs: number;
-  /** Requests the limit lets through in this phase if it holds exactly (within: all offered). */
-  readonly expectedAdmitted: number;
-  /** Width of one point of the admitted/limited chart: a second, or a window for long phases. */
+  /** Width of one evidence slot (a fiftieth of the window); startMs is a multiple of it. */
   readonly slotMs: number;
 }
 
@@ -66,98 +68,109 @@ export interface ProbePlanSet {
   readonly totalMs: number;
 }
 
-/** Friendly probe names for the buckets; `--scenario` takes these. */
-export const PROBE_NAMES: Readonly<Record<string, string>> = {
-  'transaction-event': 'transactions',
-  'rules-rerun': 'rerun',
-  'rules-schedule': 'schedule',
-  'batch-upload-url': 'upload-url',
-  'batch-status': 'batch-status',
-  'batch-validation-result': 'validation-result',
-  'rules-execute': 'execute',
-  'rules-status': 'rule-status',
-  observability: 'observability-shared',
-};
-
-/** Longer phases are charted per window, so a run never declares thousands of per-slot submetrics. */
-const MAX_SECOND_SLOTS = 120;
+/**
+ * Offered rates as shares of the limit. OVER spends a full token bucket within one window (2N offered, N
+ * refilled), and never offers fewer than four a window, so a tiny limit is refused often enough to read it.
+ */
 const WITHIN = 0.9;
-const OVER = 1.3;
+const OVER = 2;
+const OVER_AT_LEAST = 4;
 const KNEE_FROM = 0.5;
-const KNEE_TO = 2;
+/** The other tenant's rate beside a held tenant: far enough below its limit that one 429 proves a shared limit. */
+const BESIDE = 0.5;
+/** The held tenant in tenant-isolation: over its limit, light on the load generator. */
+const HELD = 1.2;
+/** Slots per window: the resolution of the evidence (see verdict.ts). */
+const SLOTS_PER_WINDOW = 50;
 
-export const windowMsOf = (limit: SpecLimit, target: LoadTarget): number =>
+const windowMsOf = (limit: SpecLimit, target: LoadTarget): number =>
   limit.per === 'second' ? 1000 : (target.minute_ms ?? 60_000);
 
-const effectiveLimit = (spec: SpecData, target: LoadTarget, bucket: string): SpecLimit => {
-  const overrides = target.limits ?? {};
-  const byEndpoint = spec.endpoints.find((e) => e.bucket === bucket && overrides[e.key] !== undefined);
-  return (
-    overrides[bucket] ?? (byEndpoint ? overrides[byEndpoint.key] : undefined) ?? spec.buckets[bucket]!.limit
-  );
-};
+/**
+ * Phase lengths in windows. Per-second limits are cheap to watch for many windows; per-minute phases are as short
+ * as the estimator allows, since they set the length of a whole run: within spans a window and a fifth, over leaves
+ * 1.5 windows after a full token bucket is spent, the knee climbs for two windows and holds for one.
+ */
+const WINDOWS = {
+  second: { within: 5, over: 8, knee: 10, shared: 5 },
+  minute: { within: 1.2, over: 2.5, knee: 3, shared: 2.5 },
+} as const;
 
-export const mayCall = (target: LoadTarget, endpoint: SpecEndpoint): boolean => {
-  const policy = target.side_effects ?? 'allow';
-  if (!endpoint.sideEffects || policy === 'allow') return true;
-  return Array.isArray(policy) && policy.includes(endpoint.key);
-};
+/**
+ * The fewest windows each phase needs, whatever --duration says: within spans a window whole, over outlasts a full
+ * token bucket (one window at twice the limit) by more than a window, and a knee climbs for two and holds for one.
+ */
+const MIN_WINDOWS: Readonly<Record<Phase, number>> = { within: 1.2, over: 2.5, knee: 3 };
 
 export interface PlanOptions {
   /** Probe names, or ['all']. */
   readonly scenarios: readonly string[];
-  /** Phase length; default: 10 s for per-second limits, three windows for longer ones. */
+  /** Length of every phase, at least what its verdict needs (see MIN_WINDOWS). */
   readonly durationMs?: number;
-  /** Requests per window for the `over` phase instead of 130 % of the limit. */
+  /** Requests per window for the `over` phase instead of twice the limit. */
   readonly rate?: number;
 }
 
-const endpointsOf = (spec: SpecData, target: LoadTarget, bucket: string): SpecEndpoint[] =>
-  bucket === 'observability'
-    ? (target.observability ?? []).map((key) => ({
-        key,
-        method: key.split(' ')[0] as 'GET',
-        path: key.slice(key.indexOf(' ') + 1),
-        bucket,
-        pathIds: [],
-        sideEffects: false,
-      }))
-    : spec.endpoints.filter((e) => e.bucket === bucket);
+const tenantOf = (target: LoadTarget, role: string): string => target.clients[role]?.tenant ?? target.tenant;
 
-/** Every probe this target allows, before selection; `describes` is what --list prints. */
-export const availableProbes = (spec: SpecData, target: LoadTarget) => {
-  const probes: { name: string; bucket: string; clients: string[]; describes: string }[] = [];
-  for (const [bucket, name] of Object.entries(PROBE_NAMES)) {
-    const endpoints = endpointsOf(spec, target, bucket);
-    if (endpoints.length === 0 || !endpoints.every((e) => mayCall(target, e))) continue;
-    const limit = effectiveLimit(spec, target, bucket);
-    probes.push({
-      name,
-      bucket,
-      clients: ['primary'],
-      describes: `${endpoints.map((e) => e.key).join(', ')}: ${limit.count} / ${limit.per}`,
-    });
+interface PhaseShape {
+  readonly phase: Phase;
+  readonly from: number;
+  readonly to: number;
+  readonly windows: number;
+  readonly clients: readonly string[];
+  readonly suffix?: string;
+  /** Runs beside the previous shape (another tenant), not after it. */
+  readonly beside?: boolean;
+}
+
+const shapesOf = (
+  probe: string,
+  limit: SpecLimit,
+  lengths: (typeof WINDOWS)['second' | 'minute'],
+  options: PlanOptions,
+): PhaseShape[] => {
+  const n = limit.count;
+  // A limit of one per window is probed within at 0.9 per window: one request every 1.11 windows.
+  const within = Math.floor(n * WITHIN) || WITHIN;
+  const saturating = Math.max(OVER_AT_LEAST, Math.ceil(n * OVER));
+  const over = options.rate ?? saturating;
+  const primary = ['primary'];
+  if (probe === 'tenant-sharing') {
+    return [
+      { phase: 'over', from: over, to: over, windows: lengths.shared, clients: ['primary', 'same_tenant'] },
+    ];
   }
-  // Two apps of one tenant together held to one limit; another tenant beside them unaffected (SPEC.md §8 rule 1).
-  const schedule = effectiveLimit(spec, target, 'rules-schedule');
-  if (target.clients.same_tenant) {
-    probes.push({
-      name: 'tenant-sharing',
-      bucket: 'rules-schedule',
-      clients: ['primary', 'same_tenant'],
-      describes: `primary and same_tenant together on GET /api/rules/schedule: ${schedule.count} / ${schedule.per}`,
-    });
+  if (probe === 'tenant-isolation') {
+    const held = Math.max(n + 1, Math.ceil(n * HELD));
+    return [
+      { phase: 'over', from: held, to: held, windows: lengths.shared, clients: primary },
+      {
+        phase: 'within',
+        from: Math.floor(n * BESIDE) || BESIDE,
+        to: Math.floor(n * BESIDE) || BESIDE,
+        windows: lengths.shared,
+        clients: ['other_tenant'],
+        suffix: '_beside',
+        beside: true,
+      },
+    ];
   }
-  if (target.clients.other_tenant) {
-    probes.push({
-      name: 'tenant-isolation',
-      bucket: 'rules-schedule',
-      clients: ['other_tenant'],
-      describes: `other_tenant on GET /api/rules/schedule while primary is limited: its own ${schedule.count} / ${schedule.per}`,
-    });
-  }
-  return probes;
+  return [
+    { phase: 'within', from: within, to: within, windows: lengths.within, clients: primary },
+    { phase: 'over', from: over, to: over, windows: lengths.over, clients: primary },
+    {
+      phase: 'knee',
+      from: Math.floor(n * KNEE_FROM) || KNEE_FROM,
+      to: saturating,
+      windows: lengths.knee,
+      clients: primary,
+    },
+  ];
 };
+
+/** Round up to a whole number of slots, so every phase of a limiter shares one slot grid. */
+const onGrid = (ms: number, slotMs: number) => Math.ceil(ms / slotMs - 1e-9) * slotMs;
 
 export const planProbes = (spec: SpecData, target: LoadTarget, options: PlanOptions): ProbePlanSet => {
   const all = availableProbes(spec, target);
@@ -168,88 +181,77 @@ export const planProbes = (spec: SpecData, target: LoadTarget, options: PlanOpti
       `unknown or unavailable scenario: ${unknown.join(', ')} (available: ${all.map((p) => p.name).join(', ')})`,
     );
   }
-  // Probes of one bucket share its limit, so they run one after another; different buckets run side by side.
+  // Phases of one bucket follow one another with only a short gap (answers of one phase arrive before the next
+  // begins); different buckets run side by side.
   const nextStart = new Map<string, number>();
   const probes = all
     .filter((p) => wanted.includes(p.name))
     .map((probe) => {
       const limit = effectiveLimit(spec, target, probe.bucket);
       const windowMs = windowMsOf(limit, target);
-      const durationMs = options.durationMs ?? (limit.per === 'second' ? 10_000 : 3 * windowMs);
-      const windows = durationMs / windowMs;
+      const slotMs = windowMs / SLOTS_PER_WINDOW;
+      const lengths = WINDOWS[windowMs <= 1000 ? 'second' : 'minute'];
+      const gapMs = onGrid(Math.max(500, slotMs), slotMs);
       const endpoints = endpointsOf(spec, target, probe.bucket).map((e) => e.key);
-      // A window's pause between phases, so each phase starts with a fresh window.
       let start = nextStart.get(probe.bucket) ?? 0;
-      interface PhaseShape {
-        kind: Phase;
-        offered: number;
-        expectedPerWindow: number;
-        clients?: readonly string[];
-        from?: number;
-        length?: number;
-        /** Runs alongside the previous phase instead of after it. */
-        alongside?: boolean;
-      }
-      const phase = ({
-        kind,
-        offered,
-        expectedPerWindow,
-        clients,
-        from,
-        length = durationMs,
-        alongside,
-      }: PhaseShape) => {
-        if (alongside) start -= length + windowMs;
+      let previous: PhasePlan | undefined;
+      const phases = shapesOf(probe.name, limit, lengths, options).map((shape) => {
+        const knee = shape.phase === 'knee';
+        const defaultMs = shape.windows * windowMs;
+        const chosen = options.durationMs ?? defaultMs;
+        const durationMs = onGrid(Math.max(chosen, MIN_WINDOWS[shape.phase] * windowMs), slotMs);
+        const startMs = shape.beside && previous ? previous.startMs : start;
         const plan: PhasePlan = {
-          name: `${kind}_${probe.name}${alongside ? '_beside' : ''}`,
+          name: `${shape.phase}_${probe.name}${shape.suffix ?? ''}`,
           probe: probe.name,
-          phase: kind,
+          phase: shape.phase,
           bucket: probe.bucket,
+          limiterKey: `${probe.bucket}/${tenantOf(target, shape.clients[0]!)}`,
           endpoints,
-          clients: clients ?? probe.clients,
+          clients: shape.clients,
           limit: { ...limit, windowMs },
-          offeredPerWindow: offered,
-          fromPerWindow: from ?? offered,
-          startMs: start,
-          durationMs: length,
-          expectedAdmitted: Math.round(expectedPerWindow * (length / windowMs)),
-          // The knee is read from the limiter's own rhythm (see enforcedPerWindow): a tenth of a window shows it.
-          slotMs:
-            kind === 'knee'
-              ? Math.min(1000, Math.max(100, windowMs / 10))
-              : length <= MAX_SECOND_SLOTS * 1000
-                ? 1000
-                : windowMs,
+          fromPerWindow: shape.from,
+          offeredPerWindow: shape.to,
+          rampMs: knee ? onGrid((durationMs * 2) / 3, slotMs) : 0,
+          startMs,
+          durationMs,
+          slotMs,
         };
-        start += length + windowMs;
+        start = Math.max(start, startMs + durationMs + gapMs);
+        previous = plan;
         return plan;
-      };
-      // A limit of one per window is probed within at one request every other window.
-      const withinRate = Math.floor(limit.count * WITHIN) || 0.5;
-      const overRate = options.rate ?? Math.max(limit.count + 1, Math.ceil(limit.count * OVER));
-      const within = { kind: 'within', offered: withinRate, expectedPerWindow: withinRate } as const;
-      const over = { kind: 'over', offered: overRate, expectedPerWindow: limit.count } as const;
-      const knee = {
-        kind: 'knee',
-        offered: Math.ceil(limit.count * KNEE_TO),
-        from: Math.max(1, Math.floor(limit.count * KNEE_FROM)),
-        expectedPerWindow: limit.count,
-        length: Math.max(durationMs, 4 * windowMs),
-      } as const;
-      const shapes: PhaseShape[] =
-        probe.name === 'tenant-sharing'
-          ? [over]
-          : probe.name === 'tenant-isolation'
-            ? // The primary client is held over its limit while the other tenant stays within its own.
-              [
-                { ...over, clients: ['primary'] },
-                { ...within, alongside: true },
-              ]
-            : [within, over, knee];
-      const phases = shapes.map(phase);
+      });
       nextStart.set(probe.bucket, start);
-      return { name: probe.name, describes: probe.describes, phases, windows };
+      return { name: probe.name, describes: probe.describes, phases };
     });
-  const totalMs = Math.max(0, ...probes.flatMap((p) => p.phases.map((ph) => ph.startMs + ph.durationMs)));
-  return { probes, totalMs };
+  const shifted = afterShorterMinutes(probes);
+  const totalMs = Math.max(0, ...shifted.flatMap((p) => p.phases.map((ph) => ph.startMs + ph.durationMs)));
+  return { probes: shifted, totalMs };
 };
+
+const endOf = (phases: readonly PhasePlan[]) => Math.max(0, ...phases.map((p) => p.startMs + p.durationMs));
+
+/**
+ * Against real minutes the per-minute phases outlast the per-second ones by far and offer a few requests a second,
+ * so everything runs side by side. Against a test server's shortened minutes they offer hundreds a second and end
+ * first: the per-second phases then wait for them, so their rates never add up on one load generator.
+ */
+const afterShorterMinutes = (probes: ProbePlanSet['probes']): ProbePlanSet['probes'] => {
+  const perSecond = (p: PhasePlan) => p.limit.windowMs <= 1000;
+  const all = probes.flatMap((p) => p.phases);
+  const minutesEnd = endOf(all.filter((p) => !perSecond(p)));
+  if (minutesEnd === 0 || minutesEnd >= endOf(all.filter(perSecond))) return probes;
+  return probes.map((probe) => ({
+    ...probe,
+    phases: probe.phases.map((p) =>
+      perSecond(p) ? { ...p, startMs: p.startMs + onGrid(minutesEnd + 500, p.slotMs) } : p,
+    ),
+  }));
+};
+
+/** Requests per window offered `atMs` into the phase. */
+export const offeredAt = (phase: PhasePlan, atMs: number): number =>
+  phase.rampMs === 0 || atMs >= phase.rampMs
+    ? phase.offeredPerWindow
+    : phase.fromPerWindow +
+      ((phase.offeredPerWindow - phase.fromPerWindow) * Math.max(0, atMs)) / phase.rampMs;

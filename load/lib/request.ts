@@ -1,30 +1,37 @@
 // One probe request: the phase's endpoint and client chosen round-robin, the bearer token of that client, the
-// profile's body and query, and the outcome counted in the custom metrics under the request's tags.
+// profile's body and query, and the outcome recorded as evidence: the slot of its send time and its round trip.
+// The request reached the server somewhere between sending and answer; that interval is all a verdict may use.
 import exec from 'k6/execution';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { forget, tokenFor } from './auth.ts';
-import { target } from './config.ts';
-import { admitted, limited, refused, retryAfterSeconds, retryAfterValid } from './metrics.ts';
-import type { PhasePlan } from './plan.ts';
+import { phases, target } from './config.ts';
+import {
+  evidence,
+  networkErrors,
+  refused,
+  renewed,
+  retryAfterSeconds,
+  retryAfterValid,
+  startLag,
+  unslotted,
+} from './metrics.ts';
+import { slotsOf } from './options.ts';
+import { scheduledMs } from './schedule.ts';
 
-/** Path ids, found once in setup() (ids are not secrets, so setup may return them). */
+/** Path ids, found once before the run (ids are not secrets, so setup may return them). */
 export type Ids = Readonly<Record<string, string>>;
+
+/** What setup() hands every iteration: the path ids and the epoch ms the plan's time 0 falls on. */
+export interface SetupData {
+  readonly ids: Ids;
+  readonly origin: number;
+  /** How late this instance started against the common start (ms); 0 when on time. */
+  readonly lateMs: number;
+}
 
 const INTEGER = /^\d+$/;
 
-const send = (
-  method: string,
-  url: string,
-  body: string | null,
-  token: string,
-  tags: Record<string, string>,
-) =>
-  http.request(method, url, body, {
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    tags,
-  });
-
-export const urlFor = (key: string, ids: Ids): string => {
+const urlFor = (key: string, ids: Ids): string => {
   let path = key.slice(key.indexOf(' ') + 1);
   for (const [name, value] of Object.entries(ids))
     path = path.replace(`{${name}}`, encodeURIComponent(value));
@@ -35,38 +42,60 @@ export const urlFor = (key: string, ids: Ids): string => {
   return `${target.base_url.replace(/\/+$/, '')}${path}${search.length > 0 ? `?${search.join('&')}` : ''}`;
 };
 
-/** Sends as `role`; on a 401 fetches a fresh token and retries once (SPEC.md §5 rule 4). */
-export const call = (
-  key: string,
-  role: string,
-  ids: Ids,
-  tags: Record<string, string>,
-): RefinedResponse<ResponseType> => {
+interface Timed {
+  readonly res: RefinedResponse<ResponseType>;
+  readonly sent: number;
+  readonly answered: number;
+}
+
+/** Sends as `role`, timed from just before sending to just after the answer (the token is fetched first). */
+const timedCall = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed => {
   const method = key.slice(0, key.indexOf(' '));
   const body = method === 'POST' ? JSON.stringify(target.requests?.[key]?.body ?? {}) : null;
-  const url = urlFor(key, ids);
-  const res = send(method, url, body, tokenFor(role), tags);
-  if (res.status !== 401) return res;
-  forget(role);
-  return send(method, url, body, tokenFor(role), tags);
+  const headers = { Authorization: `Bearer ${tokenFor(role)}`, 'Content-Type': 'application/json' };
+  const sent = Date.now();
+  const res = http.request(method, urlFor(key, ids), body, { headers, tags });
+  return { res, sent, answered: Date.now() };
 };
 
-export const probeRequest = (phase: PhasePlan, ids: Ids): void => {
+/** On a 401 fetches a fresh token and sends once more (SPEC.md §5 rule 4); the retry is the one recorded. */
+const call = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed => {
+  const first = timedCall(key, role, ids, tags);
+  if (first.res.status !== 401) return first;
+  renewed.add(1);
+  forget(role);
+  return timedCall(key, role, ids, tags);
+};
+
+export const probeRequest = (index: number, data: SetupData): void => {
+  const phase = phases[index]!;
   const n = exec.scenario.iterationInTest;
+  const phaseStart = data.origin + phase.startMs;
+  startLag.add(Math.max(0, Date.now() - phaseStart - scheduledMs(phase, n)));
   const endpoint = phase.endpoints[n % phase.endpoints.length]!;
   const role = phase.clients[n % phase.clients.length]!;
-  const slot = String(Math.floor((Date.now() - exec.scenario.startTime) / phase.slotMs));
-  const tags = { endpoint, slot, client: role };
-  const res = call(endpoint, role, ids, tags);
+  const tags = { endpoint, client: role };
+  const { res, sent, answered } = call(endpoint, role, data.ids, tags);
+  const slot = Math.max(0, Math.floor((sent - phaseStart) / phase.slotMs));
+  const inSlots = slot < slotsOf(phase);
+  if (!inSlots) unslotted.add(1);
+  const record = (trend: (typeof evidence)[number]['admitted']) =>
+    trend.add(answered - sent, inSlots ? { slot: String(slot) } : {});
   if (res.status === 429) {
-    limited.add(1, tags);
+    record(evidence[index]!.limited);
     const value = res.headers['Retry-After'];
-    const valid = value !== undefined && INTEGER.test(value) && Number(value) * 1000 <= phase.limit.windowMs;
-    retryAfterValid.add(valid, tags);
-    if (value !== undefined && INTEGER.test(value)) retryAfterSeconds.add(Number(value), tags);
+    const integer = value !== undefined && INTEGER.test(value);
+    retryAfterValid.add(integer && Number(value) * 1000 <= phase.limit.windowMs);
+    if (integer) retryAfterSeconds.add(Number(value));
   } else if (res.status >= 200 && res.status < 400) {
-    admitted.add(1, tags);
+    record(evidence[index]!.admitted);
+  } else if (res.status === 0) {
+    networkErrors.add(1);
   } else {
-    refused.add(1, { ...tags, status: String(res.status) });
+    refused.add(1, { status: String(res.status) });
   }
 };
+
+/** For setup(): a plain call with token renewal, untimed. */
+export const fetchFrom = (key: string, role: string, ids: Ids) =>
+  call(key, role, ids, { name: 'setup: path id' }).res;

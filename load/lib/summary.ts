@@ -1,50 +1,92 @@
 // handleSummary's side: k6's end-of-test data turned into harness's LoadSummary, plus the text k6 prints.
-import { phases, target } from './config.ts';
-import { slotsOf } from './options.ts';
-import { judge, type LoadSummary, type PhaseResult } from './verdict.ts';
+
+import { spec, target } from './config.ts';
+import type { LoadSummary, PhaseResult } from './evidence.ts';
+import { slotMetrics, slotsOf } from './options.ts';
+import type { ProbePlanSet } from './plan.ts';
+import { planPreflight } from './preflight-plan.ts';
+import { byGrade } from './verdict.ts';
 
 interface MetricValues {
   readonly count?: number;
   readonly rate?: number;
+  readonly min?: number;
   readonly max?: number;
+  readonly 'p(99)'?: number;
 }
 interface SummaryData {
   readonly metrics: Readonly<Record<string, { values: MetricValues } | undefined>>;
+  readonly setup_data?: { lateMs?: number };
 }
 
-export const loadSummary = (data: SummaryData, instances: number): LoadSummary => {
-  const value = (metric: string, scenario: string, field: keyof MetricValues, extra = '') =>
-    data.metrics[`${metric}{scenario:${scenario}${extra}}`]?.values[field];
-  const results: PhaseResult[] = phases.map((plan) => {
-    const count = (metric: string, extra = '') => value(metric, plan.name, 'count', extra) ?? 0;
-    const limited = count('harness_limited');
-    const slots = Array.from({ length: slotsOf(plan) }, (_, slot) => slot);
+export const loadSummary = (data: SummaryData, instances: number, plan: ProbePlanSet): LoadSummary => {
+  const values = (name: string): MetricValues => data.metrics[name]?.values ?? {};
+  const phases = plan.probes.flatMap((p) => p.phases);
+  const results: PhaseResult[] = phases.map((phase, index) => {
+    const of = (metric: string) => values(`${metric}{scenario:${phase.name}}`);
+    const count = (metric: string) => of(metric).count ?? 0;
+    const names = slotMetrics(index);
+    const slot = (metric: string, i: number) => values(`${metric}{slot:${i}}`);
+    const slots = Array.from({ length: slotsOf(phase) }, (_, i) => i);
+    const admitted = values(names.admitted);
+    const limited = values(names.limited);
+    const answered = [admitted, limited].filter((v) => (v.count ?? 0) > 0);
     return {
-      plan,
+      plan: phase,
       offered: count('iterations') + count('dropped_iterations'),
-      admitted: count('harness_admitted'),
-      limited,
+      admitted: admitted.count ?? 0,
+      limited: limited.count ?? 0,
       refused: count('harness_refused'),
+      networkErrors: count('harness_network_errors'),
+      renewed: count('harness_renewed'),
       dropped: count('dropped_iterations'),
-      retryAfterValid: limited === 0 ? undefined : value('harness_retry_after_valid', plan.name, 'rate'),
-      retryAfterMax: limited === 0 ? undefined : value('harness_retry_after_seconds', plan.name, 'max'),
+      unslotted: count('harness_unslotted'),
+      retryAfterValid: (limited.count ?? 0) === 0 ? undefined : of('harness_retry_after_valid').rate,
+      retryAfterMax: (limited.count ?? 0) === 0 ? undefined : of('harness_retry_after_seconds').max,
+      roundTrips:
+        answered.length === 0
+          ? undefined
+          : {
+              minMs: Math.min(...answered.map((v) => v.min ?? 0)),
+              p99Ms: Math.max(...answered.map((v) => v['p(99)'] ?? 0)),
+              maxMs: Math.max(...answered.map((v) => v.max ?? 0)),
+            },
+      startLagMs: { p99: of('harness_start_lag')['p(99)'] ?? 0, max: of('harness_start_lag').max ?? 0 },
       slots: {
-        admitted: slots.map((slot) => count('harness_admitted', `,slot:${slot}`)),
-        limited: slots.map((slot) => count('harness_limited', `,slot:${slot}`)),
+        admitted: slots.map((i) => slot(names.admitted, i).count ?? 0),
+        limited: slots.map((i) => slot(names.limited, i).count ?? 0),
+        admittedMaxRttMs: slots.map((i) => slot(names.admitted, i).max ?? 0),
+        limitedMinRttMs: slots.map((i) => slot(names.limited, i).min ?? 0),
       },
     };
   });
-  return { target: target.base_url, generatedAt: new Date().toISOString(), instances, phases: results };
+  // Without the CLI's pre-flight, every instance fetched the path ids itself.
+  const perRun = planPreflight(spec, target, phases).requestsPerLimiter;
+  const copies = __ENV.HARNESS_IDS ? 1 : instances;
+  return {
+    target: target.base_url,
+    generatedAt: new Date().toISOString(),
+    instances,
+    lateMs: [data.setup_data?.lateMs ?? 0],
+    preflightRequests: Object.fromEntries(Object.entries(perRun).map(([k, v]) => [k, v * copies])),
+    phases: results,
+  };
 };
 
-/** One line per phase; an instance of several shows its share only, since verdicts need the merged counts. */
-export const summaryText = (summary: LoadSummary): string =>
-  `${summary.phases
-    .map((p) => {
-      if (summary.instances > 1) {
-        return `share  ${p.plan.name.padEnd(32)} admitted ${p.admitted}, 429 ${p.limited} (harness merges the instances)`;
-      }
-      const verdict = judge(p);
-      return `${verdict.ok ? 'PASS' : 'FAIL'}  ${p.plan.name.padEnd(32)} ${verdict.message}`;
-    })
+/** One line per phase, failures first; an instance of several shows its share only (verdicts need all shares). */
+export const summaryText = (summary: LoadSummary): string => {
+  if (summary.instances > 1) {
+    return `${summary.phases
+      .map(
+        (p) =>
+          `share  ${p.plan.name.padEnd(34)} admitted ${p.admitted}, 429 ${p.limited} (harness merges the instances)`,
+      )
+      .join('\n')}\n`;
+  }
+  return `${byGrade(summary)
+    .map(
+      ({ result, verdict }) =>
+        `${verdict.grade.padEnd(12)} ${result.plan.name.padEnd(34)} ${verdict.message}`,
+    )
     .join('\n')}\n`;
+};

@@ -1,158 +1,209 @@
-// Results of a load run and how each phase is judged. Pure TypeScript: k6's handleSummary uses it for a single
-// instance, the harness CLI for the merged results of several.
-import type { PhasePlan } from './plan.ts';
+// How each phase is graded. Pure TypeScript: k6's handleSummary judges a single instance, the harness CLI the
+// merged results of several, with this same code.
+//
+// FAIL is a claim about the server and is made only on proof (proofs.ts) or on a 429 without a valid Retry-After
+// or another refusal status. When harness itself fell short (dropped iterations, k6 starting iterations late,
+// instances out of step, requests unanswered), the phase is INCONCLUSIVE. Otherwise the limit read between
+// refusals (estimate.ts) must match SPEC.md's within the tolerance; a reading further off, which the evidence cannot
+// prove, is INCONCLUSIVE too. A limiter that refuses yet lets through a burst larger than the limit is WARN: a
+// token bucket with a capacity above it.
+import { openingBurst, type Reading, sustained } from './estimate.ts';
+import type { LoadSummary, PhaseResult } from './evidence.ts';
+import { offeredAt, type PhasePlan } from './plan.ts';
+import { tooFewBeforeRefusal, tooManyAfterRefusal, tooManyInInterval } from './proofs.ts';
+import { slotRange, type Timeline, timelinesOf } from './timeline.ts';
 
-export interface PhaseResult {
-  readonly plan: PhasePlan;
-  readonly offered: number;
-  readonly admitted: number;
-  readonly limited: number;
-  readonly refused: number;
-  readonly dropped: number;
-  /** Share of the 429s whose Retry-After was integer seconds within the window; undefined with no 429. */
-  readonly retryAfterValid: number | undefined;
-  readonly retryAfterMax: number | undefined;
-  /** Per chart slot (plan.slotMs wide), from the phase's start. */
-  readonly slots: { readonly admitted: readonly number[]; readonly limited: readonly number[] };
-}
-
-export interface LoadSummary {
-  readonly target: string;
-  readonly generatedAt: string;
-  readonly instances: number;
-  readonly phases: readonly PhaseResult[];
-}
+export type Grade = 'FAIL' | 'INCONCLUSIVE' | 'WARN' | 'PASS';
 
 export interface Verdict {
-  readonly ok: boolean;
-  /** The limit actually enforced per window (over and knee phases), next to SPEC.md's. */
-  readonly enforcedPerWindow?: number;
+  readonly grade: Grade;
   readonly message: string;
+  /** INFO: what the phase showed beyond its grade. */
+  readonly notes: readonly string[];
+  /** The limit read between refusals, per window (over and knee phases). */
+  readonly enforcedPerWindow?: number;
+  /** How far that reading is from SPEC.md's limit, in percent (signed). */
+  readonly errorPercent?: number;
 }
 
-const TOLERANCE = 0.01;
+export const GRADE_ORDER: readonly Grade[] = ['FAIL', 'INCONCLUSIVE', 'WARN', 'PASS'];
 
-export const perSecond = (count: number, plan: PhasePlan): number => count / (plan.durationMs / 1000);
+/** Round trips that vary by more than this (p99 − min) make counts at a span's ends noisier: 2 % instead of 1 %. */
+const JITTERY_MS = 40;
+
+export const perSecond = (perWindow: number, plan: PhasePlan): number =>
+  (perWindow * 1000) / plan.limit.windowMs;
 
 /** `30 / minute`, or with a test server's shortened minute `30 / minute (2 s windows)`. */
 export const describeLimit = ({ limit }: PhasePlan): string =>
   `${limit.count} / ${limit.per}${limit.per === 'minute' && limit.windowMs !== 60_000 ? ` (${limit.windowMs / 1000} s windows)` : ''}`;
 
-/**
- * The limit actually enforced, read from the limiter's own rhythm rather than from clock windows (which rarely
- * line up with the limiter's): under saturation each limiter window admits a run of requests, then refuses until
- * it ends. Walking the slots: while admitting, a slot with refusals ends the run (its admissions came first);
- * while refusing, a slot with admissions starts the next run (its refusals came first). The first run may be
- * partial and is dropped; the median of the complete runs is the enforced limit (0 if nothing was refused).
- */
-export const enforcedPerWindow = (result: PhaseResult): number => {
-  const { admitted, limited } = result.slots;
-  const runs: number[] = [];
-  let current = 0;
-  let complete = false;
-  let refusing = false;
-  for (let i = 0; i < admitted.length; i++) {
-    const a = admitted[i] ?? 0;
-    const l = limited[i] ?? 0;
-    if (refusing && a > 0) {
-      if (complete) runs.push(current);
-      complete = true;
-      current = a;
-      refusing = false;
-    } else {
-      current += a;
-      if (l > 0) refusing = true;
-    }
-  }
-  if (complete && refusing) runs.push(current);
-  runs.sort((x, y) => x - y);
-  return runs.length === 0 ? 0 : runs[Math.floor(runs.length / 2)]!;
+const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+
+/** The reading's allowed error: 1 % of the limit (2 % on a jittery network), never less than one request a span. */
+const toleranceOf = (result: PhaseResult, reading: Reading): number => {
+  const rtt = result.roundTrips;
+  const share = rtt !== undefined && rtt.p99Ms - rtt.minMs > JITTERY_MS ? 0.02 : 0.01;
+  return Math.max(result.plan.limit.count * share, 1 / reading.windows);
 };
 
-const problems = (result: PhaseResult): string[] => [
-  ...(result.refused > 0
-    ? [`${result.refused} requests refused other than with 429 (token or server errors)`]
-    : []),
-  ...(result.dropped > 0
-    ? [`${result.dropped} iterations dropped: too few VUs, the offered rate was not reached`]
-    : []),
-];
-
-export const judge = (result: PhaseResult): Verdict => {
+/** Why the offered rate may not have been the plan's: each is harness's shortfall, not the server's. */
+const shortfalls = (result: PhaseResult, lateSpreadMs: number): string[] => {
   const { plan } = result;
-  const trouble = problems(result);
-  const spec = describeLimit(plan);
-  if (plan.phase === 'within') {
-    if (result.limited > 0)
-      trouble.unshift(
-        `${result.limited} requests got 429 at ${Math.round((plan.offeredPerWindow / plan.limit.count) * 100)} % of the limit`,
-      );
-    return {
-      ok: trouble.length === 0,
-      message: trouble.join('; ') || `no 429 at ${result.admitted} admitted requests`,
-    };
-  }
-  const enforced = enforcedPerWindow(result);
-  if (plan.phase === 'knee') {
-    // 1 %, or one request where the limit is small: the knee cannot resolve less (see enforcedPerWindow).
-    if (Math.abs(enforced - plan.limit.count) > Math.max(1, plan.limit.count * TOLERANCE))
-      trouble.unshift(`enforced ${enforced} per window, SPEC.md says ${spec}`);
-    return {
-      ok: trouble.length === 0,
-      enforcedPerWindow: enforced,
-      message: trouble.join('; ') || `enforced ${enforced} per window (SPEC.md: ${spec})`,
-    };
-  }
-  const off = Math.abs(result.admitted - plan.expectedAdmitted) / Math.max(1, plan.expectedAdmitted);
-  if (off > TOLERANCE) {
-    trouble.unshift(
-      `admitted ${perSecond(result.admitted, plan).toFixed(2)}/s, SPEC.md allows ${perSecond(plan.expectedAdmitted, plan).toFixed(2)}/s (${(off * 100).toFixed(1)} % off)`,
+  // Late starts bunch requests; a tenth of a window of it changes what any window is offered.
+  const lagLimit = Math.max(50, plan.limit.windowMs / 10);
+  return [
+    ...(result.dropped > 0 ? [`${result.dropped} iterations dropped (all VUs busy)`] : []),
+    ...(result.startLagMs.p99 > lagLimit
+      ? [`k6 started 1 % of iterations over ${Math.round(result.startLagMs.p99)} ms late (CPU starved)`]
+      : []),
+    ...(result.unslotted > 0 ? [`${result.unslotted} requests sent after the phase's end`] : []),
+    ...(result.networkErrors > 0 ? [`${result.networkErrors} requests never answered`] : []),
+    ...(lateSpreadMs > lagLimit ? [`the k6 instances started ${Math.round(lateSpreadMs)} ms apart`] : []),
+  ];
+};
+
+const faults = (result: PhaseResult, tl: Timeline, first: number, end: number): string[] => {
+  const found: string[] = [];
+  const afterRefusal = tooManyAfterRefusal(tl, first, end);
+  // (B) alone cannot tell a token bucket holding more than N (WARN) from no limit, unless nothing was refused.
+  const inInterval = result.limited === 0 ? tooManyInInterval(tl, first, end) : undefined;
+  const tooMany = afterRefusal ?? (inInterval && { message: `no 429 at all; ${inInterval.message}` });
+  if (tooMany) found.push(`more admitted than ${describeLimit(result.plan)} allows: ${tooMany.message}`);
+  const tooFew = tooFewBeforeRefusal(tl, first, end);
+  if (tooFew) found.push(`limited below ${describeLimit(result.plan)}: ${tooFew.message}`);
+  if (result.limited > 0 && result.retryAfterValid !== 1) {
+    const bad = Math.round((1 - (result.retryAfterValid ?? 0)) * result.limited);
+    found.push(
+      `${bad} of ${result.limited} 429s without an integer Retry-After within the window (SPEC.md §8 rule 2)`,
     );
   }
-  if (result.limited === 0) trouble.push('no 429 at all while offered more than the limit');
-  else if (result.retryAfterValid !== 1) {
-    trouble.push(
-      `${Math.round((1 - (result.retryAfterValid ?? 0)) * result.limited)} of ${result.limited} 429s without an integer Retry-After within the window`,
-    );
+  if (result.refused > 0)
+    found.push(`${result.refused} requests answered with a status other than 2xx, 3xx or 429`);
+  return found;
+};
+
+/** A burst larger than any limiter holding at most N admits, from a limiter that does refuse: a bigger bucket. */
+const capacityAbove = (result: PhaseResult, tl: Timeline, first: number, end: number): string | undefined => {
+  if (result.limited === 0) return undefined;
+  const proof = tooManyInInterval(tl, first, end);
+  return proof && `a burst holding more than ${result.plan.limit.count}: ${proof.message}`;
+};
+
+/** The limit read between 429s, as a verdict reports it beside a FAIL or a shortfall too. */
+const measured = (reading: Reading | undefined, n: number) =>
+  reading === undefined
+    ? {}
+    : { enforcedPerWindow: reading.perWindow, errorPercent: ((reading.perWindow - n) / n) * 100 };
+
+const judgeRate = (
+  result: PhaseResult,
+  tl: Timeline,
+  range: { first: number; offering: number; end: number },
+  reading: Reading | undefined,
+): Verdict => {
+  const { first, offering, end } = range;
+  const { plan } = result;
+  const n = plan.limit.count;
+  if (reading === undefined) {
+    const why = result.limited === 0 ? 'no 429' : 'no 429 recurred a whole window after another';
+    return { grade: 'INCONCLUSIVE', message: `${why}: the limit cannot be read`, notes: [] };
   }
+  const enforcedPerWindow = reading.perWindow;
+  const errorPercent = ((enforcedPerWindow - n) / n) * 100;
+  const read = `reads ${fmt(enforcedPerWindow)} per window (${fmt(Math.abs(errorPercent))} % ${errorPercent < 0 ? 'below' : 'above'} SPEC.md's ${describeLimit(plan)})`;
+  const notes = [`${reading.spans} spans of 1 to ${reading.windows} windows between 429s read`];
+  const tolerance = toleranceOf(result, reading);
+  if (Math.abs(enforcedPerWindow - n) > tolerance) {
+    const rtt = result.roundTrips
+      ? `${Math.round(result.roundTrips.p99Ms)} ms round trips`
+      : 'the round trips';
+    return {
+      grade: 'INCONCLUSIVE',
+      message: `${read}, more than ${fmt(tolerance)} off, but with ${rtt} the evidence cannot prove it: run nearer the server or longer`,
+      notes,
+      enforcedPerWindow,
+      errorPercent,
+    };
+  }
+  const verdict = { message: `${read}, within ${fmt(tolerance)}`, enforcedPerWindow, errorPercent };
+  const bigger = capacityAbove(result, tl, first, end);
+  if (bigger) {
+    const warn = `${bigger}: a token bucket with a capacity above ${n} (SPEC.md allows ${describeLimit(plan)})`;
+    return { grade: 'WARN', ...verdict, message: `${warn}; sustained ${verdict.message}`, notes };
+  }
+  if (plan.phase === 'over' && plan.clients.length === 1) {
+    const burst = openingBurst(tl, first, offering, enforcedPerWindow);
+    const timing =
+      ((2 * plan.slotMs + (result.roundTrips?.p99Ms ?? 0)) * enforcedPerWindow) / plan.limit.windowMs;
+    if (burst !== undefined) {
+      const opening = `opening burst: ${burst.admitted} admitted in ${fmt(burst.ms / 1000)} s before the first 429, ${fmt(burst.beyondRate)} beyond the sustained rate`;
+      if (burst.beyondRate > n + tolerance + timing) {
+        return {
+          grade: 'WARN',
+          ...verdict,
+          message: `${opening}: a token bucket with a capacity above ${n} (SPEC.md allows ${describeLimit(plan)}); sustained ${verdict.message}`,
+          notes,
+        };
+      }
+      notes.push(opening);
+    }
+  }
+  return { grade: 'PASS', ...verdict, notes };
+};
+
+const judgePhase = (result: PhaseResult, tl: Timeline, lateSpreadMs: number): Verdict => {
+  const { plan } = result;
+  const { first, end } = slotRange(result);
+  // The reading stops where the phase stops offering: its tail slots hold the next phase's first requests.
+  const offering = first + Math.ceil(plan.durationMs / plan.slotMs);
+  const reading = plan.phase === 'within' ? undefined : sustained(tl, first, offering, plan.offeredPerWindow);
+  const found = faults(result, tl, first, end);
+  if (found.length > 0)
+    return { grade: 'FAIL', message: found.join('; '), notes: [], ...measured(reading, plan.limit.count) };
+  const short = shortfalls(result, lateSpreadMs);
+  if (short.length > 0) {
+    const rate = perSecond(offeredAt(plan, plan.durationMs), plan);
+    return {
+      grade: 'INCONCLUSIVE',
+      message: `harness could not offer ${fmt(rate)}/s: ${short.join('; ')}`,
+      notes: [],
+      ...measured(reading, plan.limit.count),
+    };
+  }
+  if (plan.phase !== 'within') return judgeRate(result, tl, { first, offering, end }, reading);
+  const share = `${Math.round((plan.offeredPerWindow / plan.limit.count) * 100)} % of the limit`;
+  if (result.limited === 0)
+    return { grade: 'PASS', message: `no 429 at ${share}, ${result.admitted} admitted`, notes: [] };
   return {
-    ok: trouble.length === 0,
-    enforcedPerWindow: enforced,
-    message:
-      trouble.join('; ') ||
-      `admitted ${perSecond(result.admitted, plan).toFixed(2)}/s, within 1 % of ${spec}`,
+    grade: 'INCONCLUSIVE',
+    message: `${result.limited} 429s at ${share}, yet the evidence allows a faithful limiter (the network may have bunched requests, or other traffic of the tenant spent the limit)`,
+    notes: [],
   };
 };
 
-const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
-const addSlots = (lists: readonly (readonly number[])[]) =>
-  Array.from({ length: Math.max(0, ...lists.map((l) => l.length)) }, (_, i) =>
-    sum(lists.map((l) => l[i] ?? 0)),
-  );
+/** Every phase's verdict, in the summary's order. */
+export const judgeAll = (summary: LoadSummary): Verdict[] => {
+  const timelines = timelinesOf(summary);
+  const lateSpreadMs =
+    summary.lateMs.length > 1 ? Math.max(...summary.lateMs) - Math.min(...summary.lateMs) : 0;
+  return summary.phases.map((p) => judgePhase(p, timelines.get(p.plan.limiterKey)!, lateSpreadMs));
+};
 
-/** Several instances' results for the same plan, as one run. */
-export const mergeSummaries = (summaries: readonly LoadSummary[]): LoadSummary => {
-  const [first] = summaries;
-  if (first === undefined) throw new Error('no summaries to merge');
-  const phases = first.phases.map((phase, i) => {
-    const parts = summaries.map((s) => s.phases[i]!);
-    const limited = sum(parts.map((p) => p.limited));
-    const validWeighted = sum(parts.map((p) => (p.retryAfterValid ?? 0) * p.limited));
-    const maxima = parts.map((p) => p.retryAfterMax).filter((m): m is number => m !== undefined);
-    return {
-      plan: phase.plan,
-      offered: sum(parts.map((p) => p.offered)),
-      admitted: sum(parts.map((p) => p.admitted)),
-      limited,
-      refused: sum(parts.map((p) => p.refused)),
-      dropped: sum(parts.map((p) => p.dropped)),
-      retryAfterValid: limited === 0 ? undefined : validWeighted / limited,
-      retryAfterMax: maxima.length === 0 ? undefined : Math.max(...maxima),
-      slots: {
-        admitted: addSlots(parts.map((p) => p.slots.admitted)),
-        limited: addSlots(parts.map((p) => p.slots.limited)),
-      },
-    };
-  });
-  return { target: first.target, generatedAt: new Date().toISOString(), instances: summaries.length, phases };
+/** Phases with their verdicts, failures first, then the rest in grade order, stable within a grade. */
+export const byGrade = (summary: LoadSummary): { result: PhaseResult; verdict: Verdict }[] => {
+  const verdicts = judgeAll(summary);
+  return summary.phases
+    .map((result, i) => ({ result, verdict: verdicts[i]! }))
+    .sort((a, b) => GRADE_ORDER.indexOf(a.verdict.grade) - GRADE_ORDER.indexOf(b.verdict.grade));
+};
+
+/** The summary as harness writes it: the evidence, then every phase's grade, failures first. */
+export const reportJson = (summary: LoadSummary): string => {
+  // One instance's share of several (one lateness, several instances) is not judged: only the merged counts can be.
+  const share = summary.lateMs.length < summary.instances;
+  const grades = share
+    ? undefined
+    : byGrade(summary).map(({ result, verdict }) => ({ phase: result.plan.name, ...verdict }));
+  return `${JSON.stringify({ ...summary, ...(grades ? { grades } : {}) }, null, 2)}\n`;
 };

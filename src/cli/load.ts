@@ -1,9 +1,10 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
 import { writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { availableProbes, planProbes } from '../../load/lib/plan.ts';
+import { planProbes } from '../../load/lib/plan.ts';
+import { availableProbes } from '../../load/lib/probes.ts';
 import { summaryHtml } from '../../load/lib/report-html.ts';
-import { judge } from '../../load/lib/verdict.ts';
+import { byGrade, GRADE_ORDER, reportJson } from '../../load/lib/verdict.ts';
 import { k6Network } from '../load/k6-network.ts';
 import { type LoadOutcome, runLoad } from '../load/run.ts';
 import { loadProfile } from '../profile/load.ts';
@@ -24,6 +25,7 @@ export interface LoadOptions extends NetworkFlags {
   instances: number;
   reportDir: string;
   list?: boolean;
+  strict?: boolean;
   fault?: FaultName;
   limit: Partial<Record<BucketId, Limit>>;
 }
@@ -115,34 +117,53 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
     const files = [...outcome.files];
     if (options.instances > 1) {
       const merged = join(dir, `load-${label}-summary`);
-      writeFileSync(`${merged}.json`, `${JSON.stringify(outcome.summary, null, 2)}\n`);
+      writeFileSync(`${merged}.json`, reportJson(outcome.summary));
       writeFileSync(`${merged}.html`, summaryHtml(outcome.summary));
       files.push(`${merged}.json`, `${merged}.html`);
     } else {
       files.push(join(dir, `load-${label}-summary.html`));
     }
-    const graded = outcome.summary.phases.map((phase): GradedPhase => {
-      const verdict = judge(phase);
-      const { name, probe, durationMs } = phase.plan;
-      return { name, probe, durationMs, grade: verdict.ok ? 'PASS' : 'FAIL', message: verdict.message };
-    });
+    const graded = byGrade(outcome.summary);
     const junit = join(dir, `load-${label}.xml`);
-    writeFileSync(junit, toLoadJUnit(graded, Date.now() - started));
+    writeFileSync(
+      junit,
+      toLoadJUnit(
+        graded.map(
+          ({ result, verdict }): GradedPhase => ({
+            name: result.plan.name,
+            probe: result.plan.probe,
+            durationMs: result.plan.durationMs,
+            grade: verdict.grade,
+            message: verdict.message,
+          }),
+        ),
+        Date.now() - started,
+      ),
+    );
     files.push(junit);
     await pointLatest(dir);
-    const failed = outcome.summary.phases.filter((p) => !judge(p).ok);
-    for (const phase of failed) console.log(`FAIL  ${phase.plan.name.padEnd(32)} ${judge(phase).message}`);
+    for (const { result, verdict } of graded) {
+      console.log(`${verdict.grade.padEnd(12)} ${result.plan.name.padEnd(34)} ${verdict.message}`);
+    }
     console.log(`reports: ${files.map(show).join(', ')}`);
+    const counts = GRADE_ORDER.map(
+      (grade) => [grade, graded.filter((g) => g.verdict.grade === grade)] as const,
+    )
+      .filter(([, list]) => list.length > 0)
+      .map(([grade, list]) => `${list.length} ${grade}`);
+    const failed = graded.filter((g) => g.verdict.grade === 'FAIL').map((g) => g.result.plan.name);
     console.log(
-      `summary: ${outcome.summary.phases.length - failed.length} of ${outcome.summary.phases.length} phases passed` +
-        (failed.length > 0 ? `; failed: ${failed.map((p) => p.plan.name).join(', ')}` : ''),
+      `summary: ${graded.length} phases: ${counts.join(', ')}` +
+        (failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''),
     );
-    const k6Failed = outcome.exitCodes.some((code) => code !== 0 && code !== 99);
+    const k6Failed = outcome.exitCodes.some((code) => code !== 0);
     if (k6Failed) console.log(`k6 exited with ${outcome.exitCodes.join(', ')}: see its output above`);
-    // A k6 error makes every count doubtful, so it outranks a failed phase; 99 is k6's "a threshold failed".
+    // A k6 error makes every count doubtful, so it outranks a failed phase. INCONCLUSIVE and WARN are no failure
+    // of the server; --strict makes them one for the exit code.
+    const doubtful = graded.some((g) => g.verdict.grade === 'INCONCLUSIVE' || g.verdict.grade === 'WARN');
     const exitCode = k6Failed
       ? HARNESS_OR_K6_ERROR
-      : failed.length > 0 || outcome.exitCodes.includes(99)
+      : failed.length > 0 || (options.strict && doubtful)
         ? 1
         : 0;
     return { exitCode, dir, files };

@@ -25,6 +25,9 @@ const limitOption = (description: string): Option =>
     .argParser(limitOverride)
     .default({});
 
+/** Grades that are no failure of the server still fail the run with --strict. */
+const strictOption = (grades: string): Option => new Option('--strict', `exit 1 on ${grades} too`);
+
 /** How conformance and load reach a target on an enterprise network; each flag has a profile field of its own. */
 const withNetworkOptions = (command: Command): Command =>
   command
@@ -103,7 +106,7 @@ export const buildProgram = (): Command => {
       .addOption(
         new Option('--skip <ids>', 'do not run these check IDs or tags (comma-separated)').argParser(list),
       )
-      .option('--strict', 'exit 1 on WARN too')
+      .addOption(strictOption('WARN'))
       .option('--require-certifiable', 'exit 1 when the run cannot certify the target, saying why')
       .option('--slow', 'also run checks that wait out the token lifetime (an hour against a real target)')
       .option('--dry-run', 'print the plan (checks, requests per endpoint) and send nothing')
@@ -150,6 +153,7 @@ export const buildProgram = (): Command => {
       )
       .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
       .option('--list', 'list the scenarios with the limit each one probes, and exit')
+      .addOption(strictOption('INCONCLUSIVE or WARN'))
       .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
       .addOption(limitOption(`${EMBEDDED_ONLY}override one bucket`)),
   ).action(load);

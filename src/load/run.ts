@@ -1,11 +1,18 @@
 // Runs load/probe.ts in one or more local k6 processes (execution segments split one schedule between them) and
-// merges what they write into one summary. Secrets reach k6 only through its environment, never its arguments.
+// merges what they write into one summary. Before k6 starts, a pre-flight times a few requests (the VUs are sized
+// from that round trip) and fetches tokens and path ids once. Secrets and tokens reach k6 only through its
+// environment, never its arguments. Programs (the accuracy benchmark) call runLoad() directly.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { PlanOptions } from '../../load/lib/plan.ts';
-import { type LoadSummary, mergeSummaries } from '../../load/lib/verdict.ts';
+import { type LoadSummary, mergeSummaries } from '../../load/lib/evidence.ts';
+import { type PlanOptions, planProbes } from '../../load/lib/plan.ts';
+import { planPreflight } from '../../load/lib/preflight-plan.ts';
+import { vusFor } from '../../load/lib/schedule.ts';
+import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
+import { specData } from '../spec/export.ts';
 import type { Profile } from '../spec/index.ts';
+import { runPreflight } from './preflight.ts';
 
 export const SCRIPT = resolve(import.meta.dirname, '../../load/probe.ts');
 
@@ -22,10 +29,24 @@ export interface LoadRun {
   readonly network?: { readonly env: Readonly<Record<string, string>>; readonly args: readonly string[] };
 }
 
+export interface PhaseOutcome {
+  readonly phase: string;
+  readonly grade: Verdict['grade'];
+  readonly message: string;
+  readonly limit: number;
+  readonly enforcedPerWindow: number | undefined;
+  readonly errorPercent: number | undefined;
+  readonly dropped: number;
+}
+
 export interface LoadOutcome {
   readonly summary: LoadSummary;
+  readonly verdicts: readonly Verdict[];
+  /** Per phase, in plan order: the grade and the measured error (enforced against expected). */
+  readonly phases: readonly PhaseOutcome[];
+  readonly roundTripMs: number;
   readonly files: readonly string[];
-  /** k6 exit codes per instance: 99 means a threshold failed. */
+  /** k6 exit codes per instance (0 unless k6 itself failed: harness's thresholds never fail). */
   readonly exitCodes: readonly number[];
 }
 
@@ -46,6 +67,9 @@ const splitProfile = (profile: Profile) => {
   }
   return { target: { ...profile, clients }, secrets };
 };
+
+/** Time for k6 to start and initialise its VUs before the common start: a second, and a few ms per VU. */
+const leadMs = (vus: number) => 3000 + 4 * vus;
 
 const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: string[]): Promise<number> =>
   new Promise((done, fail) => {
@@ -68,6 +92,11 @@ const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: 
 
 export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   const { target, secrets } = splitProfile(run.profile);
+  const spec = specData();
+  const phases = planProbes(spec, run.profile, run.plan).probes.flatMap((p) => p.phases);
+  const preflight = await runPreflight(run.profile, planPreflight(spec, run.profile, phases));
+  const vus = phases.reduce((n, p) => n + vusFor(p, preflight.roundTripMs, run.instances).preAllocatedVUs, 0);
+  const startAt = Date.now() + leadMs(Math.ceil(vus / run.instances));
   const files: string[] = [];
   const summaryFiles = segments(run.instances).map((_, i) =>
     join(
@@ -83,6 +112,10 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
         ...process.env,
         HARNESS_TARGET: JSON.stringify(target),
         HARNESS_SECRETS: JSON.stringify(secrets),
+        HARNESS_TOKENS: JSON.stringify(preflight.tokens),
+        HARNESS_IDS: JSON.stringify(preflight.ids),
+        HARNESS_ROUND_TRIP_MS: String(Math.ceil(preflight.roundTripMs)),
+        HARNESS_START_AT: String(startAt),
         HARNESS_PLAN: JSON.stringify(run.plan),
         HARNESS_INSTANCES: String(run.instances),
         HARNESS_SUMMARY_JSON: summaryFiles[i],
@@ -117,5 +150,21 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   });
   files.push(...summaryFiles);
   const summary = run.instances === 1 ? summaries[0]! : mergeSummaries(summaries);
-  return { summary, files, exitCodes };
+  const verdicts = judgeAll(summary);
+  return {
+    summary,
+    verdicts,
+    phases: summary.phases.map((p, i) => ({
+      phase: p.plan.name,
+      grade: verdicts[i]!.grade,
+      message: verdicts[i]!.message,
+      limit: p.plan.limit.count,
+      enforcedPerWindow: verdicts[i]!.enforcedPerWindow,
+      errorPercent: verdicts[i]!.errorPercent,
+      dropped: p.dropped,
+    })),
+    roundTripMs: preflight.roundTripMs,
+    files,
+    exitCodes,
+  };
 };

@@ -1,122 +1,215 @@
-// The pure parts of the load probes: the plan built from the spec data, and how results are judged and merged.
+// Load verdicts on simulated runs (simulate.ts): every limiter kind the reference server runs, behind loopback, a
+// region and a far network, with its windows at several offsets from the phases. A faithful server never FAILs and
+// reads within 1 % (2 % far); a wrong limit FAILs wherever the evidence can prove it; harness's own shortfalls are
+// INCONCLUSIVE.
 import { describe, expect, it } from 'vitest';
-import { availableProbes, type PhasePlan, planProbes } from '../../load/lib/plan.ts';
-import { atPointer } from '../../load/lib/pointer.ts';
-import { enforcedPerWindow, judge, mergeSummaries, type PhaseResult } from '../../load/lib/verdict.ts';
-import { specData } from '../../src/spec/export.ts';
-import type { Profile } from '../../src/spec/index.ts';
+import type { LoadSummary } from '../../load/lib/evidence.ts';
+import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
+import { createLimitState, LIMITER_KINDS, type LimitState } from '../../src/reference/limiter-kinds.ts';
+import { NETWORKS, type Simulation, simulate, TARGET } from './simulate.ts';
 
-const target: Profile = {
-  base_url: 'http://127.0.0.1:1',
-  auth_url: 'http://127.0.0.1:1/oauth2/token',
-  tenant: 'acme',
-  clients: {
-    primary: { client_id: 'a', client_secret: 's' },
-    same_tenant: { client_id: 'b', client_secret: 's' },
-  },
-  observability: ['GET /api/observability/a', 'GET /api/observability/b'],
+type Condition = keyof typeof NETWORKS;
+const CONDITIONS = Object.keys(NETWORKS) as Condition[];
+/** Offsets of the server's clock against the plan, as shares of a window: moves aligned windows across phases. */
+const OFFSETS = [0, 0.37, 0.81];
+
+const judged = (sim: Omit<Simulation, 'network'> & { condition: Condition }, scenarios: string[]) => {
+  const summary = simulate({ ...sim, network: NETWORKS[sim.condition] }, { scenarios });
+  const verdicts = judgeAll(summary);
+  return summary.phases.map((p, i) => ({
+    name: p.plan.name,
+    phase: p.plan.phase,
+    limit: p.plan.limit.count,
+    ...verdicts[i]!,
+  }));
 };
 
-const phaseOf = (name: string, profile: Profile = target): PhasePlan => {
-  const found = planProbes(specData(), profile, { scenarios: ['all'] })
-    .probes.flatMap((p) => p.phases)
-    .find((p) => p.name === name);
-  if (!found) throw new Error(name);
-  return found;
-};
+const grades = (verdicts: readonly (Verdict & { name: string })[]) =>
+  Object.fromEntries(verdicts.map((v) => [v.name, v.grade]));
 
-const result = (
-  plan: PhasePlan,
-  admitted: number[],
-  limited: number[],
-  extra: Partial<PhaseResult> = {},
-): PhaseResult => ({
-  plan,
-  offered: 0,
-  admitted: admitted.reduce((a, b) => a + b, 0),
-  limited: limited.reduce((a, b) => a + b, 0),
-  refused: 0,
-  dropped: 0,
-  retryAfterValid: 1,
-  retryAfterMax: 1,
-  slots: { admitted, limited },
-  ...extra,
-});
-
-describe('load plan', () => {
-  it('derives one probe per bucket from the spec data, with SPEC.md limits and rates around them', () => {
-    const over = phaseOf('over_transactions');
-    expect(over.limit).toEqual({ count: 500, per: 'second', windowMs: 1000 });
-    expect(over.offeredPerWindow).toBe(650);
-    expect(phaseOf('within_transactions').offeredPerWindow).toBe(450);
-    expect(phaseOf('over_observability-shared').endpoints).toEqual(target.observability);
-    // A limit of one per window is probed within at one request every other window.
-    expect(phaseOf('within_rerun').offeredPerWindow).toBe(0.5);
-    expect(availableProbes(specData(), target).map((p) => p.name)).not.toContain('tenant-isolation');
-  });
-
-  it('leaves out probes of acting endpoints when side_effects is deny', () => {
-    const names = availableProbes(specData(), { ...target, side_effects: 'deny' }).map((p) => p.name);
-    expect(names).not.toContain('transactions');
-    expect(names).not.toContain('rerun');
-    expect(names).toContain('schedule');
-  });
-
-  it('runs the phases of one bucket one after another, a window apart', () => {
-    const within = phaseOf('within_schedule');
-    const over = phaseOf('over_schedule');
-    expect(over.startMs).toBe(within.startMs + within.durationMs + within.limit.windowMs);
-    expect(phaseOf('over_tenant-sharing').startMs).toBeGreaterThan(phaseOf('knee_schedule').startMs);
+describe.each(LIMITER_KINDS)('a faithful %s limiter', (kind) => {
+  it.each(CONDITIONS)('passes every phase at %s, reading the limit within the bound', (condition) => {
+    for (const share of OFFSETS) {
+      // Transactions (200 / second in the simulated profile) and execute (30 / 2 s "minute").
+      const verdicts = judged({ kind, condition, clockOffsetMs: share * 1000, seed: share * 100 }, [
+        'transactions',
+        'execute',
+        'rerun',
+      ]);
+      expect(grades(verdicts), `offset ${share}`).toEqual(
+        Object.fromEntries(verdicts.map((v) => [v.name, 'PASS'])),
+      );
+      for (const v of verdicts.filter((x) => x.phase !== 'within')) {
+        // 1 % (2 % far), or one request where the limit is small: a count cannot resolve less.
+        const bound = Math.max(condition === 'far' ? 2 : 1, 100 / v.limit);
+        expect(Math.abs(v.errorPercent!), `${v.name} at offset ${share}: ${v.message}`).toBeLessThanOrEqual(
+          bound,
+        );
+      }
+    }
   });
 });
 
-describe('load verdicts', () => {
-  const knee = phaseOf('knee_upload-url', { ...target, minute_ms: 2000 });
+describe('at real minutes', () => {
+  it.each(['aligned', 'anchored'] as const)(
+    'a %s window reads the knee right after a saturated phase, wherever its windows begin',
+    (kind) => {
+      // The knee starts at half the limit inside a window the over phase spent: that window's 429s must not start
+      // spans across the unfilled window after it.
+      for (let tenth = 0; tenth < 10; tenth++) {
+        const summary = simulate(
+          { kind, network: NETWORKS.region, clockOffsetMs: tenth * 6000 },
+          { scenarios: ['schedule', 'rerun'] },
+          { ...TARGET, minute_ms: 60_000 },
+        );
+        const verdicts = judgeAll(summary);
+        expect(verdicts.map((v) => v.grade).join(), `offset ${tenth}/10 of a window`).toBe(
+          'PASS,PASS,PASS,PASS,PASS,PASS',
+        );
+      }
+    },
+  );
+});
 
-  it('reads the enforced limit from the limiter rhythm, whichever way mixed slots fall', () => {
-    // Observed: runs of 20 with window edges inside slots (from a real run against the reference server).
-    const admitted = [1, 2, 2, 2, 1, 2, 2, 3, 3, 3, 3, 3, 1, 0, 0, 2, 3, 4, 3, 4, 4, 0, 0];
-    const limited = [0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 0, 0, 2, 3, 4, 1, 0, 0, 0, 0, 0, 4, 4];
-    expect(enforcedPerWindow(result(knee, admitted, limited))).toBe(20);
-    expect(enforcedPerWindow(result(knee, [5, 5, 5], [0, 0, 0]))).toBe(0);
+describe('a wrong limit', () => {
+  it.each(LIMITER_KINDS)('unenforced (%s): over and knee FAIL everywhere, naming the excess', (kind) => {
+    for (const condition of CONDITIONS) {
+      const verdicts = judged({ kind, condition, enforced: Number.POSITIVE_INFINITY }, [
+        'transactions',
+        'execute',
+      ]);
+      for (const v of verdicts.filter((x) => x.phase !== 'within')) {
+        expect(v.grade, `${condition} ${v.name}`).toBe('FAIL');
+        expect(v.message).toMatch(
+          /^more admitted than \d+ \/ (second|minute).* allows: (no 429 at all; )?\d+ requests admitted/,
+        );
+      }
+    }
   });
 
-  it('fails over when the admitted rate is more than 1 % off, or a 429 lacks a valid Retry-After', () => {
-    const over = phaseOf('over_transactions');
-    const slots = Array.from({ length: 11 }, () => 0);
-    expect(judge(result(over, slots, slots, { admitted: 5000, limited: 1500 })).ok).toBe(true);
-    expect(judge(result(over, slots, slots, { admitted: 5051, limited: 1500 })).message).toMatch(
-      /1\.0 % off/,
+  it.each(LIMITER_KINDS)('a limit 10 percent high (%s) FAILs wherever the limiter runs', (kind) => {
+    for (const condition of CONDITIONS) {
+      const verdicts = judged({ kind, condition, enforced: 1.1 }, ['transactions']);
+      expect(verdicts.find((v) => v.phase === 'over')!.grade, condition).toBe('FAIL');
+    }
+  });
+
+  it.each(['anchored', 'aligned', 'sliding-log'] as const)(
+    'a limit 10 percent low (%s) FAILs at every condition, proven by a 429 with too few admitted before it',
+    (kind) => {
+      for (const condition of CONDITIONS) {
+        for (const share of OFFSETS) {
+          const verdicts = judged({ kind, condition, enforced: 0.9, clockOffsetMs: share * 1000 }, [
+            'transactions',
+          ]);
+          const failed = verdicts.filter((v) => v.grade === 'FAIL');
+          expect(failed.length, `${condition} ${share}`).toBeGreaterThan(0);
+          expect(failed[0]!.message).toMatch(
+            /^limited below 200 \/ second: a 429 .* at most \d+ requests admitted/,
+          );
+          expect(verdicts.some((v) => v.grade === 'PASS' && v.phase !== 'within')).toBe(false);
+        }
+      }
+    },
+  );
+
+  it('10 % low (token bucket): FAILs where round trips are short enough to prove it, and reads it where not', () => {
+    // Proof needs a 429 with fewer than N admitted in the window plus one round trip before it: 180 × (1 + r/W) < 200.
+    for (const condition of ['lan', 'region'] as const) {
+      const verdicts = judged({ kind: 'token-bucket', condition, enforced: 0.9 }, ['transactions']);
+      expect(verdicts.filter((v) => v.phase !== 'within').map((v) => v.grade)).not.toContain('PASS');
+      expect(verdicts.find((v) => v.grade === 'FAIL')!.message).toMatch(
+        /^limited below 200 \/ second: a 429/,
+      );
+    }
+    const far = judged({ kind: 'token-bucket', condition: 'far', enforced: 0.9 }, ['transactions']);
+    for (const v of far.filter((x) => x.phase !== 'within')) {
+      expect(v.grade, v.name).toBe('INCONCLUSIVE');
+      expect(v.errorPercent).toBeCloseTo(-10, 0);
+      expect(v.message).toMatch(
+        /^reads 1[78]\d(\.\d+)? per window \([\d.]+ % below .*the evidence cannot prove it/,
+      );
+    }
+  });
+});
+
+describe('grades that are not about the limit', () => {
+  it('dropped iterations make a phase INCONCLUSIVE, never FAIL, even when the reading is off', () => {
+    const verdicts = judged({ kind: 'anchored', condition: 'lan', dropped: { over_transactions: 40 } }, [
+      'transactions',
+    ]);
+    const over = verdicts.find((v) => v.name === 'over_transactions')!;
+    expect(over.grade).toBe('INCONCLUSIVE');
+    expect(over.message).toBe('harness could not offer 400/s: 40 iterations dropped (all VUs busy)');
+    expect(verdicts.find((v) => v.name === 'knee_transactions')!.grade).toBe('PASS');
+  });
+
+  it('k6 starting iterations late, or instances out of step, makes every affected phase INCONCLUSIVE', () => {
+    const summary = simulate({ kind: 'aligned', network: NETWORKS.lan }, { scenarios: ['transactions'] });
+    const late: LoadSummary = {
+      ...summary,
+      phases: summary.phases.map((p) =>
+        p.plan.phase === 'knee' ? { ...p, startLagMs: { p99: 180, max: 400 } } : p,
+      ),
+    };
+    expect(judgeAll(late).map((v) => v.grade)).toEqual(['PASS', 'PASS', 'INCONCLUSIVE']);
+    expect(judgeAll(late)[2]!.message).toMatch(
+      /k6 started 1 % of iterations over 180 ms late \(CPU starved\)/,
     );
+    const apart = judgeAll({ ...summary, lateMs: [0, 900] });
     expect(
-      judge(result(over, slots, slots, { admitted: 5000, limited: 1500, retryAfterValid: 0.5 })).message,
-    ).toMatch(/750 of 1500 429s without an integer Retry-After/);
+      apart.every((v) => v.grade === 'INCONCLUSIVE' && /instances started 900 ms apart/.test(v.message)),
+    ).toBe(true);
   });
 
-  it('merges instances by adding counts and slots, weighting Retry-After validity by 429s', () => {
-    const over = phaseOf('over_transactions');
-    const summary = (admitted: number[], limited: number[], valid: number) => ({
-      target: 't',
-      generatedAt: '',
-      instances: 2,
-      phases: [result(over, admitted, limited, { retryAfterValid: valid })],
-    });
-    const merged = mergeSummaries([summary([3, 1], [1, 1], 1), summary([2, 2, 2], [0, 2, 0], 0.5)])
-      .phases[0]!;
-    expect(merged.slots).toEqual({ admitted: [5, 3, 2], limited: [1, 3, 0] });
-    expect(merged.admitted).toBe(10);
-    expect(merged.retryAfterValid).toBeCloseTo((2 * 1 + 2 * 0.5) / 4);
+  it('a token bucket holding more than the limit is WARN, and one holding the limit is PASS with its burst noted', () => {
+    /** Capacity 1.5 × count, refilled count per window. */
+    const bigBucket = (count: number, ms: number): LimitState => {
+      let tokens = 1.5 * count;
+      let at = 0;
+      return {
+        admit: (now) => {
+          tokens = Math.min(1.5 * count, tokens + ((now - at) * count) / ms);
+          at = now;
+          if (tokens < 1) return ((1 - tokens) * ms) / count;
+          tokens -= 1;
+          return 0;
+        },
+      };
+    };
+    const big = judged({ kind: 'token-bucket', condition: 'region', limiter: bigBucket }, ['transactions']);
+    const over = big.find((v) => v.name === 'over_transactions')!;
+    expect(over.grade).toBe('WARN');
+    expect(over.message).toMatch(/a token bucket with a capacity above 200/);
+    const faithful = judged({ kind: 'token-bucket', condition: 'region' }, ['transactions']);
+    expect(faithful.find((v) => v.name === 'over_transactions')!.notes.join()).toMatch(
+      /opening burst: \d+ admitted/,
+    );
   });
-});
 
-describe('path ids by JSON Pointer', () => {
-  it('follows RFC 6901, escapes included, and says undefined where the pointer leads nowhere', () => {
-    const doc = { batch: { id: 'b-1' }, 'a/b': { '~x': 7 }, list: ['first'] };
-    expect(atPointer(doc, '/batch/id')).toBe('b-1');
-    expect(atPointer(doc, '/a~1b/~0x')).toBe(7);
-    expect(atPointer(doc, '/list/0')).toBe('first');
-    expect(atPointer(doc, '')).toBe(doc);
-    expect(atPointer(doc, '/batch/id/deeper')).toBeUndefined();
-    expect(atPointer(doc, '/missing')).toBeUndefined();
+  it('a 429 without a valid Retry-After, or another refusal status, FAILs the phase', () => {
+    const summary = simulate({ kind: 'anchored', network: NETWORKS.lan }, { scenarios: ['transactions'] });
+    const broken: LoadSummary = {
+      ...summary,
+      phases: summary.phases.map((p) =>
+        p.plan.phase === 'over' ? { ...p, retryAfterValid: 0.5, refused: 3 } : p,
+      ),
+    };
+    const over = judgeAll(broken)[1]!;
+    expect(over.grade).toBe('FAIL');
+    expect(over.message).toMatch(
+      /of \d+ 429s without an integer Retry-After within the window \(SPEC\.md §8 rule 2\)/,
+    );
+    expect(over.message).toMatch(/3 requests answered with a status other than 2xx, 3xx or 429/);
+  });
+
+  it('tenant-isolation FAILs the other tenant when the tenants share a limit', () => {
+    // One state for every key: the limiter ignores the tenant.
+    let one: LimitState | undefined;
+    const shared = (count: number, ms: number) => (one ??= createLimitState('anchored', count, ms));
+    const verdicts = judged({ kind: 'anchored', condition: 'far', limiter: shared }, ['tenant-isolation']);
+    const beside = verdicts.find((v) => v.name === 'within_tenant-isolation_beside')!;
+    expect(beside.grade).toBe('FAIL');
+    expect(beside.message).toMatch(/^limited below 200 \/ second: a 429/);
   });
 });

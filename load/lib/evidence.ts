@@ -1,0 +1,148 @@
+// What a load run recorded, per phase and per slot, and how several instances' records become one. Pure
+// TypeScript: k6's handleSummary builds it for one instance, the harness CLI merges several with the same code.
+import type { PhasePlan } from './plan.ts';
+
+/**
+ * Per slot of send time (plan.slotMs wide, slot 0 starting with the phase): how many requests were admitted and
+ * limited, and the round trips that bound when they reached the server. A request sent in slot i with round
+ * trip r reached the server in [i·slotMs, (i+1)·slotMs + r] after the phase's start.
+ */
+export interface SlotEvidence {
+  readonly admitted: readonly number[];
+  readonly limited: readonly number[];
+  /** Longest round trip (ms) of an admitted request sent in the slot; 0 when none was. */
+  readonly admittedMaxRttMs: readonly number[];
+  /** Shortest round trip (ms) of a 429 sent in the slot; 0 when none was. */
+  readonly limitedMinRttMs: readonly number[];
+}
+
+export interface RoundTrips {
+  readonly minMs: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+}
+
+export interface PhaseResult {
+  readonly plan: PhasePlan;
+  /** Iterations k6 meant to start: started plus dropped. */
+  readonly offered: number;
+  readonly admitted: number;
+  readonly limited: number;
+  /** Answered with a status other than 2xx, 3xx or 429 (after one token renewal). */
+  readonly refused: number;
+  /** Never answered: connection refused or reset, timeout. */
+  readonly networkErrors: number;
+  /** Answered 401 and sent again with a fresh token; the retry's answer is the one counted. */
+  readonly renewed: number;
+  readonly dropped: number;
+  /** Sent too long after the phase's end to fit its slots. */
+  readonly unslotted: number;
+  /** Share of the 429s whose Retry-After was integer seconds within the window; undefined with no 429. */
+  readonly retryAfterValid: number | undefined;
+  readonly retryAfterMax: number | undefined;
+  readonly roundTrips: RoundTrips | undefined;
+  /** How late k6 started iterations against its schedule (p99 and max, ms). */
+  readonly startLagMs: { readonly p99: number; readonly max: number };
+  readonly slots: SlotEvidence;
+}
+
+export interface LoadSummary {
+  readonly target: string;
+  readonly generatedAt: string;
+  readonly instances: number;
+  /** Per instance: how late it started against the common start (ms). */
+  readonly lateMs: readonly number[];
+  /** harness's own API requests just before the run, per limiter key: they spend the same limits. */
+  readonly preflightRequests: Readonly<Record<string, number>>;
+  readonly phases: readonly PhaseResult[];
+}
+
+const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+
+const perSlot = (
+  parts: readonly SlotEvidence[],
+  pick: (s: SlotEvidence, i: number) => number,
+  combine: (values: number[]) => number,
+  present: (s: SlotEvidence, i: number) => boolean,
+) =>
+  Array.from({ length: Math.max(0, ...parts.map((p) => p.admitted.length)) }, (_, i) => {
+    const values = parts.filter((p) => present(p, i)).map((p) => pick(p, i));
+    return values.length === 0 ? 0 : combine(values);
+  });
+
+export const mergeSlots = (parts: readonly SlotEvidence[]): SlotEvidence => ({
+  admitted: perSlot(
+    parts,
+    (s, i) => s.admitted[i] ?? 0,
+    sum,
+    () => true,
+  ),
+  limited: perSlot(
+    parts,
+    (s, i) => s.limited[i] ?? 0,
+    sum,
+    () => true,
+  ),
+  admittedMaxRttMs: perSlot(
+    parts,
+    (s, i) => s.admittedMaxRttMs[i]!,
+    (v) => Math.max(...v),
+    (s, i) => (s.admitted[i] ?? 0) > 0,
+  ),
+  limitedMinRttMs: perSlot(
+    parts,
+    (s, i) => s.limitedMinRttMs[i]!,
+    (v) => Math.min(...v),
+    (s, i) => (s.limited[i] ?? 0) > 0,
+  ),
+});
+
+const mergeRoundTrips = (parts: readonly (RoundTrips | undefined)[]): RoundTrips | undefined => {
+  const known = parts.filter((p): p is RoundTrips => p !== undefined);
+  if (known.length === 0) return undefined;
+  // The p99 of the union lies between the parts' p99s: the largest is the cautious choice.
+  return {
+    minMs: Math.min(...known.map((p) => p.minMs)),
+    p99Ms: Math.max(...known.map((p) => p.p99Ms)),
+    maxMs: Math.max(...known.map((p) => p.maxMs)),
+  };
+};
+
+const mergePhase = (parts: readonly PhaseResult[]): PhaseResult => {
+  const limited = sum(parts.map((p) => p.limited));
+  const maxima = parts.map((p) => p.retryAfterMax).filter((m): m is number => m !== undefined);
+  return {
+    plan: parts[0]!.plan,
+    offered: sum(parts.map((p) => p.offered)),
+    admitted: sum(parts.map((p) => p.admitted)),
+    limited,
+    refused: sum(parts.map((p) => p.refused)),
+    networkErrors: sum(parts.map((p) => p.networkErrors)),
+    renewed: sum(parts.map((p) => p.renewed)),
+    dropped: sum(parts.map((p) => p.dropped)),
+    unslotted: sum(parts.map((p) => p.unslotted)),
+    retryAfterValid:
+      limited === 0 ? undefined : sum(parts.map((p) => (p.retryAfterValid ?? 0) * p.limited)) / limited,
+    retryAfterMax: maxima.length === 0 ? undefined : Math.max(...maxima),
+    roundTrips: mergeRoundTrips(parts.map((p) => p.roundTrips)),
+    startLagMs: {
+      p99: Math.max(...parts.map((p) => p.startLagMs.p99)),
+      max: Math.max(...parts.map((p) => p.startLagMs.max)),
+    },
+    slots: mergeSlots(parts.map((p) => p.slots)),
+  };
+};
+
+/** Several instances' results for the same plan, as one run. */
+export const mergeSummaries = (summaries: readonly LoadSummary[]): LoadSummary => {
+  const [first] = summaries;
+  if (first === undefined) throw new Error('no summaries to merge');
+  return {
+    target: first.target,
+    generatedAt: new Date().toISOString(),
+    instances: summaries.length,
+    lateMs: summaries.flatMap((s) => s.lateMs),
+    preflightRequests: first.preflightRequests,
+    phases: first.phases.map((_, i) => mergePhase(summaries.map((s) => s.phases[i]!))),
+  };
+};

@@ -1,0 +1,79 @@
+// Before k6 starts: a token per client role, the path ids, and an API call, each timed. The round trips size k6's
+// VUs (load/lib/schedule.ts), the tokens spare every VU a token request, and the ids spare every instance a fetch.
+// Tokens travel to k6 only through its environment, like the client secrets.
+
+import { atPointer } from '../../load/lib/pointer.ts';
+import type { PreflightPlan } from '../../load/lib/preflight-plan.ts';
+import { renewAtFor } from '../../load/lib/preflight-plan.ts';
+import type { Profile } from '../spec/index.ts';
+
+export interface Preflight {
+  /** The longest round trip timed (ms), the first connection's excepted. */
+  readonly roundTripMs: number;
+  readonly timingsMs: readonly number[];
+  readonly ids: Readonly<Record<string, string>>;
+  /** Secret: tokens by role with the epoch ms to renew them at. */
+  readonly tokens: Readonly<Record<string, { token: string; renewAt: number }>>;
+}
+
+const timed = async (
+  url: string,
+  init: RequestInit,
+): Promise<{ res: Response; body: string; ms: number }> => {
+  const sent = performance.now();
+  const res = await fetch(url, init);
+  const body = await res.text();
+  return { res, body, ms: performance.now() - sent };
+};
+
+export const runPreflight = async (profile: Profile, plan: PreflightPlan): Promise<Preflight> => {
+  const timings: number[] = [];
+  const tokens: Record<string, { token: string; renewAt: number }> = {};
+  for (const role of plan.tokenRequests) {
+    const client = profile.clients[role as keyof Profile['clients']];
+    if (client === undefined) throw new Error(`the profile has no clients.${role}`);
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      scope: `tenant/${'tenant' in client && client.tenant ? client.tenant : profile.tenant}`,
+    });
+    const { res, body, ms } = await timed(profile.auth_url, { method: 'POST', body: form });
+    timings.push(ms);
+    if (res.status !== 200) throw new Error(`pre-flight: the token request for ${role} got ${res.status}`);
+    const issued = JSON.parse(body) as { access_token?: string; expires_in?: number };
+    if (typeof issued.access_token !== 'string') throw new Error(`pre-flight: no access_token for ${role}`);
+    const lifetime =
+      typeof issued.expires_in === 'number' && issued.expires_in > 0 ? issued.expires_in : 3600;
+    tokens[role] ??= { token: issued.access_token, renewAt: renewAtFor(Date.now(), lifetime) };
+  }
+  const call = async (key: string, ids: Record<string, string>) => {
+    const method = key.slice(0, key.indexOf(' '));
+    let path = key.slice(key.indexOf(' ') + 1);
+    for (const [name, value] of Object.entries(ids))
+      path = path.replace(`{${name}}`, encodeURIComponent(value));
+    const example = profile.requests?.[key];
+    const query = example?.query ? `?${new URLSearchParams(example.query as Record<string, string>)}` : '';
+    const { res, body, ms } = await timed(`${profile.base_url.replace(/\/+$/, '')}${path}${query}`, {
+      method,
+      headers: { authorization: `Bearer ${tokens.primary!.token}`, 'content-type': 'application/json' },
+      body: method === 'POST' ? JSON.stringify(example?.body ?? {}) : undefined,
+    });
+    timings.push(ms);
+    return { status: res.status, body };
+  };
+  const ids: Record<string, string> = { ...plan.fixedIds };
+  for (const source of plan.idSources) {
+    const { status, body } = await call(source.from, ids);
+    let node: unknown;
+    try {
+      node = atPointer(JSON.parse(body), source.pointer);
+    } catch {}
+    if (typeof node !== 'string' && typeof node !== 'number')
+      throw new Error(`pre-flight: ${source.from} answered ${status} without ${source.name}`);
+    ids[source.name] = String(node);
+  }
+  if (plan.timedCall) await call(plan.timedCall, ids);
+  const rest = timings.slice(1);
+  return { roundTripMs: Math.max(...(rest.length > 0 ? rest : timings)), timingsMs: rest, ids, tokens };
+};

@@ -1,0 +1,185 @@
+// The pure parts of the load probes around the verdicts: the plan built from the spec data, the k6 schedule it
+// becomes, the pre-flight it needs, and how several instances' records merge.
+import { describe, expect, it } from 'vitest';
+import { mergeSummaries, type PhaseResult } from '../../load/lib/evidence.ts';
+import { type PhasePlan, planProbes } from '../../load/lib/plan.ts';
+import { atPointer } from '../../load/lib/pointer.ts';
+import { planPreflight } from '../../load/lib/preflight-plan.ts';
+import { availableProbes } from '../../load/lib/probes.ts';
+import { arrivalOf, scheduledMs, vusFor } from '../../load/lib/schedule.ts';
+import { specData } from '../../src/spec/export.ts';
+import type { Profile } from '../../src/spec/index.ts';
+
+const target: Profile = {
+  base_url: 'http://127.0.0.1:1',
+  auth_url: 'http://127.0.0.1:1/oauth2/token',
+  tenant: 'acme',
+  clients: {
+    primary: { client_id: 'a', client_secret: 's' },
+    same_tenant: { client_id: 'b', client_secret: 's' },
+    other_tenant: { client_id: 'c', client_secret: 's', tenant: 'globex' },
+  },
+  observability: ['GET /api/observability/a', 'GET /api/observability/b'],
+  ids: { batch_id: { from: 'POST /api/transactions/batch/generate-upload-url', pointer: '/batch_id' } },
+};
+
+const allPhases = (profile: Profile = target) =>
+  planProbes(specData(), profile, { scenarios: ['all'] }).probes.flatMap((p) => p.phases);
+const phaseOf = (name: string, profile: Profile = target): PhasePlan => {
+  const found = allPhases(profile).find((p) => p.name === name);
+  if (!found) throw new Error(name);
+  return found;
+};
+
+describe('load plan', () => {
+  it('derives one probe per bucket from the spec data, offering 90 % and twice the limit', () => {
+    const over = phaseOf('over_transactions');
+    expect(over.limit).toEqual({ count: 500, per: 'second', windowMs: 1000 });
+    expect(over.offeredPerWindow).toBe(1000);
+    expect(phaseOf('within_transactions').offeredPerWindow).toBe(450);
+    expect(phaseOf('over_observability-shared').endpoints).toEqual(target.observability);
+    // A limit of one per window: within at 0.9 per window, over at no fewer than four.
+    expect(phaseOf('within_rerun').offeredPerWindow).toBe(0.9);
+    expect(phaseOf('over_rerun').offeredPerWindow).toBe(4);
+    const knee = phaseOf('knee_schedule');
+    expect([knee.fromPerWindow, knee.offeredPerWindow, knee.rampMs, knee.durationMs]).toEqual([
+      60, 240, 120_000, 180_000,
+    ]);
+  });
+
+  it('leaves out probes of acting endpoints when side_effects is deny, and the tenant probes move to schedule', () => {
+    const names = availableProbes(specData(), { ...target, side_effects: 'deny' }).map((p) => p.name);
+    expect(names).not.toContain('transactions');
+    expect(names).not.toContain('rerun');
+    expect(phaseOf('over_tenant-sharing', { ...target, side_effects: 'deny' }).bucket).toBe('rules-schedule');
+  });
+
+  it('packs the phases of one limiter on one slot grid, and runs the tenant probes on the per-second bucket', () => {
+    const phases = allPhases().filter((p) => p.bucket === 'transaction-event');
+    expect(phases.map((p) => p.name)).toEqual([
+      'within_transactions',
+      'over_transactions',
+      'knee_transactions',
+      'over_tenant-sharing',
+      'over_tenant-isolation',
+      'within_tenant-isolation_beside',
+    ]);
+    for (const p of phases) expect(p.startMs % p.slotMs).toBe(0);
+    const primary = phases.filter((p) => p.limiterKey === 'transaction-event/acme');
+    for (let i = 1; i < primary.length; i++) {
+      const gap = primary[i]!.startMs - (primary[i - 1]!.startMs + primary[i - 1]!.durationMs);
+      expect(gap).toBe(500);
+    }
+    const beside = phaseOf('within_tenant-isolation_beside');
+    expect(beside.limiterKey).toBe('transaction-event/globex');
+    expect(beside.startMs).toBe(phaseOf('over_tenant-isolation').startMs);
+  });
+
+  it('fits `--scenario all` against real timings in under seven minutes of schedule', () => {
+    const { totalMs } = planProbes(specData(), target, { scenarios: ['all'] });
+    expect(totalMs).toBe(404_400);
+    const chain = allPhases().filter((p) => p.bucket === 'rules-schedule');
+    expect(chain.at(-1)!.startMs + chain.at(-1)!.durationMs).toBe(totalMs);
+  });
+
+  it('plans the pre-flight: a token per role, the path ids, and what they spend of each limit', () => {
+    const phases = planProbes(specData(), target, {
+      scenarios: ['batch-status', 'tenant-sharing'],
+    }).probes.flatMap((p) => p.phases);
+    const preflight = planPreflight(specData(), target, phases);
+    // Three timed round trips besides the first, which also opens the connection.
+    expect(preflight.tokenRequests).toEqual(['primary', 'same_tenant', 'primary']);
+    expect(preflight.idSources).toEqual([
+      { name: 'batch_id', from: 'POST /api/transactions/batch/generate-upload-url', pointer: '/batch_id' },
+    ]);
+    expect(preflight.timedCall).toBeUndefined();
+    expect(preflight.requestsPerLimiter).toEqual({ 'batch-upload-url/acme': 1 });
+    const transactions = planPreflight(specData(), target, [phaseOf('over_transactions')]);
+    expect(transactions.timedCall).toBe('POST /event/transaction/v3');
+    expect(transactions.requestsPerLimiter).toEqual({ 'transaction-event/acme': 1 });
+  });
+});
+
+describe('k6 schedule', () => {
+  it('starts iterations where k6 does: evenly for a constant rate, by the area under a ramp, then evenly', () => {
+    const over = phaseOf('over_transactions');
+    expect(arrivalOf(over)).toEqual({ timeUnitMs: 1000, startRate: 1000, rate: 1000 });
+    expect(scheduledMs(over, 250)).toBe(250);
+    const knee = phaseOf('knee_transactions');
+    const rampArea = (knee.rampMs * (250 + 1000)) / 2 / 1000;
+    expect(scheduledMs(knee, 0)).toBeCloseTo(1000 / 250, 1);
+    expect(scheduledMs(knee, rampArea - 1)).toBeCloseTo(knee.rampMs, 3);
+    expect(scheduledMs(knee, rampArea + 999)).toBeCloseTo(knee.rampMs + 1000, 3);
+    // A fraction of one per window: one iteration per ten windows, nine of them.
+    expect(arrivalOf(phaseOf('within_rerun'))).toEqual({ timeUnitMs: 600_000, startRate: 9, rate: 9 });
+  });
+
+  it("sizes VUs by Little's law from the round trip, never below two per instance", () => {
+    const over = phaseOf('over_transactions');
+    // 1000/s for at least 250 ms, a quarter more: 315 VUs; at a 200 ms round trip, 350 ms: 440.
+    expect(vusFor(over, 1, 1).preAllocatedVUs).toBe(315);
+    expect(vusFor(over, 200, 1)).toEqual({ preAllocatedVUs: 440, maxVUs: 880 });
+    expect(vusFor(phaseOf('within_rerun'), 1, 3).preAllocatedVUs).toBe(6);
+  });
+});
+
+describe('merging instances', () => {
+  it('adds counts slot by slot, keeps the longest admitted and shortest refused round trip, weighs Retry-After', () => {
+    const over = phaseOf('over_transactions');
+    const part = (admitted: number[], limited: number[], rtt: number, valid: number): PhaseResult => ({
+      plan: over,
+      offered: 0,
+      admitted: admitted.reduce((a, b) => a + b, 0),
+      limited: limited.reduce((a, b) => a + b, 0),
+      refused: 0,
+      networkErrors: 0,
+      renewed: 0,
+      dropped: 0,
+      unslotted: 0,
+      retryAfterValid: valid,
+      retryAfterMax: 1,
+      roundTrips: { minMs: rtt, p99Ms: rtt, maxMs: rtt },
+      startLagMs: { p99: rtt, max: rtt },
+      slots: {
+        admitted,
+        limited,
+        admittedMaxRttMs: admitted.map((a) => (a > 0 ? rtt : 0)),
+        limitedMinRttMs: limited.map((l) => (l > 0 ? rtt : 0)),
+      },
+    });
+    const summary = (p: PhaseResult, late: number) => ({
+      target: 't',
+      generatedAt: '',
+      instances: 2,
+      lateMs: [late],
+      preflightRequests: { 'transaction-event/acme': 1 },
+      phases: [p],
+    });
+    const merged = mergeSummaries([
+      summary(part([3, 1], [1, 1], 10, 1), 0),
+      summary(part([2, 0, 2], [0, 2, 0], 30, 0.5), 40),
+    ]);
+    expect(merged.lateMs).toEqual([0, 40]);
+    const [phase] = merged.phases;
+    expect(phase!.slots).toEqual({
+      admitted: [5, 1, 2],
+      limited: [1, 3, 0],
+      admittedMaxRttMs: [30, 10, 30],
+      limitedMinRttMs: [10, 10, 0],
+    });
+    expect(phase!.retryAfterValid).toBeCloseTo((2 * 1 + 2 * 0.5) / 4);
+    expect(phase!.roundTrips).toEqual({ minMs: 10, p99Ms: 30, maxMs: 30 });
+  });
+});
+
+describe('path ids by JSON Pointer', () => {
+  it('follows RFC 6901, escapes included, and says undefined where the pointer leads nowhere', () => {
+    const doc = { batch: { id: 'b-1' }, 'a/b': { '~x': 7 }, list: ['first'] };
+    expect(atPointer(doc, '/batch/id')).toBe('b-1');
+    expect(atPointer(doc, '/a~1b/~0x')).toBe(7);
+    expect(atPointer(doc, '/list/0')).toBe('first');
+    expect(atPointer(doc, '')).toBe(doc);
+    expect(atPointer(doc, '/batch/id/deeper')).toBeUndefined();
+    expect(atPointer(doc, '/missing')).toBeUndefined();
+  });
+});
