@@ -10,10 +10,14 @@ import { type ReferenceServerOptions, startReferenceServer } from '../reference/
 import type { Profile } from '../spec/index.ts';
 import { type NetworkCondition, startReferenceBehind } from './toxiproxy.ts';
 
-/** Time scaled so a full run takes seconds: two-second "minutes" (room for a burst on a loaded machine), a 2 s token. */
+/**
+ * Time scaled so a full run takes seconds: two-second "minutes" (room for a burst on a loaded machine), and a 5 s
+ * token, which still expires within a run (the expiry check waits it out) but outlives a request queued on a busy
+ * runner, so a refreshed token is not refused again before it is used.
+ */
 export const SCALED: ReferenceServerOptions = {
   minuteMs: 2000,
-  tokenLifetimeSeconds: 2,
+  tokenLifetimeSeconds: 5,
   // A smaller per-second burst keeps parallel test runs well inside one window on a loaded 2-core machine.
   limits: { 'transaction-event': { count: 100, per: 'second' } },
 };

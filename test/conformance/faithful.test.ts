@@ -4,7 +4,9 @@ import { ENDPOINTS } from '../../src/spec/index.ts';
 import { deviations, runAgainst } from '../../src/testbed/conformance.ts';
 
 describe('conformance suite against the faithful reference server', () => {
-  it('passes every check in two runs back to back (the second finds every bucket spent and waits)', async () => {
+  it('passes every check in two runs back to back (the second finds every bucket spent and waits)', {
+    timeout: 120_000,
+  }, async () => {
     const reports = await runAgainst({}, { runs: 2 });
     for (const report of reports) {
       expect(deviations(report)).toEqual({});
