@@ -1,7 +1,9 @@
 // `npm run bench:accuracy`: every cell of network condition × limiter kind × server, side by side in one run, for
-// `harness conformance` (the limit checks) and `harness load --scenario transactions`, plus a contention row (two
-// conformance runs and a busy loop sharing the cores). A cell is right when a faithful server draws no FAIL and a
-// wrong transaction limit draws the FAIL that names it. Writes reports/bench/accuracy-matrix.json.
+// `harness conformance` (the limit checks) and `harness load --scenario transactions` (bench/load-accuracy.ts),
+// plus a contention row (two conformance runs and a busy loop sharing the cores). A conformance cell is right when a
+// faithful server draws no FAIL and a wrong transaction limit draws the FAIL that names it. Arguments narrow it:
+// `-- far token-bucket low` runs those cells, `-- conformance` or `-- load` one half. Writes
+// reports/bench/accuracy-matrix.json.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,28 +11,25 @@ import type { RunReport } from '../src/conformance/types.ts';
 import { LIMITER_KINDS, type LimiterKind } from '../src/reference/index.ts';
 import { runAgainst } from '../src/testbed/conformance.ts';
 import type { NetworkCondition } from '../src/testbed/toxiproxy.ts';
-
-export type ServerKind = 'faithful' | 'limit 10 % low' | 'limit unenforced';
+import { type AccuracyCell, cellRow, measureCell, type ServerCase } from './load-accuracy.ts';
 
 const CONDITIONS: NetworkCondition[] = ['lan', 'region', 'far'];
-const SERVERS: ServerKind[] = ['faithful', 'limit 10 % low', 'limit unenforced'];
+const SERVERS: ServerCase[] = ['faithful', 'low', 'unenforced'];
+/** Load's transaction limit: twice 500/s through the proxy beside the server is more than two shared cores carry. */
+const LOAD_LIMIT = Number(process.env.HARNESS_BENCH_LIMIT ?? '200');
 /** SPEC.md's own transaction limit; per-minute windows scaled to 2 s so a cell takes seconds, not minutes. */
 export const TRANSACTION = { count: 500, per: 'second' } as const;
 export const MINUTE_MS = 2000;
 /** High enough that no probe reaches it; a sliding log keeps a slot per admitted request, so not Infinity. */
 const UNENFORCED = 100_000;
 
-export const enforcedCount = (server: ServerKind): number =>
-  server === 'faithful'
-    ? TRANSACTION.count
-    : server === 'limit 10 % low'
-      ? TRANSACTION.count * 0.9
-      : UNENFORCED;
+export const enforcedCount = (server: ServerCase): number =>
+  server === 'faithful' ? TRANSACTION.count : server === 'low' ? TRANSACTION.count * 0.9 : UNENFORCED;
 
-const EXPECTED: Record<ServerKind, string | undefined> = {
+const EXPECTED: Record<ServerCase, string | undefined> = {
   faithful: undefined,
-  'limit 10 % low': 'LIMIT-ADMITS-TRANSACTION-EVENT',
-  'limit unenforced': 'LIMIT-ENFORCED-TRANSACTION-EVENT',
+  low: 'LIMIT-ADMITS-TRANSACTION-EVENT',
+  unenforced: 'LIMIT-ENFORCED-TRANSACTION-EVENT',
 };
 
 interface ConformanceCell {
@@ -42,7 +41,7 @@ interface ConformanceCell {
   readonly seconds: number;
 }
 
-const graded = (report: RunReport, server: ServerKind): ConformanceCell => {
+const graded = (report: RunReport, server: ServerCase): ConformanceCell => {
   const ids = (grade: string) => report.checks.filter((c) => c.grade === grade).map((c) => c.id);
   const fails = ids('FAIL');
   const expected = EXPECTED[server];
@@ -56,7 +55,7 @@ const graded = (report: RunReport, server: ServerKind): ConformanceCell => {
   };
 };
 
-const conformanceCell = async (network: NetworkCondition, limiter: LimiterKind, server: ServerKind) => {
+const conformanceCell = async (network: NetworkCondition, limiter: LimiterKind, server: ServerCase) => {
   const transaction = { ...TRANSACTION, count: enforcedCount(server) };
   const [report] = await runAgainst(
     {
@@ -95,8 +94,9 @@ const contentionRow = async () => {
 interface MatrixRow {
   readonly network: NetworkCondition;
   readonly limiter: LimiterKind;
-  readonly server: ServerKind;
-  readonly conformance: ConformanceCell;
+  readonly server: ServerCase;
+  readonly conformance?: ConformanceCell;
+  readonly load?: AccuracyCell;
 }
 
 /** Arguments narrow the matrix: `-- far token-bucket` runs those cells only. */
@@ -106,23 +106,56 @@ const pick = <T extends string>(all: readonly T[], wanted: readonly string[]): T
 };
 
 export const runMatrix = async (wanted: readonly string[], log: (line: string) => void) => {
+  const parts = pick(['conformance', 'load'] as const, wanted);
   const rows: MatrixRow[] = [];
   for (const network of pick(CONDITIONS, wanted)) {
     for (const limiter of pick(LIMITER_KINDS, wanted)) {
       for (const server of pick(SERVERS, wanted)) {
-        const conformance = await conformanceCell(network, limiter, server);
-        rows.push({ network, limiter, server, conformance });
-        log(
-          `${network.padEnd(7)} ${limiter.padEnd(13)} ${server.padEnd(17)} conformance ${conformance.right ? 'right' : 'WRONG'} (${conformance.fails.join(', ') || 'no FAIL'}${conformance.inconclusive.length > 0 ? `; INCONCLUSIVE ${conformance.inconclusive.join(', ')}` : ''}) ${conformance.seconds} s${conformance.limiter ? `; told: ${conformance.limiter}` : ''}`,
-        );
+        const conformance = parts.includes('conformance')
+          ? await conformanceCell(network, limiter, server)
+          : undefined;
+        const load = parts.includes('load')
+          ? await measureCell(network, limiter, server, LOAD_LIMIT)
+          : undefined;
+        rows.push({
+          network,
+          limiter,
+          server,
+          ...(conformance ? { conformance } : {}),
+          ...(load ? { load } : {}),
+        });
+        log(JSON.stringify(tableRow(rows.at(-1)!)));
       }
     }
   }
-  const contention = await contentionRow();
-  log(
-    `contention (two runs and a busy loop, lan, faithful): ${contention.map((c) => (c.right ? 'right' : 'WRONG')).join(', ')}`,
-  );
+  const contention = parts.includes('conformance') ? await contentionRow() : [];
   return { rows, contention };
+};
+
+const tableRow = (r: MatrixRow) => {
+  const c = r.conformance;
+  const load = r.load ? cellRow(r.load) : undefined;
+  return {
+    network: r.network,
+    limiter: r.limiter,
+    server: r.server,
+    ...(c
+      ? {
+          conformance:
+            c.fails.join(' ') ||
+            (c.inconclusive.length > 0 ? `INCONCLUSIVE ×${c.inconclusive.length}` : 'no FAIL'),
+          'conformance right': c.right ? 'yes' : 'NO',
+        }
+      : {}),
+    ...(load
+      ? {
+          'load within/over/knee': `${load.within}/${load.over}/${load.knee}`,
+          'over err %': load['over err %'],
+          'knee err %': load['knee err %'],
+          dropped: load.dropped,
+        }
+      : {}),
+  };
 };
 
 if (import.meta.filename === process.argv[1]) {
@@ -132,24 +165,16 @@ if (import.meta.filename === process.argv[1]) {
   const path = join(out, 'accuracy-matrix.json');
   writeFileSync(
     path,
-    `${JSON.stringify({ measuredAt: new Date().toISOString(), rows, contention }, null, 2)}\n`,
+    `${JSON.stringify({ measuredAt: new Date().toISOString(), loadLimitPerSecond: LOAD_LIMIT, rows, contention }, null, 2)}\n`,
   );
-  console.table(
-    rows.map((r) => ({
-      network: r.network,
-      limiter: r.limiter,
-      server: r.server,
-      conformance:
-        r.conformance.fails.join(' ') ||
-        (r.conformance.inconclusive.length
-          ? `INCONCLUSIVE ×${r.conformance.inconclusive.length}`
-          : 'no FAIL'),
-      right: r.conformance.right ? 'yes' : 'NO',
-    })),
-  );
-  const falseFails = rows.filter((r) => r.server === 'faithful' && r.conformance.fails.length > 0).length;
-  const missed = rows.filter((r) => r.server !== 'faithful' && !r.conformance.right).length;
+  console.table(rows.map(tableRow));
+  const faithful = rows.filter((r) => r.server === 'faithful');
+  const falseFails =
+    faithful.filter((r) => (r.conformance?.fails.length ?? 0) > 0).length +
+    faithful.filter((r) => r.load?.phases.some((p) => p.grade === 'FAIL')).length;
+  const missed = rows.filter((r) => r.server !== 'faithful' && r.conformance && !r.conformance.right).length;
   console.log(
-    `false FAIL on faithful cells: ${falseFails}; wrong limits not caught: ${missed}; wrote ${path}`,
+    `false FAIL on faithful cells: ${falseFails}; wrong limits conformance did not catch: ${missed}; ` +
+      `contention: ${contention.map((c) => (c.right ? 'right' : 'WRONG')).join(', ') || 'not run'}; wrote ${path}`,
   );
 }
