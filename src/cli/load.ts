@@ -15,7 +15,13 @@ import { specData } from '../spec/export.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
 import { findK6 } from './k6.ts';
-import { type NetworkFlags, networkFor, unreachableOrigins, withNetworkFlags } from './network.ts';
+import {
+  httpOptionsOf,
+  type NetworkFlags,
+  networkFor,
+  unreachableOrigins,
+  withNetworkFlags,
+} from './network.ts';
 
 export interface LoadOptions extends NetworkFlags {
   profile?: string;
@@ -106,6 +112,7 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
         label,
         onLine: (l) => console.error(l),
         network: forK6,
+        http: httpOptionsOf(network),
       });
     } catch (error) {
       // k6 did not start, or ended without a summary: there is nothing to judge.

@@ -5,6 +5,7 @@
 import { atPointer } from '../../load/lib/pointer.ts';
 import type { PreflightPlan } from '../../load/lib/preflight-plan.ts';
 import { renewAtFor } from '../../load/lib/preflight-plan.ts';
+import { HttpClient, type HttpClientOptions } from '../client/index.ts';
 import type { Profile } from '../spec/index.ts';
 
 export interface Preflight {
@@ -16,17 +17,33 @@ export interface Preflight {
   readonly tokens: Readonly<Record<string, { token: string; renewAt: number }>>;
 }
 
-const timed = async (
-  url: string,
-  init: RequestInit,
-): Promise<{ res: Response; body: string; ms: number }> => {
-  const sent = performance.now();
-  const res = await fetch(url, init);
-  const body = await res.text();
-  return { res, body, ms: performance.now() - sent };
+/**
+ * Through harness's own client, so the run's proxy, CA, client certificate and timeout apply (and its redactor: the
+ * secrets never reach an error message).
+ */
+export const runPreflight = async (
+  profile: Profile,
+  plan: PreflightPlan,
+  network: HttpClientOptions = {},
+): Promise<Preflight> => {
+  const http = new HttpClient(network);
+  try {
+    return await preflight(profile, plan, http);
+  } finally {
+    await http.close();
+  }
 };
 
-export const runPreflight = async (profile: Profile, plan: PreflightPlan): Promise<Preflight> => {
+const preflight = async (profile: Profile, plan: PreflightPlan, http: HttpClient): Promise<Preflight> => {
+  const timed = async (
+    url: string,
+    init: { method: string; headers?: Record<string, string>; body?: string },
+  ) => {
+    const sent = performance.now();
+    const exchange = await http.send({ url, ...init });
+    return { res: { status: exchange.status }, body: exchange.text(), ms: performance.now() - sent };
+  };
+  for (const client of Object.values(profile.clients)) http.redactor.addSecret(client.client_secret);
   const timings: number[] = [];
   const tokens: Record<string, { token: string; renewAt: number }> = {};
   for (const role of plan.tokenRequests) {
@@ -38,13 +55,18 @@ export const runPreflight = async (profile: Profile, plan: PreflightPlan): Promi
       client_secret: client.client_secret,
       scope: `tenant/${'tenant' in client && client.tenant ? client.tenant : profile.tenant}`,
     });
-    const { res, body, ms } = await timed(profile.auth_url, { method: 'POST', body: form });
+    const { res, body, ms } = await timed(profile.auth_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    });
     timings.push(ms);
     if (res.status !== 200) throw new Error(`pre-flight: the token request for ${role} got ${res.status}`);
     const issued = JSON.parse(body) as { access_token?: string; expires_in?: number };
     if (typeof issued.access_token !== 'string') throw new Error(`pre-flight: no access_token for ${role}`);
     const lifetime =
       typeof issued.expires_in === 'number' && issued.expires_in > 0 ? issued.expires_in : 3600;
+    http.redactor.addToken(issued.access_token);
     tokens[role] ??= { token: issued.access_token, renewAt: renewAtFor(Date.now(), lifetime) };
   }
   const call = async (key: string, ids: Record<string, string>) => {
@@ -57,7 +79,7 @@ export const runPreflight = async (profile: Profile, plan: PreflightPlan): Promi
     const { res, body, ms } = await timed(`${profile.base_url.replace(/\/+$/, '')}${path}${query}`, {
       method,
       headers: { authorization: `Bearer ${tokens.primary!.token}`, 'content-type': 'application/json' },
-      body: method === 'POST' ? JSON.stringify(example?.body ?? {}) : undefined,
+      ...(method === 'POST' ? { body: JSON.stringify(example?.body ?? {}) } : {}),
     });
     timings.push(ms);
     return { status: res.status, body };

@@ -10,6 +10,7 @@ import { type PlanOptions, planProbes } from '../../load/lib/plan.ts';
 import { planPreflight } from '../../load/lib/preflight-plan.ts';
 import { vusFor } from '../../load/lib/schedule.ts';
 import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
+import type { HttpClientOptions } from '../client/index.ts';
 import { specData } from '../spec/export.ts';
 import type { Profile } from '../spec/index.ts';
 import { runPreflight } from './preflight.ts';
@@ -27,6 +28,8 @@ export interface LoadRun {
   readonly onLine?: (line: string) => void;
   /** Proxy and TLS settings for k6 (see k6-network.ts). */
   readonly network?: { readonly env: Readonly<Record<string, string>>; readonly args: readonly string[] };
+  /** The same settings for harness's own requests before k6 starts (the pre-flight). */
+  readonly http?: HttpClientOptions;
 }
 
 export interface PhaseOutcome {
@@ -94,7 +97,7 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   const { target, secrets } = splitProfile(run.profile);
   const spec = specData();
   const phases = planProbes(spec, run.profile, run.plan).probes.flatMap((p) => p.phases);
-  const preflight = await runPreflight(run.profile, planPreflight(spec, run.profile, phases));
+  const preflight = await runPreflight(run.profile, planPreflight(spec, run.profile, phases), run.http);
   const vus = phases.reduce((n, p) => n + vusFor(p, preflight.roundTripMs, run.instances).preAllocatedVUs, 0);
   const startAt = Date.now() + leadMs(Math.ceil(vus / run.instances));
   const files: string[] = [];
