@@ -66,7 +66,8 @@ export const refusedBelowLimit = <T extends Observation>(
   const answered = counted.map((o) => o.answered).sort((a, b) => a - b);
   let best: RefusedBelowLimit<T> | undefined;
   for (const refused of among.filter(isRefused)) {
-    const atMost = countBelow(sent, refused.answered) - countAtMost(answered, refused.sent - limit.windowMs);
+    const atMost =
+      countBelow(sent, refused.answered) - countBelow(answered, refused.sent - limit.windowMs, true);
     if (atMost >= limit.count || (best !== undefined && best.atMost <= atMost)) continue;
     best = {
       refused,
@@ -81,25 +82,13 @@ export const refusedBelowLimit = <T extends Observation>(
   return best;
 };
 
-/** How many of the sorted values are below `value`. */
-const countBelow = (sorted: readonly number[], value: number): number => {
+/** How many of the sorted values are below `value` (or, `inclusive`, at most `value`): a binary search. */
+const countBelow = (sorted: readonly number[], value: number, inclusive = false): number => {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (sorted[mid]! < value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-};
-
-/** How many of the sorted values are at most `value`. */
-const countAtMost = (sorted: readonly number[], value: number): number => {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sorted[mid]! <= value) low = mid + 1;
+    if (sorted[mid]! < value || (inclusive && sorted[mid] === value)) low = mid + 1;
     else high = mid;
   }
   return low;

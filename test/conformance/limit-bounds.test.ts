@@ -13,14 +13,7 @@ import {
   refusedBelowLimit,
 } from '../../src/conformance/limit-bounds.ts';
 import { createLimitState, LIMITER_KINDS, type LimiterKind } from '../../src/reference/limiter-kinds.ts';
-
-/** mulberry32: a seeded generator, so a failure names the seed that reproduces it. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+import { seededRandom } from '../support/random.ts';
 
 interface Network {
   /** One-way latency and its jitter, ms. */
@@ -70,7 +63,7 @@ const simulation = (
 
 /** The probe's sequence (src/conformance/probe.ts) against one simulated server; returns what the checks grade. */
 const probe = (kind: LimiterKind, enforced: number, limit: LimitWindow, net: Network, seed: number) => {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const sim = simulation(kind, enforced, limit.windowMs, net, next);
   const n = limit.count;
   const spend = sim.burst(1000, n + 1, 'spend');

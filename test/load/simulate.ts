@@ -7,6 +7,7 @@ import { type LoadTarget, type PhasePlan, type PlanOptions, planProbes } from '.
 import { scheduledMs } from '../../load/lib/schedule.ts';
 import { createLimitState, type LimiterKind, type LimitState } from '../../src/reference/limiter-kinds.ts';
 import { specData } from '../../src/spec/export.ts';
+import { seededRandom } from '../support/random.ts';
 
 export interface Network {
   readonly latencyMs: number;
@@ -33,14 +34,6 @@ export interface Simulation {
   readonly seed?: number;
 }
 
-/** mulberry32: small, fast, and the same numbers on every machine. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-
 interface Sent {
   readonly phase: number;
   readonly sent: number;
@@ -63,7 +56,7 @@ export const TARGET: LoadTarget = {
 };
 
 export const simulate = (sim: Simulation, plan: PlanOptions, target: LoadTarget = TARGET): LoadSummary => {
-  const rand = random(sim.seed ?? 1);
+  const rand = seededRandom(sim.seed ?? 1);
   const phases: PhasePlan[] = planProbes(specData(), target, plan).probes.flatMap((p) => p.phases);
   const oneWay = () => Math.max(0, sim.network.latencyMs + (rand() * 2 - 1) * sim.network.jitterMs);
   const requests: Sent[] = [];
