@@ -22,12 +22,19 @@ const classify = async (ctx: CheckContext): Promise<string> => {
   const n = limit.count;
   const windowS = limit.windowMs / 1000;
   const waitedMs = Math.round(edge.by - firstRefusal.answered);
+  const afterEdgeAdmitted = afterEdge?.requests.filter((r) => isSuccess(r.status)).length;
   const atOnce =
     afterEdge === undefined
       ? ''
-      : `; after the next edge ${afterEdge.requests.filter((r) => isSuccess(r.status)).length} of ${afterEdge.requests.length} admitted at once`;
+      : `; after the next edge ${afterEdgeAdmitted} of ${afterEdge.requests.length} admitted at once`;
   const observed = `Retry-After ${seconds} s; capacity back ${waitedMs} ms after the 429${atOnce}`;
-  if (seconds <= Math.ceil(windowS / n) + 1 && waitedMs < limit.windowMs / 2) {
+  // Right after an edge a token bucket has refilled a token or two; a fixed window (or a sliding log whose burst
+  // aged out as one) admits about the whole limit at once.
+  const trickles =
+    afterEdgeAdmitted === undefined
+      ? seconds <= Math.ceil(windowS / n) + 1 && waitedMs < limit.windowMs / 2
+      : afterEdgeAdmitted < n / 2;
+  if (trickles) {
     return info(
       `token bucket / GCRA: ${observed}; capacity returns one request per ${(windowS / n).toFixed(2)} s, so a burst at an edge gets about ${n + 1}`,
     );
