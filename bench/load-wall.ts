@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planProbes } from '../load/lib/plan.ts';
 import { findK6 } from '../src/cli/k6.ts';
-import { runLoad } from '../src/load/run.ts';
+import { runLoad } from '../src/k6/run.ts';
 import { startReferenceServer } from '../src/reference/index.ts';
 import { specData } from '../src/spec/export.ts';
 

@@ -1,10 +1,10 @@
 // SPEC.md §5 rules 3-6 and the 401 and 403 rows of §7: how API endpoints treat the bearer token.
 import type { Exchange } from '../src/client/index.ts';
-import type { CheckContext } from '../src/conformance/context.ts';
-import { fail, skip, warn } from '../src/conformance/grades.ts';
-import { TOKEN_ENDPOINT_KEY } from '../src/conformance/session.ts';
-import type { Target } from '../src/conformance/target.ts';
-import type { CheckDefinition } from '../src/conformance/types.ts';
+import type { CheckContext } from '../src/runner/context.ts';
+import { fail, skip, warn } from '../src/runner/grades.ts';
+import { TOKEN_ENDPOINT_KEY } from '../src/runner/session.ts';
+import type { Target } from '../src/runner/target.ts';
+import type { CheckDefinition } from '../src/runner/types.ts';
 import { AUTH_RULES, type EndpointKey, type EndpointSpec, ERROR_STATUSES } from '../src/spec/index.ts';
 
 /** Bearer checks spend a few requests of this bucket after its probe, when it has room again. */

@@ -1,14 +1,14 @@
 // A bucket's probe as the limit, sharing and limiter checks use it: what it sends (the plan), and the observations
 // every check of the bucket grades. One module both limits.ts and sharing.ts read, so neither depends on the other.
 import type { Exchange } from '../src/client/index.ts';
-import type { LoggedRequest } from '../src/conformance/bucket-log.ts';
-import type { CheckContext } from '../src/conformance/context.ts';
-import { skip } from '../src/conformance/grades.ts';
-import { relativeTo } from '../src/conformance/limit-bounds.ts';
-import { type ProbePlan, type ProbeResult, probeBucket } from '../src/conformance/probe.ts';
-import { loopFor } from '../src/conformance/repro.ts';
-import type { Target } from '../src/conformance/target.ts';
-import type { PlanItem } from '../src/conformance/types.ts';
+import type { LoggedRequest } from '../src/runner/bucket-log.ts';
+import type { CheckContext } from '../src/runner/context.ts';
+import { skip } from '../src/runner/grades.ts';
+import { relativeTo } from '../src/runner/limit-bounds.ts';
+import { type ProbePlan, type ProbeResult, probeBucket } from '../src/runner/probe.ts';
+import { loopFor } from '../src/runner/repro.ts';
+import type { Target } from '../src/runner/target.ts';
+import type { PlanItem } from '../src/runner/types.ts';
 import type { BucketId } from '../src/spec/index.ts';
 import { probeVariants } from './sharing-rules.ts';
 

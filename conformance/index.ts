@@ -1,6 +1,6 @@
 // Every check, in the order they run within a lane. IDs are stable: baselines and --only refer to them.
-import type { Target } from '../src/conformance/target.ts';
-import type { CheckDefinition } from '../src/conformance/types.ts';
+import type { Target } from '../src/runner/target.ts';
+import type { CheckDefinition } from '../src/runner/types.ts';
 import { bearerChecks } from './bearer.ts';
 import { limiterChecks } from './limiter.ts';
 import { limitChecks } from './limits.ts';

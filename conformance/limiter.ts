@@ -1,10 +1,10 @@
 // Beyond SPEC.md: which kind of limiter the target runs, told from outside (see FACTS: "Telling limiters apart"),
 // and the burst a client can get across a window edge. Recorded as INFO; SPEC.md §8 does not prescribe a kind. It
 // reads the Observability bucket's probe: what came back after the first 429 and right after the edge.
-import type { CheckContext } from '../src/conformance/context.ts';
-import { info, skip } from '../src/conformance/grades.ts';
-import { isSuccess } from '../src/conformance/probe.ts';
-import type { CheckDefinition } from '../src/conformance/types.ts';
+import type { CheckContext } from '../src/runner/context.ts';
+import { info, skip } from '../src/runner/grades.ts';
+import { isSuccess } from '../src/runner/probe.ts';
+import type { CheckDefinition } from '../src/runner/types.ts';
 import type { BucketId } from '../src/spec/index.ts';
 import { probe } from './bucket-probe.ts';
 

@@ -1,24 +1,19 @@
 // SPEC.md §8 (Limits) and the 429 row of §7, checked for every bucket of the §8 table. The checks are generated from
-// the spec data, one set per bucket, and all of a bucket's checks grade one shared probe (src/conformance/probe.ts)
-// with the bounds every faithful limiter obeys (src/conformance/limit-bounds.ts): a FAIL holds whatever the
+// the spec data, one set per bucket, and all of a bucket's checks grade one shared probe (src/runner/probe.ts)
+// with the bounds every faithful limiter obeys (src/runner/limit-bounds.ts): a FAIL holds whatever the
 // network did, wherever the server's window began and whichever kind of limiter it runs.
-import type { CheckContext } from '../src/conformance/context.ts';
-import { fail, inconclusive, skip, warn } from '../src/conformance/grades.ts';
+import type { CheckContext } from '../src/runner/context.ts';
+import { fail, inconclusive, skip, warn } from '../src/runner/grades.ts';
 import {
   admittedAfterRefusal,
   admittedInSpan,
   isAdmitted,
   type Observation,
   refusedBelowLimit,
-} from '../src/conformance/limit-bounds.ts';
-import {
-  isSuccess,
-  type ProbeResult,
-  retryAfterSeconds,
-  retryToleranceMs,
-} from '../src/conformance/probe.ts';
-import type { Target } from '../src/conformance/target.ts';
-import type { CheckDefinition } from '../src/conformance/types.ts';
+} from '../src/runner/limit-bounds.ts';
+import { isSuccess, type ProbeResult, retryAfterSeconds, retryToleranceMs } from '../src/runner/probe.ts';
+import type { Target } from '../src/runner/target.ts';
+import type { CheckDefinition } from '../src/runner/types.ts';
 import { BUCKETS, type Bucket, type BucketId, ERROR_STATUSES } from '../src/spec/index.ts';
 import {
   authorised,

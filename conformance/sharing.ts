@@ -1,18 +1,18 @@
 // SPEC.md §8 rule 1: who shares a limit. Graded from the requests a bucket's probe sends right after a fresh burst
 // was refused (see sharing-rules.ts), plus one check that spending one bucket leaves another alone.
 
-import { clock } from '../src/conformance/bucket-log.ts';
-import type { CheckContext } from '../src/conformance/context.ts';
-import { fail, inconclusive, skip } from '../src/conformance/grades.ts';
+import { clock } from '../src/runner/bucket-log.ts';
+import type { CheckContext } from '../src/runner/context.ts';
+import { fail, inconclusive, skip } from '../src/runner/grades.ts';
 import {
   admittedAfterRefusal,
   admittedInSpan,
   refusedBelowLimit,
   relativeTo,
-} from '../src/conformance/limit-bounds.ts';
-import { isSuccess } from '../src/conformance/probe.ts';
-import type { Target } from '../src/conformance/target.ts';
-import type { CheckDefinition } from '../src/conformance/types.ts';
+} from '../src/runner/limit-bounds.ts';
+import { isSuccess } from '../src/runner/probe.ts';
+import type { Target } from '../src/runner/target.ts';
+import type { CheckDefinition } from '../src/runner/types.ts';
 import type { EndpointKey } from '../src/spec/index.ts';
 import {
   authorised,

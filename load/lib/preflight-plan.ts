@@ -1,4 +1,4 @@
-// What harness sends before k6 starts (src/load/preflight.ts does it): a token per client role, the path ids the
+// What harness sends before k6 starts (src/k6/preflight.ts does it): a token per client role, the path ids the
 // probed endpoints need, and at least one API call, timed so k6's VUs can be sized from a measured round trip.
 // Every one of these requests spends a limit, so the plan names them and the verdicts count them (verdict.ts).
 import type { LoadTarget, PhasePlan, SpecData } from './plan.ts';

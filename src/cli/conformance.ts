@@ -1,17 +1,17 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
 import { resolve } from 'node:path';
 import { allChecks } from '../../conformance/index.ts';
-import { compareBaseline, loadBaseline } from '../conformance/baseline.ts';
-import { streamProgress } from '../conformance/progress.ts';
-import { runConformance } from '../conformance/runner.ts';
-import { selectChecks } from '../conformance/select.ts';
-import { printPlan, printSummary } from '../conformance/summary.ts';
-import { resolveTarget } from '../conformance/target.ts';
-import type { RunReport } from '../conformance/types.ts';
 import { loadProfile, validateProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import type { ReportFormat } from '../report/write.ts';
 import { timestampDir, writeReports } from '../report/write.ts';
+import { compareBaseline, loadBaseline } from '../runner/baseline.ts';
+import { streamProgress } from '../runner/progress.ts';
+import { runConformance } from '../runner/runner.ts';
+import { selectChecks } from '../runner/select.ts';
+import { printPlan, printSummary } from '../runner/summary.ts';
+import { resolveTarget } from '../runner/target.ts';
+import type { RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
 import {

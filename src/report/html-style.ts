@@ -1,6 +1,6 @@
 // The report's only stylesheet, inlined so the HTML file is self-contained: it is archived as a CI artifact and
 // opened offline, so it may load nothing.
-import { GRADES, type Grade } from '../conformance/grades.ts';
+import { GRADES, type Grade } from '../runner/grades.ts';
 
 export const GRADE_COLOURS: Readonly<Record<Grade, string>> = {
   FAIL: '#c62828',

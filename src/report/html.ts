@@ -1,8 +1,8 @@
 // One self-contained HTML page for people: the verdict and counts first, then the checks grouped by SPEC.md
 // section with what needs attention first (the sections with the worst grades, and within each, the worst checks).
 // Passing checks are collapsed to one line; the rest open, so failures read without clicking.
-import { GRADES, type Grade } from '../conformance/grades.ts';
-import type { CheckResult, RunReport } from '../conformance/types.ts';
+import { GRADES, type Grade } from '../runner/grades.ts';
+import type { CheckResult, RunReport } from '../runner/types.ts';
 import { escapeText as esc, escapeAttr } from './escape.ts';
 import { evidenceHtml } from './html-evidence.ts';
 import { STYLE } from './html-style.ts';

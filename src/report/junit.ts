@@ -1,7 +1,7 @@
 // JUnit XML, the format CI systems (Jenkins, GitLab, GitHub test reporters) read: one testsuite per SPEC.md section,
 // one testcase per check. FAIL is a failure, INCONCLUSIVE an error (the run, not the server, is in doubt), SKIP is
 // skipped; WARN and INFO pass but say so in system-out, since JUnit has no grade between pass and fail.
-import type { CheckResult, RunReport } from '../conformance/types.ts';
+import type { CheckResult, RunReport } from '../runner/types.ts';
 import { escapeAttr, escapeText } from './escape.ts';
 import { groupBySection } from './sections.ts';
 

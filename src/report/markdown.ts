@@ -1,7 +1,7 @@
 // Markdown for a CI job page (GitHub's job summary, a GitLab merge request note): what needs attention first, one
 // table row per check that did not pass, then the summary last, where a reader scrolling to the end looks for it.
-import { GRADES, type Grade, gradeRank } from '../conformance/grades.ts';
-import type { CheckResult, RunReport } from '../conformance/types.ts';
+import { GRADES, type Grade, gradeRank } from '../runner/grades.ts';
+import type { CheckResult, RunReport } from '../runner/types.ts';
 import { stripIllegal } from './escape.ts';
 import { formatDuration } from './html.ts';
 

@@ -1,7 +1,7 @@
 // JSON Schema of conformance.json: the RunReport as JSON.stringify writes it. Consumers (dashboards, baselines)
 // validate against this, so it is closed (additionalProperties: false) and every field the type requires is required
 // here too; test/report/schema.test.ts asserts at compile time that the property names match the TypeScript types.
-import { GRADES } from '../conformance/grades.ts';
+import { GRADES } from '../runner/grades.ts';
 
 const isoTime = {
   type: 'string',

@@ -1,7 +1,7 @@
 // Reports group checks by the SPEC.md section their clause cites ('§5 rule 3' belongs to §5), titled as SPEC.md
 // titles them, so a reader can go from a report group straight to the spec.
-import { type Grade, gradeRank } from '../conformance/grades.ts';
-import type { CheckResult } from '../conformance/types.ts';
+import { type Grade, gradeRank } from '../runner/grades.ts';
+import type { CheckResult } from '../runner/types.ts';
 import { sectionOf } from '../spec/index.ts';
 
 const TITLES: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
-import type { RunReport } from '../conformance/types.ts';
+import type { RunReport } from '../runner/types.ts';
 import { toHtml } from './html.ts';
 import { toJUnit } from './junit.ts';
 import { toMarkdown } from './markdown.ts';

@@ -1,12 +1,12 @@
 // Runs the conformance suite in-process against a reference server (faithful, with a fault, with another limiter),
 // directly or through Toxiproxy: the tests and the accuracy-matrix benchmark both drive it.
 import { allChecks } from '../../conformance/index.ts';
-import { silentProgress } from '../conformance/progress.ts';
-import { runConformance } from '../conformance/runner.ts';
-import { selectChecks } from '../conformance/select.ts';
-import { resolveTarget } from '../conformance/target.ts';
-import type { RunReport } from '../conformance/types.ts';
 import { type ReferenceServerOptions, startReferenceServer } from '../reference/index.ts';
+import { silentProgress } from '../runner/progress.ts';
+import { runConformance } from '../runner/runner.ts';
+import { selectChecks } from '../runner/select.ts';
+import { resolveTarget } from '../runner/target.ts';
+import type { RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import { type NetworkCondition, startReferenceBehind } from './toxiproxy.ts';
 

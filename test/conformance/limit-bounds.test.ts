@@ -3,6 +3,7 @@
 // or missing always does. The simulation replays the probe's own pattern (spend, edge polls, a burst after the
 // edge, a fresh burst where a fixed window would begin) with the reference server's limiter algorithms.
 import { describe, expect, it } from 'vitest';
+import { createLimitState, LIMITER_KINDS, type LimiterKind } from '../../src/reference/limiter-kinds.ts';
 import {
   admittedAfterRefusal,
   admittedInSpan,
@@ -11,8 +12,7 @@ import {
   type LimitWindow,
   type Observation,
   refusedBelowLimit,
-} from '../../src/conformance/limit-bounds.ts';
-import { createLimitState, LIMITER_KINDS, type LimiterKind } from '../../src/reference/limiter-kinds.ts';
+} from '../../src/runner/limit-bounds.ts';
 import { seededRandom } from '../support/random.ts';
 
 interface Network {
@@ -61,7 +61,7 @@ const simulation = (
   return { log, burst, exchange, plan, lastAnswer };
 };
 
-/** The probe's sequence (src/conformance/probe.ts) against one simulated server; returns what the checks grade. */
+/** The probe's sequence (src/runner/probe.ts) against one simulated server; returns what the checks grade. */
 const probe = (kind: LimiterKind, enforced: number, limit: LimitWindow, net: Network, seed: number) => {
   const next = seededRandom(seed);
   const sim = simulation(kind, enforced, limit.windowMs, net, next);

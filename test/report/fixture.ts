@@ -1,8 +1,8 @@
 // A realistic run report with every grade, evidence with bodies, a §5 rule 4 refresh and a transport error, so each
 // writer meets every shape the schema allows.
 import type { Evidence } from '../../src/client/index.ts';
-import { GRADES, type Grade } from '../../src/conformance/grades.ts';
-import type { CheckResult, RunReport } from '../../src/conformance/types.ts';
+import { GRADES, type Grade } from '../../src/runner/grades.ts';
+import type { CheckResult, RunReport } from '../../src/runner/types.ts';
 
 const BASE = 'https://api.example.test';
 const AUTH = 'https://auth.example.test/oauth2/token';

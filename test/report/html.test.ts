@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../src/conformance/types.ts';
 import { formatDuration, toHtml } from '../../src/report/html.ts';
+import type { CheckResult } from '../../src/runner/types.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
 
 const html = toHtml(FIXTURE);

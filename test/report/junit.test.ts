@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../src/conformance/types.ts';
 import { toJUnit } from '../../src/report/junit.ts';
+import type { CheckResult } from '../../src/runner/types.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
 import { all, parseXml, type XmlElement } from './xml.ts';
 

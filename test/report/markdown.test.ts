@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { gradeRank } from '../../src/conformance/grades.ts';
 import { mdText, toMarkdown } from '../../src/report/markdown.ts';
+import { gradeRank } from '../../src/runner/grades.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
 
 const tableRows = (markdown: string): string[] => markdown.split('\n').filter((l) => /^\| [A-Z]+ \|/.test(l));

@@ -1,9 +1,9 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import type { Evidence, EvidenceRequest, EvidenceResponse } from '../../src/client/index.ts';
-import type { Grade } from '../../src/conformance/grades.ts';
-import type { CheckResult, PlanItem, RunReport } from '../../src/conformance/types.ts';
 import { conformanceSchema } from '../../src/report/schema.ts';
+import type { Grade } from '../../src/runner/grades.ts';
+import type { CheckResult, PlanItem, RunReport } from '../../src/runner/types.ts';
 import { FIXTURE } from './fixture.ts';
 
 // Compile-time drift guard: for each object in the schema, its property names are exactly the type's keys and its
