@@ -1,6 +1,6 @@
 // A certifier reads a check's quote as the contract, so every check of a full run must quote SPEC.md's own text, in
 // the section (and rule) its clause cites; or, where SPEC.md is silent, say which RFC section it follows instead.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
@@ -49,6 +49,15 @@ describe('the checks of a full run', () => {
     const ids = checks.map((c) => c.id);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     for (const id of ids) expect(id).toMatch(/^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/);
+  });
+});
+
+describe('conformance/', () => {
+  const dir = resolve(import.meta.dirname, '../../conformance');
+  it.each(readdirSync(dir).filter((f) => f.endsWith('.ts')))('%s writes no quote of its own', (file) => {
+    // A correct quote written in a check would pass the test above, and go stale with the next SPEC.md.
+    const written = /\bquote:\s*[`'"].*/.exec(readFileSync(resolve(dir, file), 'utf8'));
+    expect(written?.[0], 'take it from src/spec (cite, citeConvention)').toBeUndefined();
   });
 });
 
