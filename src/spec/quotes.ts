@@ -21,7 +21,7 @@ export const cite = ({ clause, text }: SpecQuote): { clause: Clause; quote: stri
 });
 
 /** §2 "Access token response". */
-export const TOKEN_RESPONSE_FIELDS = {
+const TOKEN_RESPONSE_FIELDS = {
   access_token: ['access_token', 'string', 'Bearer token to send with every API request'],
   expires_in: ['expires_in', 'integer', 'Validity in seconds; the value is 3600 (1 hour)'],
   token_type: ['token_type', 'string', 'Always `Bearer`'],
