@@ -5,7 +5,7 @@ import { fail, skip, warn } from '../src/runner/grades.ts';
 import { TOKEN_ENDPOINT_KEY } from '../src/runner/session.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
-import { AUTH_RULES, type EndpointKey, type EndpointSpec, ERROR_STATUSES } from '../src/spec/index.ts';
+import { AUTH_RULES, cite, type EndpointKey, type EndpointSpec } from '../src/spec/index.ts';
 
 /** Bearer checks spend a few requests of this bucket after its probe, when it has room again. */
 const BEARER_ENDPOINT: EndpointKey = 'GET /api/rules/schedule';
@@ -39,8 +39,7 @@ const badTokenCheck = (
   ...after,
   id,
   title,
-  clause: '§5 rule 3',
-  quote: AUTH_RULES.bearerHeader.text,
+  ...cite(AUTH_RULES.bearerHeader),
   plan: onBearerEndpoint(id, 1),
   run: async (ctx) => {
     const endpoint = bearerEndpoint(ctx.target);
@@ -77,8 +76,7 @@ export const bearerChecks = (): CheckDefinition[] => [
     ...after,
     id: 'AUTH-TOKEN-REUSE',
     title: 'One token serves several API calls',
-    clause: '§5 rule 5',
-    quote: AUTH_RULES.reuse.text,
+    ...cite(AUTH_RULES.reuse),
     plan: onBearerEndpoint('AUTH-TOKEN-REUSE', 2),
     run: async (ctx) => {
       const endpoint = bearerEndpoint(ctx.target);
@@ -97,8 +95,7 @@ export const bearerChecks = (): CheckDefinition[] => [
     ...after,
     id: 'AUTH-FORBIDDEN',
     title: 'A valid token of a client lacking permission gets 403',
-    clause: '§5 rule 6',
-    quote: `${AUTH_RULES.permission.text} (§7: 403 Forbidden: ${ERROR_STATUSES.forbidden.condition})`,
+    ...cite(AUTH_RULES.permission),
     // Before the probes: a bucket spent by a probe could answer 429 and hide the 403.
     lane: 'before',
     plan: (target) =>
@@ -131,8 +128,7 @@ export const bearerChecks = (): CheckDefinition[] => [
     ...after,
     id: 'AUTH-TOKEN-EXPIRY',
     title: 'A token used after expires_in gets 401, and the same request gets a new token that works',
-    clause: '§5 rule 4',
-    quote: AUTH_RULES.expiry.text,
+    ...cite(AUTH_RULES.expiry),
     slow: true,
     plan: (target) => [
       ...onBearerEndpoint('AUTH-TOKEN-EXPIRY', 3)(target),

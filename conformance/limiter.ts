@@ -5,7 +5,7 @@ import type { CheckContext } from '../src/runner/context.ts';
 import { info, skip } from '../src/runner/grades.ts';
 import { isSuccess } from '../src/runner/probe.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
-import type { BucketId } from '../src/spec/index.ts';
+import { type BucketId, cite, limitQuote } from '../src/spec/index.ts';
 import { probe } from './bucket-probe.ts';
 
 /** The Observability bucket: never side-effecting and large enough for a burst to say something. */
@@ -59,8 +59,8 @@ export const limiterChecks = (): CheckDefinition[] => [
   {
     id: 'LIMITER-ALGORITHM',
     title: 'Which kind of rate limiter the target runs, and the burst it allows at a window edge',
-    clause: '§8 rule 2',
-    quote: 'A request over the limit receives HTTP 429 with the `Retry-After` header (integer seconds).',
+    // The limit whose enforcement it characterises: SPEC.md gives a count per window and no algorithm.
+    ...cite(limitQuote(BUCKET)),
     tags: ['limits', 'limiter'],
     lane: BUCKET,
     required: false,

@@ -14,7 +14,15 @@ import {
 import { isSuccess, type ProbeResult, retryAfterSeconds, retryToleranceMs } from '../src/runner/probe.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
-import { BUCKETS, type Bucket, type BucketId, ERROR_STATUSES } from '../src/spec/index.ts';
+import {
+  BUCKETS,
+  type BucketId,
+  cite,
+  endpointQuote,
+  errorQuote,
+  LIMIT_RULES,
+  limitQuote,
+} from '../src/spec/index.ts';
 import {
   authorised,
   bucketTag,
@@ -176,11 +184,6 @@ const routed = (ctx: CheckContext, bucket: BucketId, key: string) => async (): P
   return `${key} answered ${first.status}`;
 };
 
-const sentence = (bucket: BucketId): string => {
-  const { limit, note } = BUCKETS[bucket] as Bucket;
-  return `Limit ${limit.count} requests / ${limit.per}${note ? ` (${note})` : ''}.`;
-};
-
 export const limitChecks = (target: Target): CheckDefinition[] =>
   (Object.keys(BUCKETS) as BucketId[]).flatMap((bucket) => {
     const tag = bucketTag(bucket);
@@ -197,18 +200,14 @@ export const limitChecks = (target: Target): CheckDefinition[] =>
             id: 'LIMIT-OBSERVABILITY-SHARED',
             title:
               'The Observability endpoints share one limit: the request past it is refused, whichever it hits',
-            clause: '§8 table',
-            quote:
-              'All Observability API endpoints (one limit shared by all of them, not applied separately): 100 requests / minute',
+            ...cite(limitQuote(bucket)),
             run: (ctx) => refusesOverLimit(ctx, bucket),
           }
         : {
             ...common,
             id: `LIMIT-ENFORCED-${tag}`,
             title: `The request past the ${bucket} limit gets 429`,
-            clause: '§8 rule 2',
-            quote:
-              'A request over the limit receives HTTP 429 with the `Retry-After` header (integer seconds).',
+            ...cite(LIMIT_RULES.overLimit),
             run: (ctx) => refusesOverLimit(ctx, bucket),
           };
     return [
@@ -221,8 +220,7 @@ export const limitChecks = (target: Target): CheckDefinition[] =>
             .replace(/-+$/, '')
             .toUpperCase()}`,
           title: `${endpoint.key} exists: with a valid token it answers neither 404 nor 405`,
-          clause: endpoint.clause,
-          quote: `| ${endpoint.method} | ${endpoint.path} | ${endpoint.group} |`,
+          ...cite(endpointQuote(endpoint)),
           run: (ctx) => routed(ctx, bucket, endpoint.key)(),
         }),
       ),
@@ -230,8 +228,7 @@ export const limitChecks = (target: Target): CheckDefinition[] =>
         ...common,
         id: `LIMIT-ADMITS-${tag}`,
         title: `The whole ${bucket} limit is admitted within one window`,
-        clause: '§8 table',
-        quote: sentence(bucket),
+        ...cite(limitQuote(bucket)),
         run: (ctx) => admitsFullLimit(ctx, bucket),
       },
       enforced,
@@ -239,16 +236,14 @@ export const limitChecks = (target: Target): CheckDefinition[] =>
         ...common,
         id: `LIMIT-RETRY-AFTER-${tag}`,
         title: `A 429 from ${bucket} carries Retry-After as integer seconds, no longer than the window`,
-        clause: '§8 rule 2',
-        quote: ERROR_STATUSES.rateLimited.condition,
+        ...cite(LIMIT_RULES.overLimit),
         run: (ctx) => retryAfterWellFormed(ctx, bucket),
       },
       {
         ...common,
         id: `LIMIT-RETRY-HONOURED-${tag}`,
         title: `After waiting Retry-After, ${bucket} admits a request again`,
-        clause: '§7',
-        quote: ERROR_STATUSES.rateLimited.condition,
+        ...cite(errorQuote('rateLimited')),
         run: (ctx) => retryAfterHonoured(ctx, bucket),
       },
     ];

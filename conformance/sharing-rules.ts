@@ -4,9 +4,6 @@ import type { Variant } from '../src/runner/probe.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { BucketId, ClientRole } from '../src/spec/index.ts';
 
-export const RULE_1 =
-  'Limits are per tenant and per endpoint. Several integrations or applications of the same tenant share the same limit.';
-
 export interface SharingRule {
   readonly id: string;
   readonly title: string;

@@ -13,7 +13,7 @@ import {
 import { isSuccess } from '../src/runner/probe.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
-import type { EndpointKey } from '../src/spec/index.ts';
+import { cite, type EndpointKey, LIMIT_RULES } from '../src/spec/index.ts';
 import {
   authorised,
   bucketView,
@@ -23,7 +23,7 @@ import {
   recordRequests,
   timesOf,
 } from './bucket-probe.ts';
-import { RULE_1, SHARING_RULES, type SharingRule } from './sharing-rules.ts';
+import { SHARING_RULES, type SharingRule } from './sharing-rules.ts';
 
 const graded =
   (rule: SharingRule) =>
@@ -84,8 +84,7 @@ export const sharingChecks = (): CheckDefinition[] =>
     (rule): CheckDefinition => ({
       id: rule.id,
       title: rule.title,
-      clause: '§8 rule 1',
-      quote: RULE_1,
+      ...cite(LIMIT_RULES.perTenant),
       tags: ['limits', 'sharing', rule.bucket],
       lane: rule.bucket,
       required: true,
@@ -99,8 +98,7 @@ export const independenceCheck = (): CheckDefinition =>
   ({
     id: 'LIMIT-BUCKETS-INDEPENDENT',
     title: 'Spending the limit of one endpoint does not limit another',
-    clause: '§8 rule 1',
-    quote: RULE_1,
+    ...cite(LIMIT_RULES.perTenant),
     tags: ['limits', 'sharing'],
     lane: 'after',
     required: true,

@@ -7,11 +7,18 @@ import { TOKEN_ENDPOINT_KEY } from '../src/runner/session.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
 import {
   AUTH_RULES,
-  ERROR_STATUSES,
+  CONVENTIONS,
+  cite,
+  citeConvention,
+  errorQuote,
   GRANT_TYPE,
   scopeFor,
+  TOKEN_PAYLOAD_TABLE,
   TOKEN_REQUEST_CONTENT_TYPE,
+  TOKEN_RESPONSE_TABLE,
   TOKEN_TYPE,
+  tokenPayloadRow,
+  tokenResponseRow,
   tokenResponseSchema,
 } from '../src/spec/index.ts';
 
@@ -83,7 +90,7 @@ const tokenPlan = (id: string, requests: number) => () => [
   { key: id, endpoint: TOKEN_ENDPOINT_KEY, requests, margin: 0 },
 ];
 
-/** §7: "400 Bad Request: On the token request: wrong client_id, client_secret or scope format". */
+/** §7: "| 400 Bad Request | On the token request: wrong client_id, client_secret or scope format |". */
 const badRequest = (
   id: string,
   title: string,
@@ -93,8 +100,7 @@ const badRequest = (
   ...base,
   id,
   title,
-  clause: '§7',
-  quote: `400 Bad Request: ${ERROR_STATUSES.badTokenRequest.condition}`,
+  ...cite(errorQuote('badTokenRequest')),
   plan: tokenPlan(id, 1),
   run: async (ctx) => settle(await refusal(ctx, label, change, true)),
 });
@@ -104,8 +110,7 @@ export const tokenChecks = (): CheckDefinition[] => [
     ...base,
     id: 'AUTH-TOKEN-FORM',
     title: 'A form-encoded token request as SPEC.md describes gets 200',
-    clause: '§5 rule 1',
-    quote: AUTH_RULES.tokenRequest.text,
+    ...cite(AUTH_RULES.tokenRequest),
     plan: tokenPlan('AUTH-TOKEN-FORM', 1),
     run: async (ctx) => {
       const exchange = await specResponse(ctx);
@@ -118,8 +123,7 @@ export const tokenChecks = (): CheckDefinition[] => [
     ...base,
     id: 'AUTH-TOKEN-SCHEMA',
     title: 'The token response carries access_token (string), expires_in (integer) and token_type (string)',
-    clause: '§2',
-    quote: AUTH_RULES.tokenResponse.text,
+    ...cite(TOKEN_RESPONSE_TABLE),
     run: async (ctx) => {
       const body = await okBody(ctx);
       if (!validateShape(body)) {
@@ -134,8 +138,7 @@ export const tokenChecks = (): CheckDefinition[] => [
     ...base,
     id: 'AUTH-TOKEN-TYPE',
     title: 'token_type is `Bearer`',
-    clause: '§2',
-    quote: '| token_type | string | Always `Bearer` |',
+    ...cite(tokenResponseRow('token_type')),
     run: async (ctx) => {
       const { token_type: type } = await okBody(ctx);
       if (type === TOKEN_TYPE) return 'token_type is Bearer';
@@ -152,8 +155,7 @@ export const tokenChecks = (): CheckDefinition[] => [
     ...base,
     id: 'AUTH-TOKEN-EXPIRES-IN',
     title: 'expires_in is the integer token lifetime (3600)',
-    clause: '§2',
-    quote: '| expires_in | integer | Validity in seconds; the value is 3600 (1 hour) |',
+    ...cite(tokenResponseRow('expires_in')),
     run: async (ctx) => {
       const { expires_in: expiresIn } = await okBody(ctx);
       const expected = ctx.target.tokenLifetimeSeconds;
@@ -166,8 +168,7 @@ export const tokenChecks = (): CheckDefinition[] => [
     id: 'AUTH-TOKEN-NO-STORE',
     title: 'The token response forbids caching (Cache-Control: no-store, Pragma: no-cache)',
     clause: '§5 rule 2',
-    quote:
-      'RFC 6749 §5.1: the authorization server MUST include Cache-Control: no-store and Pragma: no-cache',
+    ...citeConvention(CONVENTIONS.tokenNoStore),
     required: false,
     run: async (ctx) => {
       const exchange = await specResponse(ctx);
@@ -203,8 +204,7 @@ export const tokenChecks = (): CheckDefinition[] => [
     ...base,
     id: 'AUTH-TOKEN-MISSING-FIELD',
     title: 'A token request missing a required field gets 400',
-    clause: '§4 token payload',
-    quote: 'grant_type, client_id, client_secret, scope: Required yes',
+    ...cite(TOKEN_PAYLOAD_TABLE),
     plan: tokenPlan('AUTH-TOKEN-MISSING-FIELD', 4),
     run: async (ctx) => {
       const judgements: Judgement[] = [];
@@ -220,8 +220,7 @@ export const tokenChecks = (): CheckDefinition[] => [
     ...base,
     id: 'AUTH-TOKEN-GRANT-TYPE',
     title: 'A grant_type other than client_credentials gets 400',
-    clause: '§4 token payload',
-    quote: '| grant_type | yes | the constant `client_credentials` |',
+    ...cite(tokenPayloadRow('grant_type')),
     plan: tokenPlan('AUTH-TOKEN-GRANT-TYPE', 1),
     run: async (ctx) =>
       settle(await refusal(ctx, 'grant_type=password', (f) => ({ ...f, grant_type: 'password' }), false)),
@@ -230,8 +229,7 @@ export const tokenChecks = (): CheckDefinition[] => [
     ...base,
     id: 'AUTH-TOKEN-JSON-BODY',
     title: 'What the token endpoint does with a JSON body instead of a form (recorded)',
-    clause: '§5 rule 1',
-    quote: AUTH_RULES.tokenRequest.text,
+    ...cite(AUTH_RULES.tokenRequest),
     required: false,
     plan: tokenPlan('AUTH-TOKEN-JSON-BODY', 1),
     run: async (ctx) => {

@@ -46,7 +46,7 @@ nav.toc a{color:inherit;margin-right:16px;white-space:nowrap}
 .check .id{font-weight:700}
 .check .msg{margin:4px 0 0 1em;overflow-wrap:anywhere}
 .check .body{padding:0 14px 12px 30px}
-blockquote{margin:8px 0;padding:6px 12px;border-left:3px solid var(--line);color:var(--muted);background:var(--bg)}
+blockquote{white-space:pre-wrap;margin:8px 0;padding:6px 12px;border-left:3px solid var(--line);color:var(--muted);background:var(--bg)}
 details.evidence,details.repro,details.refresh{margin-top:10px}
 details > summary{cursor:pointer}
 .exchange{border:1px solid var(--line);border-radius:6px;padding:8px 12px;margin:8px 0;background:var(--bg)}

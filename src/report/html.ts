@@ -6,7 +6,7 @@ import type { CheckResult, RunReport } from '../runner/types.ts';
 import { escapeText as esc, escapeAttr } from './escape.ts';
 import { evidenceHtml } from './html-evidence.ts';
 import { STYLE } from './html-style.ts';
-import { groupBySection, type SectionGroup } from './sections.ts';
+import { groupBySection, quoteSource, type SectionGroup } from './sections.ts';
 
 const OPEN_BY_DEFAULT: ReadonlySet<Grade> = new Set(['FAIL', 'INCONCLUSIVE', 'WARN']);
 
@@ -73,7 +73,7 @@ const checkHtml = (check: CheckResult): string => {
     `<div class="body">`,
     check.quote === ''
       ? ''
-      : `<blockquote>${esc(check.quote)}<br><small>SPEC.md ${esc(check.clause)}</small></blockquote>`,
+      : `<blockquote>${esc(check.quote)}<br><small>${esc(quoteSource(check))}</small></blockquote>`,
     check.tags.length === 0 ? '' : `<div class="muted">Tags: ${check.tags.map(esc).join(', ')}</div>`,
     evidenceHtml(check.evidence),
     repro,

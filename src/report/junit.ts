@@ -3,7 +3,7 @@
 // skipped; WARN and INFO pass but say so in system-out, since JUnit has no grade between pass and fail.
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { escapeAttr, escapeText } from './escape.ts';
-import { groupBySection } from './sections.ts';
+import { groupBySection, quoteSource } from './sections.ts';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
@@ -14,7 +14,7 @@ const attrs = (values: Record<string, string | number>): string =>
 
 /** What a reader of a CI failure needs without opening the HTML report: why, which rule, how to reproduce. */
 const details = (check: CheckResult): string => {
-  const lines = [check.message, '', `SPEC.md ${check.clause}: ${check.quote}`];
+  const lines = [check.message, '', `${quoteSource(check)}: ${check.quote}`];
   if (check.repro.length > 0) lines.push('', 'Reproduce:', ...check.repro);
   return lines.join('\n');
 };

@@ -4,6 +4,7 @@ import { GRADES, type Grade, gradeRank } from '../runner/grades.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { stripIllegal } from './escape.ts';
 import { formatDuration } from './html.ts';
+import { quoteSource } from './sections.ts';
 
 /**
  * Server-supplied text as inert Markdown on one line: backslash escapes for the punctuation Markdown and tables
@@ -31,7 +32,7 @@ const verdictOf = (report: RunReport): string => {
 };
 
 const row = (check: CheckResult): string =>
-  `| ${check.grade} | \`${check.id}\` ${mdText(check.title)} | ${mdText(check.clause)} | ${mdText(check.message)} |`;
+  `| ${check.grade} | \`${check.id}\` ${mdText(check.title)} | ${mdText(quoteSource(check))} | ${mdText(check.message)} |`;
 
 /** FAIL checks with a way to reproduce them, one collapsed block each. */
 const reproductions = (checks: readonly CheckResult[]): string[] =>
@@ -54,7 +55,7 @@ export const toMarkdown = (report: RunReport, reportFiles: readonly string[] = [
     : `no\n${report.notCertifiable.map((reason) => `  - ${mdText(reason)}`).join('\n')}`;
   const lines = [`## harness conformance: ${verdictOf(report)}`, ''];
   if (attention.length > 0) {
-    lines.push('| grade | check | SPEC.md | why |', '|---|---|---|---|', ...attention.map(row), '');
+    lines.push('| grade | check | rule | why |', '|---|---|---|---|', ...attention.map(row), '');
     lines.push(...reproductions(attention));
   }
   if (passed.length > 0) {

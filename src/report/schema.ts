@@ -100,6 +100,16 @@ const checkResult = {
     clause,
     section: { type: 'string' },
     quote: { type: 'string' },
+    // Present when the check follows an RFC where SPEC.md is silent: the quote is then that RFC's text.
+    convention: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['rfc', 'section'],
+      properties: {
+        rfc: { type: 'string', pattern: '^RFC \\d+$' },
+        section: { type: 'string', pattern: '^§' },
+      },
+    },
     tags: strings,
     grade,
     message: { type: 'string' },

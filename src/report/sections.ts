@@ -33,6 +33,12 @@ export const sectionName = (id: string): string => {
   return title === undefined ? `SPEC.md ${id}` : `SPEC.md ${id} ${title}`;
 };
 
+/** Where a check's quote comes from: SPEC.md's clause, or the RFC a convention check follows. */
+export const quoteSource = (check: CheckResult): string =>
+  check.convention === undefined
+    ? `SPEC.md ${check.clause}`
+    : `${check.convention.rfc} ${check.convention.section}`;
+
 const bySeverity = (a: CheckResult, b: CheckResult): number => gradeRank(a.grade) - gradeRank(b.grade);
 
 /**

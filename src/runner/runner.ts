@@ -94,6 +94,7 @@ const describe = (check: CheckDefinition) => ({
   clause: check.clause,
   section: sectionOf(check.clause),
   quote: check.quote,
+  ...(check.convention === undefined ? {} : { convention: check.convention }),
   tags: check.tags,
 });
 

@@ -1,5 +1,5 @@
 import type { Evidence } from '../client/index.ts';
-import type { Clause } from '../spec/index.ts';
+import type { Clause, Convention } from '../spec/index.ts';
 import type { CheckContext } from './context.ts';
 import type { Grade } from './grades.ts';
 import type { Target } from './target.ts';
@@ -20,8 +20,10 @@ export interface CheckDefinition {
   readonly id: string;
   readonly title: string;
   readonly clause: Clause;
-  /** The SPEC.md sentence (or the convention) the check enforces, quoted. */
+  /** The SPEC.md text the check enforces, as SPEC.md prints it (src/spec/quotes.ts); or the RFC's, with `convention`. */
   readonly quote: string;
+  /** The RFC the check follows where SPEC.md is silent: `quote` is then the RFC's text, and the check is not required. */
+  readonly convention?: Convention;
   readonly tags: readonly string[];
   /**
    * Checks that share a lane run in order, lanes run concurrently. A lane is the rate-limit bucket a check draws
@@ -43,6 +45,7 @@ export interface CheckResult {
   readonly clause: Clause;
   readonly section: string;
   readonly quote: string;
+  readonly convention?: Convention;
   readonly tags: readonly string[];
   readonly grade: Grade;
   readonly message: string;

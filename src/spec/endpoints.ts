@@ -125,7 +125,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
  */
 export const observabilityEndpoint = (key: EndpointKey): EndpointSpec => ({
   ...endpoint(key, 'Observability API', 'observability', false),
-  clause: '§8 table',
+  clause: '§4 other endpoints',
 });
 
 export const windowSeconds = (limit: Limit): number => (limit.per === 'second' ? 1 : 60);

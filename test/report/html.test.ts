@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, toHtml } from '../../src/report/html.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
+import { CONVENTIONS, citeConvention } from '../../src/spec/index.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
 
 const html = toHtml(FIXTURE);
@@ -70,6 +71,13 @@ describe('toHtml', () => {
     expect(card).toContain('<summary>Reproduce</summary><pre>curl -sS');
     expect(html).toContain('Retried after a token refresh');
     expect(html).toContain('timeout: no response within 10000 ms');
+  });
+
+  it('cites the RFC under the quote of a check that follows a convention', () => {
+    const noStore: CheckResult = { ...FIXTURE_CHECKS[1]!, ...citeConvention(CONVENTIONS.tokenNoStore) };
+    const page = toHtml(reportOf([noStore]));
+    expect(page).toContain('<small>RFC 6749 §5.1</small></blockquote>');
+    expect(page).not.toContain('<small>SPEC.md');
   });
 
   it('escapes everything the server or the checks supplied', () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toJUnit } from '../../src/report/junit.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
+import { CONVENTIONS, citeConvention } from '../../src/spec/index.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
 import { all, parseXml, type XmlElement } from './xml.ts';
 
@@ -112,6 +113,17 @@ describe('toJUnit', () => {
     const infoCase = caseById(root, 'VERSION-PATHS');
     expect(childNames(infoCase)).toEqual(['system-out']);
     expect(infoCase.children[0]?.text).toBe('INFO: only /event/transaction/v3 carries a version segment');
+  });
+
+  it('cites the RFC, not SPEC.md, for a check that follows a convention', () => {
+    const noStore: CheckResult = {
+      ...FIXTURE_CHECKS[1]!,
+      id: 'AUTH-TOKEN-NO-STORE',
+      ...citeConvention(CONVENTIONS.tokenNoStore),
+    };
+    const [, out] = caseById(parseXml(toJUnit(reportOf([noStore]))), 'AUTH-TOKEN-NO-STORE').children;
+    expect(out?.text).toContain(`RFC 6749 §5.1: ${CONVENTIONS.tokenNoStore.text}`);
+    expect(out?.text).not.toContain('SPEC.md');
   });
 
   it('escapes markup and quotes and strips characters XML 1.0 forbids', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mdText, toMarkdown } from '../../src/report/markdown.ts';
 import { gradeRank } from '../../src/runner/grades.ts';
+import { CONVENTIONS, citeConvention } from '../../src/spec/index.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
 
 const tableRows = (markdown: string): string[] => markdown.split('\n').filter((l) => /^\| [A-Z]+ \|/.test(l));
@@ -42,6 +43,15 @@ describe('toMarkdown', () => {
     expect(line).not.toMatch(/(?<!\\)\*\*/);
     expect(line).toContain('second &amp; line');
     expect(mdText('a_b`c')).toBe('a\\_b\\`c');
+  });
+
+  it('names the rule each row stands on: a SPEC.md clause, or the RFC a convention check follows', () => {
+    const [warning] = FIXTURE_CHECKS.filter((c) => c.grade === 'WARN');
+    const [failing] = FIXTURE_CHECKS.filter((c) => c.grade === 'FAIL');
+    const convention = { ...warning!, ...citeConvention(CONVENTIONS.tokenNoStore) };
+    const [failRow, warnRow] = tableRows(toMarkdown(reportOf([failing!, convention])));
+    expect(failRow!.split(' | ')[2]).toBe(`SPEC.md ${mdText(failing!.clause)}`);
+    expect(warnRow!.split(' | ')[2]).toBe('RFC 6749 §5.1');
   });
 
   it('says PASS when nothing needs attention', () => {

@@ -61,6 +61,14 @@ describe('conformance.json schema', () => {
     expect(evidence.some((e) => e.response?.body !== undefined)).toBe(true);
   });
 
+  it('accepts a convention check citing an RFC by number, and nothing else as its source', () => {
+    const document = serialized(FIXTURE);
+    setAt(document, '/checks/1/convention', { rfc: 'RFC 6749', section: '§5.1' });
+    expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
+    setAt(document, '/checks/1/convention', { rfc: 'SPEC.md', section: '§5.1' });
+    expect(validate(document)).toBe(false);
+  });
+
   it.each([
     ['an unknown grade', '/checks/0/grade', 'MAYBE'],
     ['a missing count', '/counts/INFO', undefined],
