@@ -163,4 +163,18 @@ describe('harness conformance, bad input', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(message);
   });
+
+  it('a target off loopback without side_effects: exit 2 naming the field, before anything is sent', async () => {
+    const url = 'https://staging.example.test';
+    const result = await harness(
+      ['conformance', '--base-url', url, '--auth-url', `${url}/oauth2/token`, '--tenant', 'acme'],
+      { CLIENT_ID: 'app', CLIENT_SECRET: 'never-sent' },
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^harness: .*\/side_effects: required when base_url is not on loopback .*POST \/api\/rules\/execute\)$/,
+      ),
+    ]);
+  });
 });
