@@ -45,10 +45,20 @@ export const planOf = (selection: readonly Selected[], target: Target): PlanItem
     ['tokens', { key: 'tokens', endpoint: TOKEN_ENDPOINT_KEY, requests: tokens, margin: clients }],
   ]);
   for (const { check } of selection.filter((s) => s.excluded === undefined)) {
-    for (const item of check.plan(target)) items.set(item.key, item);
+    for (const item of plannedFor(check, target)) items.set(item.key, item);
   }
   return [...items.values()];
 };
+
+/** What a check plans to send, less what side_effects keeps harness from sending (that part of it SKIPs). */
+export const plannedFor = (check: CheckDefinition, target: Target): PlanItem[] =>
+  check
+    .plan(target)
+    .filter(
+      (item) =>
+        item.endpoint === TOKEN_ENDPOINT_KEY ||
+        target.reachable(target.endpoint(item.endpoint as EndpointKey)),
+    );
 
 const outcomeOf = (error: unknown, ctx: CheckContext): { grade: Grade; message: string } => {
   if (error instanceof Outcome) return { grade: error.grade, message: error.message };

@@ -147,6 +147,10 @@ describe('harness conformance against broken targets', () => {
     expect(result.stdout).toMatch(
       /^total: \d+ requests, at most \d+ with the retry margin; nothing was sent$/m,
     );
+    expect(result.stdout).toMatch(
+      /^ {2}transaction-event +500\/second +1504 \(\+\d+\) +limited for up to 1 s after the run$/m,
+    );
+    expect(result.stdout).toMatch(/^ {2}rules-rerun +1\/minute .* limited for up to 60 s after the run$/m);
     expect(requests).toBe(0);
   });
 });
