@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { type HttpClientOptions, TargetError, TokenError } from '../client/index.ts';
 import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
+import { BudgetExhausted, type RequestBudget } from './budget.ts';
 import { CheckContext } from './context.ts';
 import { GRADES, type Grade, Outcome } from './grades.ts';
 import type { Progress } from './progress.ts';
@@ -23,6 +24,8 @@ export interface RunOptions {
   readonly command: string;
   /** How to reach the target: TLS, proxy, request timeout. */
   readonly http?: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'>;
+  /** --max-requests: nothing beyond it is sent, and checks that cannot have their share SKIP. */
+  readonly budget?: RequestBudget;
 }
 
 /**
@@ -34,6 +37,9 @@ const estimatedRunMs = (target: Target): number => {
   return 5 * (1000 + Math.max(...windows)) + target.tokenLifetimeSeconds * 1000;
 };
 
+/** The token manager's requests, which no one check plans: the run sets them aside. */
+const TOKENS_ITEM = 'tokens';
+
 /** Deduplicated: checks that share a probe plan it once. */
 export const planOf = (selection: readonly Selected[], target: Target): PlanItem[] => {
   const clients = Object.keys(target.profile.clients).length;
@@ -42,7 +48,7 @@ export const planOf = (selection: readonly Selected[], target: Target): PlanItem
   const renewEvery = Math.max(1, target.tokenLifetimeSeconds - Math.min(30, target.tokenLifetimeSeconds / 2));
   const tokens = clients * Math.ceil(estimatedRunMs(target) / 1000 / renewEvery + 1);
   const items = new Map<string, PlanItem>([
-    ['tokens', { key: 'tokens', endpoint: TOKEN_ENDPOINT_KEY, requests: tokens, margin: clients }],
+    [TOKENS_ITEM, { key: TOKENS_ITEM, endpoint: TOKEN_ENDPOINT_KEY, requests: tokens, margin: clients }],
   ]);
   for (const { check } of selection.filter((s) => s.excluded === undefined)) {
     for (const item of plannedFor(check, target)) items.set(item.key, item);
@@ -62,6 +68,7 @@ export const plannedFor = (check: CheckDefinition, target: Target): PlanItem[] =
 
 const outcomeOf = (error: unknown, ctx: CheckContext): { grade: Grade; message: string } => {
   if (error instanceof Outcome) return { grade: error.grade, message: error.message };
+  if (error instanceof BudgetExhausted) return { grade: 'SKIP', message: error.message };
   if (error instanceof TokenError) {
     ctx.record(error.evidence);
     return { grade: 'SKIP', message: `no token to test with (see AUTH-TOKEN-FORM): ${error.message}` };
@@ -82,7 +89,10 @@ const runCheck = async (check: CheckDefinition, session: Session): Promise<Check
   session.progress.started(check.id);
   let verdict: { grade: Grade; message: string };
   try {
-    verdict = { grade: 'PASS', message: await check.run(ctx) };
+    const run = () => check.run(ctx);
+    const { budget } = session.http;
+    const items = plannedFor(check, session.target);
+    verdict = { grade: 'PASS', message: await (budget ? budget.within(items, run) : run()) };
   } catch (error) {
     verdict = outcomeOf(error, ctx);
   }
@@ -134,8 +144,9 @@ export const runConformance = async (
   selection: readonly Selected[],
   options: RunOptions,
 ): Promise<RunReport> => {
-  const session = new Session(target, options.progress, options.http);
+  const session = new Session(target, options.progress, options.http, options.budget);
   const plan = planOf(selection, target);
+  options.budget?.setAsideForRun(plan.filter((item) => item.key === TOKENS_ITEM));
   for (const item of plan.filter((i) => i.probe)) {
     const endpoint = target.endpoint(item.endpoint as EndpointKey);
     if (target.mayCall(endpoint)) session.probed.add(endpoint.key);

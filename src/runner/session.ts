@@ -14,6 +14,7 @@ import {
 } from '../client/index.ts';
 import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
 import { BucketLog, clock } from './bucket-log.ts';
+import type { RequestBudget } from './budget.ts';
 import { skip } from './grades.ts';
 import type { Progress } from './progress.ts';
 import type { Target } from './target.ts';
@@ -43,12 +44,14 @@ class CountingHttpClient extends HttpClient {
     readonly bucketOf: (key: string) => BucketId | undefined,
     readonly ownerOf: (req: SendRequest) => { tenant: string; clientId: string } | undefined,
     options: HttpClientOptions,
+    readonly budget: RequestBudget | undefined,
   ) {
     super({ ...options, connections: CONNECTIONS });
   }
 
   override async send(req: SendRequest): Promise<Exchange> {
     const key = this.keyOf(req);
+    this.budget?.spend(key);
     this.sent.set(key, (this.sent.get(key) ?? 0) + 1);
     const bucket = this.bucketOf(key);
     if (bucket === undefined) return super.send(req);
@@ -105,6 +108,7 @@ export class Session {
     readonly target: Target,
     readonly progress: Progress,
     network: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'> = {},
+    budget?: RequestBudget,
   ) {
     this.http = new CountingHttpClient(
       endpointMatcher(target),
@@ -115,6 +119,7 @@ export class Session {
         return owner && { tenant: owner.tenant ?? target.profile.tenant, clientId: owner.client_id };
       },
       network,
+      budget,
     );
     // Registered before any traffic, so even the first request's evidence is redacted.
     for (const client of Object.values(target.profile.clients))

@@ -9,7 +9,7 @@ import type { PlanItem, RunReport } from './types.ts';
 
 const out = (line = ''): void => console.log(line);
 
-export const printPlan = (selection: readonly Selected[], target: Target): void => {
+export const printPlan = (selection: readonly Selected[], target: Target, maxRequests?: number): void => {
   const running = selection.filter((s) => s.excluded === undefined);
   out(
     `plan against ${target.profile.base_url}: ${running.length} checks run, ${selection.length - running.length} do not`,
@@ -36,6 +36,11 @@ export const printPlan = (selection: readonly Selected[], target: Target): void 
     margin += row.margin;
   }
   out(`total: ${total} requests, at most ${total + margin} with the retry margin; nothing was sent`);
+  if (maxRequests !== undefined && total + margin > maxRequests) {
+    out(
+      `--max-requests ${maxRequests}: each check sets its requests and margin aside before it starts; those that do not fit SKIP`,
+    );
+  }
   out('limits the tenant shares with its other integrations (SPEC.md §8 rule 1), after the run:');
   for (const row of bucketAftermath(plan, target)) {
     const { count, per } = row.limit;

@@ -161,6 +161,7 @@ describe('harness conformance, bad input', () => {
     [['--base-url', 'http://127.0.0.1:9'], '--base-url without --profile needs CLIENT_ID and CLIENT_SECRET'],
     [['--format', 'pdf'], "option '--format <list>' argument 'pdf' is invalid"],
     [['--profile', '/nonexistent.yaml'], '--profile /nonexistent.yaml: cannot read: ENOENT'],
+    [['--max-requests', '1'], '--max-requests 1: the reachability check alone sends 1, one per origin'],
   ])('%j: one line, exit 2', async (args, message) => {
     const result = await harness(['conformance', ...args], { CLIENT_ID: '', CLIENT_SECRET: '' });
     expect(result.status).toBe(2);
