@@ -336,7 +336,7 @@ export const probeBucket = (ctx: CheckContext, plan: ProbePlan): Promise<ProbeRe
         if (!ctx.session.target.mayCall(endpoint))
           skip(`side_effects in the profile forbids calling ${endpoint.key}`);
       }
-      return await run(ctx, plan);
+      return await ctx.session.holding(plan.bucket, () => run(ctx, plan));
     } catch (error) {
       if (error instanceof TokenError) skip(`no token to probe with: ${error.message}`);
       throw error;

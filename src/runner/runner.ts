@@ -1,5 +1,6 @@
 // Runs the selected checks: "before" lane first (needs untouched buckets), then every other lane concurrently (one
-// lane per rate-limit bucket, so no check spends another's budget mid-measurement), then the "after" lane.
+// lane per rate-limit bucket, so no check spends another's budget mid-measurement), then the "after" lane; the
+// "alongside" lane (the token-expiry check, which mostly waits) runs beside all of them from the start.
 import { createHash } from 'node:crypto';
 import { type HttpClientOptions, TargetError, TokenError } from '../client/index.ts';
 import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
@@ -30,12 +31,17 @@ export interface RunOptions {
 
 /**
  * About how long a run takes: the per-second buckets alone, then the rest side by side, each probe about three
- * windows (spend and edge, a quiet window, the fresh burst) and a repeat, then a token lifetime for the expiry check.
+ * windows (spend and edge, a quiet window, the fresh burst) and a repeat; the expiry check's token lifetime beside
+ * them, and a window for its calls to find room once the probes are done.
  */
 const estimatedRunMs = (target: Target): number => {
   const windows = Object.keys(BUCKETS).map((b) => target.limitOf(b as BucketId).windowMs);
-  return 5 * (1000 + Math.max(...windows)) + target.tokenLifetimeSeconds * 1000;
+  const longest = Math.max(...windows);
+  return Math.max(5 * (1000 + longest), target.tokenLifetimeSeconds * 1000 + longest);
 };
+
+/** Lane of checks that run beside all others from the start (runCheck never rejects, so it is awaited last). */
+const ALONGSIDE = 'alongside';
 
 /** The token manager's requests, which no one check plans: the run sets them aside. */
 const TOKENS_ITEM = 'tokens';
@@ -154,6 +160,10 @@ export const runConformance = async (
   const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);
   const startedAt = new Date();
   const results: CheckResult[] = [];
+  const alongside = runLanes(
+    running.filter((c) => c.lane === ALONGSIDE),
+    session,
+  );
   try {
     results.push(
       ...(await runLanes(
@@ -163,7 +173,7 @@ export const runConformance = async (
     );
     // Sub-second windows first and alone: a 500-request burst must fit in one second, which other lanes' traffic
     // on the same machine could stretch.
-    const main = running.filter((c) => c.lane !== 'before' && c.lane !== 'after');
+    const main = running.filter((c) => !['before', 'after', ALONGSIDE].includes(c.lane));
     const subSecond = (c: CheckDefinition) =>
       c.lane in BUCKETS && target.limitOf(c.lane as BucketId).windowMs <= 1000;
     results.push(...(await runLanes(main.filter(subSecond), session)));
@@ -179,6 +189,7 @@ export const runConformance = async (
         session,
       )),
     );
+    results.push(...(await alongside));
   } finally {
     await session.close();
   }

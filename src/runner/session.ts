@@ -96,6 +96,8 @@ export class Session {
   readonly tokens: TokenManager;
   readonly api: ApiClient;
   readonly #memo = new Map<string, Promise<unknown>>();
+  /** Per bucket, when its current holder is done (see holding()). */
+  readonly #holds = new Map<BucketId, Promise<void>>();
   /** Responses an endpoint admitted, published as probes get them, so ids can come from them without extra calls. */
   readonly #admitted = new Map<
     EndpointKey,
@@ -136,6 +138,23 @@ export class Session {
     const client = this.target.profile.clients[role];
     if (client === undefined) return skip(`the profile has no clients.${role}`);
     return client;
+  }
+
+  /**
+   * Runs `work` with the bucket to itself among the holders: a probe holds its bucket throughout, a check that needs
+   * room for a few requests holds it while it waits and sends, so neither spends what the other counted on.
+   */
+  holding<T>(bucket: BucketId, work: () => Promise<T>): Promise<T> {
+    const previous = this.#holds.get(bucket) ?? Promise.resolve();
+    const turn = previous.then(work);
+    this.#holds.set(
+      bucket,
+      turn.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return turn;
   }
 
   /** Runs `produce` once per key for the whole session; later callers share its result (or its failure). */
