@@ -2,20 +2,38 @@
 import type { BucketId, EndpointKey } from '../spec/index.ts';
 import type { Difference } from './baseline.ts';
 import { GRADES, gradeRank } from './grades.ts';
-import { planOf, type Selected } from './runner.ts';
+import { plannedFor, planOf, type Selected } from './runner.ts';
 import { TOKEN_ENDPOINT_KEY } from './session.ts';
 import type { BucketLimit, Target } from './target.ts';
 import type { PlanItem, RunReport } from './types.ts';
 
 const out = (line = ''): void => console.log(line);
 
+/** Why a selected check will SKIP for side_effects: everything it would send is kept off; undefined otherwise. */
+const keptOff = ({ check }: Selected, target: Target): string | undefined => {
+  const wanted = check.plan(target);
+  if (wanted.length === 0 || plannedFor(check, target).length > 0) return undefined;
+  const endpoints = [...new Set(wanted.map((item) => target.endpoint(item.endpoint as EndpointKey)))];
+  const forbidden = endpoints.filter((e) => !target.mayCall(e)).map((e) => e.key);
+  const idless = endpoints.filter((e) => target.mayCall(e)).map((e) => e.key);
+  return [
+    ...(forbidden.length > 0 ? [`SKIP: side_effects forbids calling ${forbidden.join(', ')}`] : []),
+    ...(idless.length > 0
+      ? [`SKIP: the path ids of ${idless.join(', ')} come from an endpoint side_effects forbids`]
+      : []),
+  ].join('; ');
+};
+
 export const printPlan = (selection: readonly Selected[], target: Target, maxRequests?: number): void => {
-  const running = selection.filter((s) => s.excluded === undefined);
+  const why = (s: Selected) => s.excluded ?? keptOff(s, target);
+  const running = selection.filter((s) => why(s) === undefined);
   out(
     `plan against ${target.profile.base_url}: ${running.length} checks run, ${selection.length - running.length} do not`,
   );
   for (const { check } of running) out(`  ${check.id.padEnd(48)} ${check.clause}`);
-  const excluded = selection.filter((s) => s.excluded !== undefined);
+  const excluded = selection
+    .filter((s) => why(s) !== undefined)
+    .map((s) => ({ check: s.check, excluded: why(s) }));
   if (excluded.length > 0) out('not run:');
   for (const { check, excluded: why } of excluded) out(`  ${check.id.padEnd(48)} ${why}`);
   const perEndpoint = new Map<string, { requests: number; margin: number }>();

@@ -1,10 +1,10 @@
 // What a run plans to send, as --dry-run shows it and the request budget reserves it: side_effects honoured, and per
 // bucket how long the plan leaves the tenant limited.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
 import { planOf } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
-import { bucketAftermath } from '../../src/runner/summary.ts';
+import { bucketAftermath, printPlan } from '../../src/runner/summary.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
 
@@ -58,6 +58,26 @@ describe('the plan', () => {
     expect(listed).toContain('POST /api/transactions/batch/generate-upload-url');
     expect(listed).toContain('GET /api/transactions/batch/validation-result/{batch_id}');
     expect(listed).not.toContain('POST /api/rules/execute');
+  });
+
+  it('--dry-run lists what side_effects keeps harness off as not run, saying why, and plans nothing for it', () => {
+    const target = resolveTarget({ ...PROFILE, side_effects: 'deny' });
+    const lines: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    try {
+      printPlan(selectChecks(allChecks(target), { slow: true }), target);
+    } finally {
+      log.mockRestore();
+    }
+    const text = lines.join('\n');
+    expect(text).toMatch(
+      /^ {2}LIMIT-ADMITS-TRANSACTION-EVENT +SKIP: side_effects forbids calling POST \/event\/transaction\/v3$/m,
+    );
+    expect(text).toMatch(
+      /^ {2}LIMIT-ADMITS-BATCH-STATUS +SKIP: the path ids of GET \/api\/transactions\/batch\/status\/\{batch_id\} come from an endpoint side_effects forbids$/m,
+    );
+    expect(text).toMatch(/^ {2}LIMIT-ADMITS-RULES-SCHEDULE +§8 table$/m);
+    expect(text).not.toMatch(/^ {2}POST \/event\/transaction\/v3 +\d/m);
   });
 
   it('says how long each bucket it reaches stays limited after the run: a window; never for one it cannot reach', () => {
