@@ -67,7 +67,7 @@ const runCertify = async (options: CertifyOptions, staging: string): Promise<num
   const k6 = k6VersionLine(findK6());
   const target = options.profile === undefined ? {} : { profile: options.profile };
   const startedAt = new Date();
-  console.error('harness certify: conformance, every check (token expiry included)');
+  console.error('harness certify: conformance, every check (token expiry beside the rest)');
   const conformance = await runConformanceCommand({
     ...target,
     slow: true,
