@@ -6,7 +6,7 @@ import { info, skip } from '../src/runner/grades.ts';
 import { isSuccess } from '../src/runner/probe.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
 import { type BucketId, cite, limitQuote } from '../src/spec/index.ts';
-import { probe } from './bucket-probe.ts';
+import { probe, probeRequests } from './bucket-probe.ts';
 
 /** The Observability bucket: never side-effecting and large enough for a burst to say something. */
 const BUCKET: BucketId = 'observability';
@@ -65,7 +65,8 @@ export const limiterChecks = (): CheckDefinition[] => [
     lane: BUCKET,
     required: false,
     // It sends nothing of its own: it reads the Observability probe.
-    plan: () => [],
+    // The probe it reads: planned here too, so it is set aside even when no limit check of the bucket runs.
+    plan: (target) => probeRequests(target, BUCKET),
     run: classify,
   },
 ];

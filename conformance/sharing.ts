@@ -121,32 +121,33 @@ export const independenceCheck = (): CheckDefinition =>
       const [spent, other] = pair.map((key) => ctx.target.endpoint(key));
       const otherLimit = ctx.target.limitOf(other!.bucket);
       const tenant = ctx.target.profile.tenant;
-      // Room in the other bucket first, so a refusal there cannot be its own traffic's doing.
-      await ctx.roomFor(other!, 2);
-      const origin = clock();
-      const count = ctx.target.limitOf(spent!.bucket).count;
-      let last = await ctx.session.call(spent!);
-      for (let i = 0; i < count && last.status !== 429; i++) last = await ctx.session.call(spent!);
-      ctx.record(last);
-      if (last.status !== 429) {
-        return skip(
-          `${spent!.key} answered ${last.status}, not 429, after ${count + 1} requests: nothing to compare with`,
+      // Room in the other bucket first (held until its answer), so a refusal there cannot be its own traffic's doing.
+      return ctx.withRoom(other!, 2, async () => {
+        const origin = clock();
+        const count = ctx.target.limitOf(spent!.bucket).count;
+        let last = await ctx.session.call(spent!);
+        for (let i = 0; i < count && last.status !== 429; i++) last = await ctx.session.call(spent!);
+        ctx.record(last);
+        if (last.status !== 429) {
+          return skip(
+            `${spent!.key} answered ${last.status}, not 429, after ${count + 1} requests: nothing to compare with`,
+          );
+        }
+        const answer = await ctx.call(other!);
+        if (answer.status !== 429) return `with ${spent!.key} spent, ${other!.key} got ${answer.status}`;
+        const view = ctx.session.log.view(other!.bucket, { tenant });
+        const alone = refusedBelowLimit(
+          view,
+          otherLimit,
+          view.filter((o) => o.request.exchange === answer),
         );
-      }
-      const answer = await ctx.call(other!);
-      if (answer.status !== 429) return `with ${spent!.key} spent, ${other!.key} got ${answer.status}`;
-      const view = ctx.session.log.view(other!.bucket, { tenant });
-      const alone = refusedBelowLimit(
-        view,
-        otherLimit,
-        view.filter((o) => o.request.exchange === answer),
-      );
-      if (alone === undefined) {
-        return inconclusive(
-          `with ${spent!.key} spent, ${other!.key} got 429, but its own recent traffic could explain it`,
-        );
-      }
-      return fail(`with ${spent!.key} spent, ${other!.key} got 429: ${alone.explain(relativeTo(origin))}`);
+        if (alone === undefined) {
+          return inconclusive(
+            `with ${spent!.key} spent, ${other!.key} got 429, but its own recent traffic could explain it`,
+          );
+        }
+        return fail(`with ${spent!.key} spent, ${other!.key} got 429: ${alone.explain(relativeTo(origin))}`);
+      });
     },
   }) satisfies CheckDefinition;
 

@@ -9,6 +9,7 @@ import type { TarEntry } from '../certify/tar.ts';
 import { loadProfile } from '../profile/load.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
 import { GRADES } from '../runner/grades.ts';
+import { resolveTarget } from '../runner/target.ts';
 import type { ClientRole, Profile } from '../spec/index.ts';
 import { runConformanceCommand } from './conformance.ts';
 import { UsageError } from './errors.ts';
@@ -58,6 +59,14 @@ const checkInput = (options: CertifyOptions): Profile | undefined => {
       `${options.profile}: certify runs every check, which needs ${missing.map((r) => `clients.${r}`).join(', ')}`,
     );
   }
+  // An hour's run that could never certify is refused before it starts.
+  const target = resolveTarget(profile);
+  const keptOff = target.endpoints.filter((e) => !target.reachable(e)).map((e) => e.key);
+  if (keptOff.length > 0) {
+    throw new UsageError(
+      `${options.profile}: certify runs every check, which calls every endpoint; side_effects (or where ids come from) keeps harness off ${keptOff.join(', ')}`,
+    );
+  }
   return profile;
 };
 
@@ -67,7 +76,7 @@ const runCertify = async (options: CertifyOptions, staging: string): Promise<num
   const k6 = k6VersionLine(findK6());
   const target = options.profile === undefined ? {} : { profile: options.profile };
   const startedAt = new Date();
-  console.error('harness certify: conformance, every check (token expiry included)');
+  console.error('harness certify: conformance, every check (token expiry beside the rest)');
   const conformance = await runConformanceCommand({
     ...target,
     slow: true,

@@ -6,6 +6,7 @@ import { type FaultName, type RunningReferenceServer, startReferenceServer } fro
 import type { ReportFormat } from '../report/write.ts';
 import { timestampDir, writeReports } from '../report/write.ts';
 import { compareBaseline, loadBaseline } from '../runner/baseline.ts';
+import { RequestBudget } from '../runner/budget.ts';
 import { streamProgress } from '../runner/progress.ts';
 import { runConformance } from '../runner/runner.ts';
 import { selectChecks } from '../runner/select.ts';
@@ -18,6 +19,7 @@ import {
   httpOptionsOf,
   type NetworkFlags,
   networkFor,
+  originsOf,
   unreachableOrigins,
   withNetworkFlags,
 } from './network.ts';
@@ -35,6 +37,7 @@ export interface ConformanceOptions extends NetworkFlags {
   requireCertifiable?: boolean;
   slow?: boolean;
   dryRun?: boolean;
+  maxRequests?: number;
   reportDir: string;
   format: ReportFormat[];
   baseline?: string;
@@ -62,6 +65,18 @@ const profileFrom = (options: ConformanceOptions, env: NodeJS.ProcessEnv): Profi
   if (options.authUrl) base.auth_url = options.authUrl;
   if (options.tenant) base.tenant = options.tenant;
   return validateProfile(base, options.profile ?? 'flags (--base-url, --auth-url, --tenant)');
+};
+
+/** The budget the run draws from, the reachability check's requests already spent. */
+const budgetFor = (maxRequests: number | undefined, profile: Profile): RequestBudget | undefined => {
+  if (maxRequests === undefined) return undefined;
+  const reachability = originsOf(profile).length;
+  if (maxRequests <= reachability) {
+    throw new UsageError(
+      `--max-requests ${maxRequests}: the reachability check alone sends ${reachability}, one per origin`,
+    );
+  }
+  return new RequestBudget(maxRequests, reachability);
 };
 
 export interface ConformanceCommandResult {
@@ -94,8 +109,9 @@ export const runConformanceCommand = async (
       ...(options.skip ? { skip: options.skip } : {}),
       slow: options.slow === true || target.tokenLifetimeSeconds <= SHORT_LIFETIME_SECONDS,
     });
+    const budget = budgetFor(options.maxRequests, profile);
     if (options.dryRun) {
-      printPlan(selection, target);
+      printPlan(selection, target, options.maxRequests);
       return { exitCode: 0 };
     }
     const baseline = options.baseline ? loadBaseline(options.baseline) : undefined;
@@ -113,7 +129,9 @@ export const runConformanceCommand = async (
       version: harnessVersion(),
       command: ['harness', ...process.argv.slice(2)].join(' '),
       http: httpOptionsOf(network),
+      ...(budget ? { budget } : {}),
     });
+    if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
     const dir = await timestampDir(resolve(options.reportDir));
     const written = await writeReports(report, { dir, formats: options.format });
     const differences = baseline ? compareBaseline(report, baseline) : [];

@@ -59,6 +59,11 @@ export const httpOptionsOf = (network: Network) => ({
   ...(network.timeoutMs === undefined ? {} : { requestTimeoutMs: network.timeoutMs }),
 });
 
+/** The target's origins: the reachability check sends each one request. */
+export const originsOf = (profile: Profile): string[] => [
+  ...new Set([profile.base_url, profile.auth_url].map((url) => new URL(url).origin)),
+];
+
 /**
  * Origins of the target that do not answer, each with why: one HEAD / per origin through the same proxy and TLS
  * settings the run uses, so a proxy that refuses the tunnel or a certificate that does not verify shows here, once,
@@ -66,7 +71,7 @@ export const httpOptionsOf = (network: Network) => ({
  */
 export const unreachableOrigins = async (profile: Profile, network: Network): Promise<string[]> => {
   const http = new HttpClient({ ...httpOptionsOf(network), connections: 1 });
-  const origins = [...new Set([profile.base_url, profile.auth_url].map((url) => new URL(url).origin))];
+  const origins = originsOf(profile);
   try {
     const failures = await Promise.all(
       origins.map((origin) =>

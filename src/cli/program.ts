@@ -109,7 +109,16 @@ export const buildProgram = (): Command => {
       .addOption(strictOption('WARN'))
       .option('--require-certifiable', 'exit 1 when the run cannot certify the target, saying why')
       .option('--slow', 'also run checks that wait out the token lifetime (an hour against a real target)')
-      .option('--dry-run', 'print the plan (checks, requests per endpoint) and send nothing')
+      .option(
+        '--dry-run',
+        'print the plan (checks, requests per endpoint, how long each limit stays spent) and send nothing',
+      )
+      .addOption(
+        new Option(
+          '--max-requests <n>',
+          'send at most this many requests in all (tokens included); checks that would exceed it SKIP',
+        ).argParser(positiveInt),
+      )
       .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
       .addOption(
         new Option('--format <list>', 'report formats, comma-separated')

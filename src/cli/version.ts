@@ -4,14 +4,20 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
+/** harness's name on npm, where `harness` itself is taken; the command it installs is still `harness`. */
+export const PACKAGE_NAME = 'conformance-harness';
+
 /** The folder holding harness's package.json: the clone, or the installed package when run from dist/. */
 export const packageRoot = (): string => {
   for (let dir = resolve(import.meta.dirname); dir !== dirname(dir); dir = dirname(dir)) {
     const file = join(dir, 'package.json');
-    if (existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as { name?: string }).name === 'harness')
+    if (
+      existsSync(file) &&
+      (JSON.parse(readFileSync(file, 'utf8')) as { name?: string }).name === PACKAGE_NAME
+    )
       return dir;
   }
-  throw new Error(`no harness package.json above ${import.meta.dirname}`);
+  throw new Error(`no ${PACKAGE_NAME} package.json above ${import.meta.dirname}`);
 };
 
 export const harnessVersion = (): string =>

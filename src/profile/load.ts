@@ -5,6 +5,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../cli/errors.ts';
 import { type Profile, profileSchema } from '../spec/index.ts';
+import { requireSideEffectsOffLoopback } from './loopback.ts';
 import { checkReferences } from './references.ts';
 
 // strictRequired is off because the `ids` entries use `oneOf: [{required: [...]}]` to say "from+pointer or value".
@@ -75,6 +76,7 @@ export const validateProfile = (document: unknown, source: string): Profile => {
     throw new UsageError(`${source}: ${lines.join('; ')}`);
   }
   checkReferences(document, source);
+  requireSideEffectsOffLoopback(document, source);
   return document;
 };
 

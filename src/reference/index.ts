@@ -30,6 +30,8 @@ export interface RunningReferenceServer {
   profile(): Profile;
   /** Every access token issued so far (the last 10,000), so tests can prove none leaked into an artifact. */
   issuedTokens(): readonly string[];
+  /** Every request that reached the server, of any kind, so tests can hold a client to a request budget. */
+  requestsServed(): number;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,10 @@ export async function startReferenceServer(
         app.listener,
       )
     : createServer(app.listener);
+  let served = 0;
+  server.on('request', () => {
+    served += 1;
+  });
   // Longer than load generators keep idle connections (k6, undici), so the server never closes one just as a client
   // reuses it: that race shows up as a stray connection error in a slow probe (one request a window).
   server.keepAliveTimeout = 120_000;
@@ -72,6 +78,7 @@ export async function startReferenceServer(
     options: { ...resolved, port },
     profile: () => buildProfile(resolved, baseUrl, authUrl),
     issuedTokens: () => app.issuedTokens(),
+    requestsServed: () => served,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

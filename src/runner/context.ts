@@ -54,12 +54,18 @@ export class CheckContext {
     return exchange;
   }
 
-  /** Waits until the endpoint's bucket has room for `requests` more, counting every request harness sent it. */
-  async roomFor(endpoint: EndpointSpec, requests = 1): Promise<void> {
-    const limit = this.target.limitOf(endpoint.bucket);
-    const at = this.session.log.roomAt(endpoint.bucket, this.target.profile.tenant, limit, requests);
-    const ms = at - clock();
-    if (ms > 0) await this.wait(ms, `for room in the ${endpoint.bucket} limit`);
+  /**
+   * Runs `send` once the endpoint's bucket has room for `requests` more, counting every request harness sent it, and
+   * holds the bucket meanwhile (see Session.holding), so no probe or other check takes that room first.
+   */
+  withRoom<T>(endpoint: EndpointSpec, requests: number, send: () => Promise<T>): Promise<T> {
+    return this.session.holding(endpoint.bucket, async () => {
+      const limit = this.target.limitOf(endpoint.bucket);
+      const at = this.session.log.roomAt(endpoint.bucket, this.target.profile.tenant, limit, requests);
+      const ms = at - clock();
+      if (ms > 0) await this.wait(ms, `for room in the ${endpoint.bucket} limit`);
+      return send();
+    });
   }
 
   wait(ms: number, why: string): Promise<void> {

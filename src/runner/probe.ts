@@ -196,8 +196,10 @@ class BucketProbe {
     const stop = Math.max(deadline ?? 0, refused.answered + windowMs) + retryToleranceMs(this.limit);
     await this.until(start, `until Retry-After (${seconds ?? 'none'} s) is nearly up`);
     let admitted: ((requests: LoggedRequest[]) => void) | undefined;
-    const afterEdge = new Promise<LoggedRequest[]>((resolve) => {
+    let failed: ((error: unknown) => void) | undefined;
+    const afterEdge = new Promise<LoggedRequest[]>((resolve, reject) => {
       admitted = resolve;
+      failed = reject;
     });
     let found = false;
     const polls = await this.logged(async () => {
@@ -217,7 +219,7 @@ class BucketProbe {
             const n = this.limit.count + 1;
             void this.logged(() =>
               Promise.all(Array.from({ length: n }, (_, j) => this.fire(`${AFTER_EDGE} #${j + 1}`))),
-            ).then(admitted!);
+            ).then(admitted!, failed!);
           }),
         );
       }
@@ -334,7 +336,7 @@ export const probeBucket = (ctx: CheckContext, plan: ProbePlan): Promise<ProbeRe
         if (!ctx.session.target.mayCall(endpoint))
           skip(`side_effects in the profile forbids calling ${endpoint.key}`);
       }
-      return await run(ctx, plan);
+      return await ctx.session.holding(plan.bucket, () => run(ctx, plan));
     } catch (error) {
       if (error instanceof TokenError) skip(`no token to probe with: ${error.message}`);
       throw error;

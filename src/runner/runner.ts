@@ -1,8 +1,10 @@
 // Runs the selected checks: "before" lane first (needs untouched buckets), then every other lane concurrently (one
-// lane per rate-limit bucket, so no check spends another's budget mid-measurement), then the "after" lane.
+// lane per rate-limit bucket, so no check spends another's budget mid-measurement), then the "after" lane; the
+// "alongside" lane (the token-expiry check, which mostly waits) runs beside all of them from the start.
 import { createHash } from 'node:crypto';
 import { type HttpClientOptions, TargetError, TokenError } from '../client/index.ts';
 import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
+import { BudgetExhausted, type RequestBudget } from './budget.ts';
 import { CheckContext } from './context.ts';
 import { GRADES, type Grade, Outcome } from './grades.ts';
 import type { Progress } from './progress.ts';
@@ -23,16 +25,26 @@ export interface RunOptions {
   readonly command: string;
   /** How to reach the target: TLS, proxy, request timeout. */
   readonly http?: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'>;
+  /** --max-requests: nothing beyond it is sent, and checks that cannot have their share SKIP. */
+  readonly budget?: RequestBudget;
 }
 
 /**
  * About how long a run takes: the per-second buckets alone, then the rest side by side, each probe about three
- * windows (spend and edge, a quiet window, the fresh burst) and a repeat, then a token lifetime for the expiry check.
+ * windows (spend and edge, a quiet window, the fresh burst) and a repeat; the expiry check's token lifetime beside
+ * them, and a window for its calls to find room once the probes are done.
  */
 const estimatedRunMs = (target: Target): number => {
   const windows = Object.keys(BUCKETS).map((b) => target.limitOf(b as BucketId).windowMs);
-  return 5 * (1000 + Math.max(...windows)) + target.tokenLifetimeSeconds * 1000;
+  const longest = Math.max(...windows);
+  return Math.max(5 * (1000 + longest), target.tokenLifetimeSeconds * 1000 + longest);
 };
+
+/** Lane of checks that run beside all others from the start (runCheck never rejects, so it is awaited last). */
+const ALONGSIDE = 'alongside';
+
+/** The token manager's requests, which no one check plans: the run sets them aside. */
+const TOKENS_ITEM = 'tokens';
 
 /** Deduplicated: checks that share a probe plan it once. */
 export const planOf = (selection: readonly Selected[], target: Target): PlanItem[] => {
@@ -42,16 +54,27 @@ export const planOf = (selection: readonly Selected[], target: Target): PlanItem
   const renewEvery = Math.max(1, target.tokenLifetimeSeconds - Math.min(30, target.tokenLifetimeSeconds / 2));
   const tokens = clients * Math.ceil(estimatedRunMs(target) / 1000 / renewEvery + 1);
   const items = new Map<string, PlanItem>([
-    ['tokens', { key: 'tokens', endpoint: TOKEN_ENDPOINT_KEY, requests: tokens, margin: clients }],
+    [TOKENS_ITEM, { key: TOKENS_ITEM, endpoint: TOKEN_ENDPOINT_KEY, requests: tokens, margin: clients }],
   ]);
   for (const { check } of selection.filter((s) => s.excluded === undefined)) {
-    for (const item of check.plan(target)) items.set(item.key, item);
+    for (const item of plannedFor(check, target)) items.set(item.key, item);
   }
   return [...items.values()];
 };
 
+/** What a check plans to send, less what side_effects keeps harness from sending (that part of it SKIPs). */
+export const plannedFor = (check: CheckDefinition, target: Target): PlanItem[] =>
+  check
+    .plan(target)
+    .filter(
+      (item) =>
+        item.endpoint === TOKEN_ENDPOINT_KEY ||
+        target.reachable(target.endpoint(item.endpoint as EndpointKey)),
+    );
+
 const outcomeOf = (error: unknown, ctx: CheckContext): { grade: Grade; message: string } => {
   if (error instanceof Outcome) return { grade: error.grade, message: error.message };
+  if (error instanceof BudgetExhausted) return { grade: 'SKIP', message: error.message };
   if (error instanceof TokenError) {
     ctx.record(error.evidence);
     return { grade: 'SKIP', message: `no token to test with (see AUTH-TOKEN-FORM): ${error.message}` };
@@ -72,7 +95,10 @@ const runCheck = async (check: CheckDefinition, session: Session): Promise<Check
   session.progress.started(check.id);
   let verdict: { grade: Grade; message: string };
   try {
-    verdict = { grade: 'PASS', message: await check.run(ctx) };
+    const run = () => check.run(ctx);
+    const { budget } = session.http;
+    const items = plannedFor(check, session.target);
+    verdict = { grade: 'PASS', message: await (budget ? budget.within(items, run) : run()) };
   } catch (error) {
     verdict = outcomeOf(error, ctx);
   }
@@ -125,8 +151,9 @@ export const runConformance = async (
   selection: readonly Selected[],
   options: RunOptions,
 ): Promise<RunReport> => {
-  const session = new Session(target, options.progress, options.http);
+  const session = new Session(target, options.progress, options.http, options.budget);
   const plan = planOf(selection, target);
+  options.budget?.setAsideForRun(plan.filter((item) => item.key === TOKENS_ITEM));
   for (const item of plan.filter((i) => i.probe)) {
     const endpoint = target.endpoint(item.endpoint as EndpointKey);
     if (target.mayCall(endpoint)) session.probed.add(endpoint.key);
@@ -134,6 +161,10 @@ export const runConformance = async (
   const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);
   const startedAt = new Date();
   const results: CheckResult[] = [];
+  const alongside = runLanes(
+    running.filter((c) => c.lane === ALONGSIDE),
+    session,
+  );
   try {
     results.push(
       ...(await runLanes(
@@ -143,7 +174,7 @@ export const runConformance = async (
     );
     // Sub-second windows first and alone: a 500-request burst must fit in one second, which other lanes' traffic
     // on the same machine could stretch.
-    const main = running.filter((c) => c.lane !== 'before' && c.lane !== 'after');
+    const main = running.filter((c) => !['before', 'after', ALONGSIDE].includes(c.lane));
     const subSecond = (c: CheckDefinition) =>
       c.lane in BUCKETS && target.limitOf(c.lane as BucketId).windowMs <= 1000;
     results.push(...(await runLanes(main.filter(subSecond), session)));
@@ -159,6 +190,7 @@ export const runConformance = async (
         session,
       )),
     );
+    results.push(...(await alongside));
   } finally {
     await session.close();
   }

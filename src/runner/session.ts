@@ -14,6 +14,7 @@ import {
 } from '../client/index.ts';
 import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
 import { BucketLog, clock } from './bucket-log.ts';
+import type { RequestBudget } from './budget.ts';
 import { skip } from './grades.ts';
 import type { Progress } from './progress.ts';
 import type { Target } from './target.ts';
@@ -43,12 +44,14 @@ class CountingHttpClient extends HttpClient {
     readonly bucketOf: (key: string) => BucketId | undefined,
     readonly ownerOf: (req: SendRequest) => { tenant: string; clientId: string } | undefined,
     options: HttpClientOptions,
+    readonly budget: RequestBudget | undefined,
   ) {
     super({ ...options, connections: CONNECTIONS });
   }
 
   override async send(req: SendRequest): Promise<Exchange> {
     const key = this.keyOf(req);
+    this.budget?.spend(key);
     this.sent.set(key, (this.sent.get(key) ?? 0) + 1);
     const bucket = this.bucketOf(key);
     if (bucket === undefined) return super.send(req);
@@ -93,6 +96,8 @@ export class Session {
   readonly tokens: TokenManager;
   readonly api: ApiClient;
   readonly #memo = new Map<string, Promise<unknown>>();
+  /** Per bucket, when its current holder is done (see holding()). */
+  readonly #holds = new Map<BucketId, Promise<void>>();
   /** Responses an endpoint admitted, published as probes get them, so ids can come from them without extra calls. */
   readonly #admitted = new Map<
     EndpointKey,
@@ -105,6 +110,7 @@ export class Session {
     readonly target: Target,
     readonly progress: Progress,
     network: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'> = {},
+    budget?: RequestBudget,
   ) {
     this.http = new CountingHttpClient(
       endpointMatcher(target),
@@ -115,6 +121,7 @@ export class Session {
         return owner && { tenant: owner.tenant ?? target.profile.tenant, clientId: owner.client_id };
       },
       network,
+      budget,
     );
     // Registered before any traffic, so even the first request's evidence is redacted.
     for (const client of Object.values(target.profile.clients))
@@ -131,6 +138,23 @@ export class Session {
     const client = this.target.profile.clients[role];
     if (client === undefined) return skip(`the profile has no clients.${role}`);
     return client;
+  }
+
+  /**
+   * Runs `work` with the bucket to itself among the holders: a probe holds its bucket throughout, a check that needs
+   * room for a few requests holds it while it waits and sends, so neither spends what the other counted on.
+   */
+  holding<T>(bucket: BucketId, work: () => Promise<T>): Promise<T> {
+    const previous = this.#holds.get(bucket) ?? Promise.resolve();
+    const turn = previous.then(work);
+    this.#holds.set(
+      bucket,
+      turn.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return turn;
   }
 
   /** Runs `produce` once per key for the whole session; later callers share its result (or its failure). */

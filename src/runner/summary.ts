@@ -1,23 +1,44 @@
 // What a person reads on stdout: the plan (--dry-run), or the run's outcome with failures first and the summary last.
+import type { BucketId, EndpointKey } from '../spec/index.ts';
 import type { Difference } from './baseline.ts';
 import { GRADES, gradeRank } from './grades.ts';
-import { planOf, type Selected } from './runner.ts';
-import type { Target } from './target.ts';
-import type { RunReport } from './types.ts';
+import { plannedFor, planOf, type Selected } from './runner.ts';
+import { TOKEN_ENDPOINT_KEY } from './session.ts';
+import type { BucketLimit, Target } from './target.ts';
+import type { PlanItem, RunReport } from './types.ts';
 
 const out = (line = ''): void => console.log(line);
 
-export const printPlan = (selection: readonly Selected[], target: Target): void => {
-  const running = selection.filter((s) => s.excluded === undefined);
+/** Why a selected check will SKIP for side_effects: everything it would send is kept off; undefined otherwise. */
+const keptOff = ({ check }: Selected, target: Target): string | undefined => {
+  const wanted = check.plan(target);
+  if (wanted.length === 0 || plannedFor(check, target).length > 0) return undefined;
+  const endpoints = [...new Set(wanted.map((item) => target.endpoint(item.endpoint as EndpointKey)))];
+  const forbidden = endpoints.filter((e) => !target.mayCall(e)).map((e) => e.key);
+  const idless = endpoints.filter((e) => target.mayCall(e)).map((e) => e.key);
+  return [
+    ...(forbidden.length > 0 ? [`SKIP: side_effects forbids calling ${forbidden.join(', ')}`] : []),
+    ...(idless.length > 0
+      ? [`SKIP: the path ids of ${idless.join(', ')} come from an endpoint side_effects forbids`]
+      : []),
+  ].join('; ');
+};
+
+export const printPlan = (selection: readonly Selected[], target: Target, maxRequests?: number): void => {
+  const why = (s: Selected) => s.excluded ?? keptOff(s, target);
+  const running = selection.filter((s) => why(s) === undefined);
   out(
     `plan against ${target.profile.base_url}: ${running.length} checks run, ${selection.length - running.length} do not`,
   );
   for (const { check } of running) out(`  ${check.id.padEnd(48)} ${check.clause}`);
-  const excluded = selection.filter((s) => s.excluded !== undefined);
+  const excluded = selection
+    .filter((s) => why(s) !== undefined)
+    .map((s) => ({ check: s.check, excluded: why(s) }));
   if (excluded.length > 0) out('not run:');
   for (const { check, excluded: why } of excluded) out(`  ${check.id.padEnd(48)} ${why}`);
   const perEndpoint = new Map<string, { requests: number; margin: number }>();
-  for (const item of planOf(selection, target)) {
+  const plan = planOf(selection, target);
+  for (const item of plan) {
     const row = perEndpoint.get(item.endpoint) ?? { requests: 0, margin: 0 };
     perEndpoint.set(item.endpoint, {
       requests: row.requests + item.requests,
@@ -33,6 +54,52 @@ export const printPlan = (selection: readonly Selected[], target: Target): void 
     margin += row.margin;
   }
   out(`total: ${total} requests, at most ${total + margin} with the retry margin; nothing was sent`);
+  if (maxRequests !== undefined && total + margin > maxRequests) {
+    out(
+      `--max-requests ${maxRequests}: each check sets its requests and margin aside before it starts; those that do not fit SKIP`,
+    );
+  }
+  out('limits the tenant shares with its other integrations (SPEC.md §8 rule 1), after the run:');
+  for (const row of bucketAftermath(plan, target)) {
+    const { count, per } = row.limit;
+    const planned = `${row.requests} (+${row.margin})`;
+    out(
+      `  ${row.bucket.padEnd(26)} ${`${count}/${per}`.padEnd(11)} ${planned.padStart(14)}  ${
+        row.limitedForMs === 0
+          ? `never limited by this run (at most ${row.requests + row.margin} of ${count} a window)`
+          : `limited for up to ${row.limitedForMs / 1000} s after the run`
+      }`,
+    );
+  }
+};
+
+export interface BucketAftermath {
+  readonly bucket: BucketId;
+  readonly limit: BucketLimit;
+  readonly requests: number;
+  readonly margin: number;
+  /** How long the tenant may still be refused once the run is over; 0 when the plan cannot reach the limit. */
+  readonly limitedForMs: number;
+}
+
+/**
+ * Per bucket the plan sends into, how long it leaves the tenant limited. A plan that can reach the limit ends by
+ * spending it (a probe's last burst, the independence check), and every faithful limiter admits a full limit again
+ * at most a window later: a fixed window ends, a sliding log's requests leave it, a token bucket refills.
+ */
+export const bucketAftermath = (plan: readonly PlanItem[], target: Target): BucketAftermath[] => {
+  const rows = new Map<BucketId, { requests: number; margin: number }>();
+  for (const item of plan) {
+    if (item.endpoint === TOKEN_ENDPOINT_KEY) continue;
+    const { bucket } = target.endpoint(item.endpoint as EndpointKey);
+    const row = rows.get(bucket) ?? { requests: 0, margin: 0 };
+    rows.set(bucket, { requests: row.requests + item.requests, margin: row.margin + item.margin });
+  }
+  return [...rows].sort().map(([bucket, row]) => {
+    const limit = target.limitOf(bucket);
+    const limitedForMs = row.requests + row.margin < limit.count ? 0 : limit.windowMs;
+    return { bucket, limit, ...row, limitedForMs };
+  });
 };
 
 export const printSummary = (

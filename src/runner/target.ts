@@ -29,6 +29,8 @@ export interface Target {
   endpointsIn(bucket: BucketId): readonly EndpointSpec[];
   /** Whether the profile lets harness call this endpoint (`side_effects`). */
   mayCall(endpoint: EndpointSpec): boolean;
+  /** Whether a run sends it anything: it may be called, and so may whatever its path ids come from. */
+  reachable(endpoint: EndpointSpec): boolean;
 }
 
 const SPEC_MINUTE_MS = 60_000;
@@ -73,6 +75,19 @@ export const resolveTarget = (profile: Profile): Target => {
     return Array.isArray(policy) && policy.includes(endpoint.key);
   };
 
+  const find = (key: string): EndpointSpec => {
+    const found = endpoints.find((e) => e.key === key);
+    if (!found) throw new Error(`no endpoint ${key} in this target`);
+    return found;
+  };
+  const reachable = (endpoint: EndpointSpec): boolean =>
+    mayCall(endpoint) &&
+    endpoint.pathIds.every((name) => {
+      const source = profile.ids?.[name];
+      if (source?.value !== undefined) return true;
+      return source?.from !== undefined && reachable(find(source.from));
+    });
+
   return {
     profile,
     endpoints,
@@ -80,12 +95,9 @@ export const resolveTarget = (profile: Profile): Target => {
     minuteMs,
     notCertifiable,
     limitOf: (bucket) => limits.get(bucket)!,
-    endpoint: (key) => {
-      const found = endpoints.find((e) => e.key === key);
-      if (!found) throw new Error(`no endpoint ${key} in this target`);
-      return found;
-    },
+    endpoint: find,
     endpointsIn: (bucket) => endpoints.filter((e) => e.bucket === bucket),
     mayCall,
+    reachable,
   };
 };

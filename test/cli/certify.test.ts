@@ -104,7 +104,7 @@ describe('harness certify with a profile', () => {
     expect(manifest.notCertifiable).toContain('profile sets the token lifetime to 5 s');
   });
 
-  it('refuses a profile without all four clients, and a key that is not Ed25519, before running anything', async () => {
+  it('refuses a profile without all four clients or keeping harness off an endpoint, and a key that is not Ed25519, before running anything', async () => {
     const { file, env } = profileFor(server);
     const partial = join(tmp(), 'partial.yaml');
     const profile = server.profile();
@@ -121,6 +121,21 @@ describe('harness certify with a profile', () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr.trim()).toBe(
       `harness: ${partial}: certify runs every check, which needs clients.same_tenant, clients.restricted, clients.other_tenant`,
+    );
+    const denying = join(tmp(), 'deny.yaml');
+    writeFileSync(denying, stringify({ ...profile, side_effects: ['POST /api/rules/execute'] }));
+    const denied = await harness([
+      'certify',
+      '--profile',
+      denying,
+      '--key',
+      key,
+      '--out',
+      join(dir, 'z.tgz'),
+    ]);
+    expect(denied.status).toBe(2);
+    expect(denied.stderr.trim()).toBe(
+      `harness: ${denying}: certify runs every check, which calls every endpoint; side_effects (or where ids come from) keeps harness off POST /event/transaction/v3, POST /api/rules/rerun, POST /api/transactions/batch/generate-upload-url, GET /api/transactions/batch/status/{batch_id}, GET /api/transactions/batch/validation-result/{batch_id}`,
     );
     const rsa = join(dir, 'rsa.pem');
     execFileSync('openssl', [

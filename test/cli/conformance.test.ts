@@ -147,6 +147,10 @@ describe('harness conformance against broken targets', () => {
     expect(result.stdout).toMatch(
       /^total: \d+ requests, at most \d+ with the retry margin; nothing was sent$/m,
     );
+    expect(result.stdout).toMatch(
+      /^ {2}transaction-event +500\/second +1504 \(\+\d+\) +limited for up to 1 s after the run$/m,
+    );
+    expect(result.stdout).toMatch(/^ {2}rules-rerun +1\/minute .* limited for up to 60 s after the run$/m);
     expect(requests).toBe(0);
   });
 });
@@ -157,10 +161,25 @@ describe('harness conformance, bad input', () => {
     [['--base-url', 'http://127.0.0.1:9'], '--base-url without --profile needs CLIENT_ID and CLIENT_SECRET'],
     [['--format', 'pdf'], "option '--format <list>' argument 'pdf' is invalid"],
     [['--profile', '/nonexistent.yaml'], '--profile /nonexistent.yaml: cannot read: ENOENT'],
+    [['--max-requests', '1'], '--max-requests 1: the reachability check alone sends 1, one per origin'],
   ])('%j: one line, exit 2', async (args, message) => {
     const result = await harness(['conformance', ...args], { CLIENT_ID: '', CLIENT_SECRET: '' });
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(message);
+  });
+
+  it('a target off loopback without side_effects: exit 2 naming the field, before anything is sent', async () => {
+    const url = 'https://staging.example.test';
+    const result = await harness(
+      ['conformance', '--base-url', url, '--auth-url', `${url}/oauth2/token`, '--tenant', 'acme'],
+      { CLIENT_ID: 'app', CLIENT_SECRET: 'never-sent' },
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^harness: .*\/side_effects: required when base_url is not on loopback .*POST \/api\/rules\/execute\)$/,
+      ),
+    ]);
   });
 });

@@ -26,6 +26,24 @@ describe('conformance suite against the faithful reference server', () => {
     }
   });
 
+  it('waits out the token lifetime beside the probes, not after them, and neither disturbs the other', {
+    timeout: 60_000,
+  }, async () => {
+    // Gateway mode: the expired token's request counts toward the tenant's limit, and a spent limit answers 429 first.
+    const [report] = await runAgainst({ limitBeforeAuth: true });
+    expect(deviations(report!)).toEqual({});
+    const startOf = (id: string) => Date.parse(report!.checks.find((c) => c.id === id)!.startedAt);
+    const expiry = report!.checks.find((c) => c.id === 'AUTH-TOKEN-EXPIRY')!;
+    expect(expiry.grade).toBe('PASS');
+    const runStart = Date.parse(report!.startedAt);
+    expect(startOf('AUTH-TOKEN-EXPIRY') - runStart).toBeLessThan(1000);
+    const probesDone = Math.max(
+      ...report!.checks.filter((c) => c.id.startsWith('LIMIT-')).map((c) => startOf(c.id)),
+    );
+    // The 5 s token lifetime is not added after the probes (it was: 18.4 s runs, the last 6 s the expiry check alone).
+    expect(runStart + report!.durationMs - probesDone).toBeLessThan(5000);
+  });
+
   it('with side_effects: deny, calls no endpoint that acts and says why each of its checks is skipped', async () => {
     const [report] = await runAgainst({}, { adjust: (profile) => ({ ...profile, side_effects: 'deny' }) });
     const acting = ENDPOINTS.filter((e) => e.sideEffects).map((e) => e.key);

@@ -14,6 +14,7 @@ const TOOLS_K6 = join(ROOT, 'tools/k6');
 const SLOW = { timeout: 240_000 };
 
 interface Package {
+  name: string;
   version: string;
   license: string;
   private?: boolean;
@@ -35,8 +36,8 @@ const lockFor = (tarball: string, pkg: Package) => {
   const file = `file:${tarball.split('/').at(-1)}`;
   const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
   const packages: Record<string, unknown> = {
-    '': { name: 'consumer', dependencies: { harness: file } },
-    'node_modules/harness': {
+    '': { name: 'consumer', dependencies: { [pkg.name]: file } },
+    [`node_modules/${pkg.name}`]: {
       version: pkg.version,
       resolved: file,
       integrity,
@@ -89,7 +90,7 @@ describe('the npm package', SLOW, () => {
       JSON.stringify({
         name: 'consumer',
         private: true,
-        dependencies: { harness: `file:${tarball.split('/').at(-1)}` },
+        dependencies: { [pkg.name]: `file:${tarball.split('/').at(-1)}` },
       }),
     );
     writeFileSync(join(folder, 'package-lock.json'), JSON.stringify(lockFor(tarball, pkg), null, 2));
@@ -118,6 +119,15 @@ describe('the npm package', SLOW, () => {
       /^\s*Apache License\s+Version 2\.0, January 2004/,
     );
     expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
+  });
+
+  it('is published under a name free on npm (harness is taken) and still installs the harness command', () => {
+    expect(pkg.name).toBe('conformance-harness');
+    expect(tarball.split('/').at(-1)).toBe(`conformance-harness-${pkg.version}.tgz`);
+    expect(pkg.bin).toEqual({ harness: 'bin/harness.js' });
+    expect(realpathSync(join(folder, 'node_modules/.bin/harness'))).toBe(
+      realpathSync(join(folder, 'node_modules', pkg.name, 'bin/harness.js')),
+    );
   });
 
   it('prints its version', async () => {

@@ -116,6 +116,53 @@ describe('profile loader', () => {
     expect(usageError(() => parseProfile(text, 'p.yaml', env))).toContain(expected);
   });
 
+  describe('side_effects off loopback', () => {
+    const at = (url: string, sideEffects = '') =>
+      VALID.replace('side_effects: deny\n', sideEffects)
+        .replace('base_url: http://127.0.0.1:8080', `base_url: ${url}`)
+        .replace('auth_url: http://127.0.0.1:8080/oauth2/token', `auth_url: ${url}/oauth2/token`);
+
+    it('stops a profile for a remote target that does not state it, naming the field and the four acting endpoints', () => {
+      const message = usageError(() => parseProfile(at('https://staging.example.test'), 'p.yaml', env));
+      expect(message).toBe(
+        'p.yaml: /side_effects: required when base_url is not on loopback (staging.example.test): allow, deny, ' +
+          'or the list of endpoints harness may call among the four that act (POST /event/transaction/v3, ' +
+          'POST /api/rules/rerun, POST /api/transactions/batch/generate-upload-url, POST /api/rules/execute)',
+      );
+    });
+
+    it.each([
+      'http://10.0.0.8:8080',
+      'http://[2001:db8::1]',
+      'http://127.example.test',
+      'http://localhost.example.test',
+    ])('counts %s as remote', (url) => {
+      expect(usageError(() => parseProfile(at(url), 'p.yaml', env))).toContain('/side_effects: required');
+    });
+
+    it.each([
+      'http://127.0.0.1:1',
+      'http://127.9.8.7',
+      'http://[::1]:8080',
+      'http://[::ffff:127.0.0.1]',
+      'http://localhost:3000',
+    ])('lets a loopback target %s leave it out (SPEC.md endpoints are then all allowed)', (url) => {
+      expect(parseProfile(at(url), 'p.yaml', env).side_effects).toBeUndefined();
+    });
+
+    it.each(['allow', 'deny', '["POST /api/rules/execute"]'])(
+      'accepts a remote target stating %s',
+      (value) => {
+        const profile = parseProfile(
+          at('https://staging.example.test', `side_effects: ${value}\n`),
+          'p.yaml',
+          env,
+        );
+        expect(profile.side_effects).toBeDefined();
+      },
+    );
+  });
+
   it('names the --profile flag when the file cannot be read', () => {
     expect(usageError(() => loadProfile('/nonexistent/p.yaml', env))).toBe(
       '--profile /nonexistent/p.yaml: cannot read: ENOENT',
