@@ -6,13 +6,12 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type LoadSummary, mergeSummaries } from '../../load/lib/evidence.ts';
-import { type PlanOptions, planProbes } from '../../load/lib/plan.ts';
-import { planPreflight } from '../../load/lib/preflight-plan.ts';
 import { vusFor } from '../../load/lib/schedule.ts';
 import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
 import type { HttpClientOptions } from '../client/index.ts';
-import { specData } from '../spec/export.ts';
+import { resolveTarget } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
+import { k6PlanFor, type PlanOptions } from './plan.ts';
 import { runPreflight } from './preflight.ts';
 
 export const SCRIPT = resolve(import.meta.dirname, '../../load/probe.ts');
@@ -95,9 +94,9 @@ const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: 
 
 export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   const { target, secrets } = splitProfile(run.profile);
-  const spec = specData();
-  const phases = planProbes(spec, run.profile, run.plan).probes.flatMap((p) => p.phases);
-  const preflight = await runPreflight(run.profile, planPreflight(spec, run.profile, phases), run.http);
+  const plan = k6PlanFor(resolveTarget(run.profile), run.plan);
+  const phases = plan.probes.flatMap((p) => p.phases);
+  const preflight = await runPreflight(run.profile, plan, run.http);
   const vus = phases.reduce((n, p) => n + vusFor(p, preflight.roundTripMs, run.instances).preAllocatedVUs, 0);
   const startAt = Date.now() + leadMs(Math.ceil(vus / run.instances));
   const files: string[] = [];
@@ -119,7 +118,7 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
         HARNESS_IDS: JSON.stringify(preflight.ids),
         HARNESS_ROUND_TRIP_MS: String(Math.ceil(preflight.roundTripMs)),
         HARNESS_START_AT: String(startAt),
-        HARNESS_PLAN: JSON.stringify(run.plan),
+        HARNESS_PLAN: JSON.stringify(plan),
         HARNESS_INSTANCES: String(run.instances),
         HARNESS_SUMMARY_JSON: summaryFiles[i],
         ...(run.instances === 1
