@@ -28,6 +28,7 @@ const pathIds = (): Ids => {
   const ids: Record<string, string> = { ...plan.preflight.fixedIds };
   for (const source of plan.preflight.idSources) {
     const res = fetchFrom(source.from, 'primary', {});
+    if (res === undefined) throw new Error(`no token for primary, so no ${source.name} from ${source.from}`);
     const node = atPointer(res.json(), source.pointer);
     if (typeof node !== 'string' && typeof node !== 'number')
       throw new Error(`${source.from} answered ${res.status} without ${source.name}`);

@@ -41,9 +41,13 @@ interface Timed {
   readonly answered: number;
 }
 
-/** Sends as `role`, timed from just before sending to just after the answer (the token is fetched first). */
-const timedCall = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed => {
-  const token = tokenFor(role);
+/**
+ * Sends as `role`, timed from just before sending to just after the answer (the token is fetched first); nothing
+ * when there is no token (the token endpoint is failing).
+ */
+const timedCall = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed | undefined => {
+  const token = tokenFor(role, tags);
+  if (token === undefined) return undefined;
   const method = key.slice(0, key.indexOf(' '));
   const body = method === 'POST' ? JSON.stringify(target.requests?.[key]?.body ?? {}) : null;
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
@@ -53,11 +57,10 @@ const timedCall = (key: string, role: string, ids: Ids, tags: Record<string, str
 };
 
 /** On a 401 fetches a fresh token and sends once more (SPEC.md §5 rule 4); the retry is the one recorded. */
-const call = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed => {
+const call = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed | undefined => {
   const first = timedCall(key, role, ids, tags);
-  if (first.res.status !== 401) return first;
+  if (first?.res.status !== 401 || !forget(role)) return first;
   renewed.add(1);
-  forget(role);
   return timedCall(key, role, ids, tags);
 };
 
@@ -69,7 +72,9 @@ export const probeRequest = (index: number, data: SetupData): void => {
   const endpoint = phase.endpoints[n % phase.endpoints.length]!;
   const role = phase.clients[n % phase.clients.length]!;
   const tags = { endpoint, client: role };
-  const { res, sent, answered } = call(endpoint, role, data.ids, tags);
+  const timed = call(endpoint, role, data.ids, tags);
+  if (timed === undefined) return;
+  const { res, sent, answered } = timed;
   const slot = Math.max(0, Math.floor((sent - phaseStart) / phase.slotMs));
   const inSlots = slot < slotsOf(phase);
   if (!inSlots) unslotted.add(1);
@@ -90,6 +95,6 @@ export const probeRequest = (index: number, data: SetupData): void => {
   }
 };
 
-/** For setup(): a plain call with token renewal, untimed. */
+/** For setup(): a plain call with token renewal, untimed; undefined when no token could be had. */
 export const fetchFrom = (key: string, role: string, ids: Ids) =>
-  call(key, role, ids, { name: 'setup: path id' }).res;
+  call(key, role, ids, { name: 'setup: path id' })?.res;

@@ -38,6 +38,15 @@ export const loadSummary = (data: SummaryData, instances: number, plan: ProbePla
       refused: count('harness_refused'),
       networkErrors: count('harness_network_errors'),
       renewed: count('harness_renewed'),
+      tokenFailures:
+        count('harness_token_status') === 0
+          ? undefined
+          : {
+              count: count('harness_token_status'),
+              minStatus: of('harness_token_status').min ?? 0,
+              maxStatus: of('harness_token_status').max ?? 0,
+            },
+      noToken: count('harness_no_token'),
       dropped: count('dropped_iterations'),
       unslotted: count('harness_unslotted'),
       retryAfterValid: (limited.count ?? 0) === 0 ? undefined : of('harness_retry_after_valid').rate,

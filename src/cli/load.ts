@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { summaryHtml } from '../../load/lib/report-html.ts';
 import { byGrade, GRADE_ORDER, reportJson } from '../../load/lib/verdict.ts';
+import { TargetError, TokenError } from '../client/index.ts';
 import { k6Network } from '../k6/k6-network.ts';
 import { planProbes } from '../k6/plan.ts';
 import { availableProbes } from '../k6/probes.ts';
@@ -114,6 +115,11 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
         http: httpOptionsOf(network),
       });
     } catch (error) {
+      // The pre-flight could not talk to the target or get a token: no phase can run, and the fault is the target's.
+      if (error instanceof TargetError || error instanceof TokenError) {
+        console.error(`harness: target unusable, no phase run: ${error.message}`);
+        return { exitCode: TARGET_UNREACHABLE, dir, files: [] };
+      }
       // k6 did not start, or ended without a summary: there is nothing to judge.
       console.error(`harness: ${(error as Error).message}`);
       return { exitCode: HARNESS_OR_K6_ERROR, dir, files: [] };

@@ -1,11 +1,12 @@
 // Before k6 starts: a token per client role, the path ids, and an API call, each timed. The round trips size k6's
 // VUs (load/lib/schedule.ts), the tokens spare every VU a token request, and the ids spare every instance a fetch.
-// Tokens travel to k6 only through its environment, like the client secrets.
+// Tokens travel to k6 only through its environment, like the client secrets. A target that cannot be talked to
+// throws TargetError, a token endpoint that issues no token TokenError: no phase can run without them.
 
 import type { K6Plan } from '../../load/lib/plan.ts';
 import { atPointer } from '../../load/lib/pointer.ts';
 import { apiUrl, renewAtFor, tokenForm } from '../../load/lib/wire.ts';
-import { HttpClient, type HttpClientOptions } from '../client/index.ts';
+import { HttpClient, type HttpClientOptions, TokenError } from '../client/index.ts';
 import { specData } from '../spec/export.ts';
 import type { Profile } from '../spec/index.ts';
 import { TOKEN_REQUEST_CONTENT_TYPE } from '../spec/index.ts';
@@ -44,7 +45,7 @@ const preflight = async (profile: Profile, plan: K6Plan, http: HttpClient): Prom
   ) => {
     const sent = performance.now();
     const exchange = await http.send({ url, ...init });
-    return { res: { status: exchange.status }, body: exchange.text(), ms: performance.now() - sent };
+    return { res: exchange, body: exchange.text(), ms: performance.now() - sent };
   };
   for (const client of Object.values(profile.clients)) http.redactor.addSecret(client.client_secret);
   const timings: number[] = [];
@@ -57,9 +58,17 @@ const preflight = async (profile: Profile, plan: K6Plan, http: HttpClient): Prom
       body: new URLSearchParams(tokenForm(spec, plan.clients[role]!, secret)).toString(),
     });
     timings.push(ms);
-    if (res.status !== 200) throw new Error(`pre-flight: the token request for ${role} got ${res.status}`);
-    const issued = JSON.parse(body) as { access_token?: unknown; expires_in?: unknown };
-    if (typeof issued.access_token !== 'string') throw new Error(`pre-flight: no access_token for ${role}`);
+    let issued: { access_token?: unknown; expires_in?: unknown } = {};
+    try {
+      issued = JSON.parse(body);
+    } catch {}
+    if (res.status !== 200 || typeof issued.access_token !== 'string') {
+      const answer = res.status === 200 ? '200 without an access_token' : String(res.status);
+      throw new TokenError(
+        `pre-flight: the token endpoint answered ${answer} to ${role}'s request`,
+        res.evidence,
+      );
+    }
     http.redactor.addToken(issued.access_token);
     tokens[role] ??= { token: issued.access_token, renewAt: renewAtFor(spec, Date.now(), issued.expires_in) };
   }

@@ -147,6 +147,8 @@ describe('merging instances', () => {
       refused: 0,
       networkErrors: 0,
       renewed: 0,
+      tokenFailures: undefined,
+      noToken: 0,
       dropped: 0,
       unslotted: 0,
       retryAfterValid: valid,

@@ -126,6 +126,8 @@ export const simulate = (sim: Simulation, plan: PlanOptions, target: Profile = T
       refused: 0,
       networkErrors: 0,
       renewed: 0,
+      tokenFailures: undefined,
+      noToken: 0,
       dropped,
       unslotted: 0,
       retryAfterValid: limited > 0 ? 1 : undefined,
