@@ -7,7 +7,7 @@
 // a VU whose token request fails backs off (1 s, doubling, at most 30 s) and meanwhile sends nothing, and what the
 // token endpoint answered is recorded (metrics.ts) for the verdict to name.
 import http from 'k6/http';
-import { plan, prefetchedToken, secretOf, spec, target } from './config.ts';
+import { plan, prefetchedToken, secretOf, spec, target, timeoutParam } from './config.ts';
 import { noToken, tokenFailures } from './metrics.ts';
 import { renewAtFor, tokenForm } from './wire.ts';
 
@@ -46,6 +46,7 @@ export const tokenFor = (role: string, tags: Record<string, string>): string | u
   if (client === undefined) throw new Error(`the plan has no token request for client ${role}`);
   const res = http.post(target.auth_url, tokenForm(spec, client, secretOf(role)), {
     tags: { endpoint: 'POST {auth_url}', name: 'token' },
+    ...timeoutParam,
   });
   const body = res.status === 200 ? (res.json() as { access_token?: unknown; expires_in?: unknown }) : {};
   if (typeof body.access_token !== 'string' || body.access_token === '') {

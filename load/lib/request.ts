@@ -4,7 +4,7 @@
 import exec from 'k6/execution';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { forget, tokenFor } from './auth.ts';
-import { phases, spec, target } from './config.ts';
+import { phases, spec, target, timeoutParam } from './config.ts';
 import {
   evidence,
   networkErrors,
@@ -52,7 +52,7 @@ const timedCall = (key: string, role: string, ids: Ids, tags: Record<string, str
   const body = method === 'POST' ? JSON.stringify(target.requests?.[key]?.body ?? {}) : null;
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const sent = Date.now();
-  const res = http.request(method, urlFor(key, ids), body, { headers, tags });
+  const res = http.request(method, urlFor(key, ids), body, { headers, tags, ...timeoutParam });
   return { res, sent, answered: Date.now() };
 };
 

@@ -73,6 +73,30 @@ const splitProfile = (profile: Profile) => {
 /** Time for k6 to start and initialise its VUs before the common start: a second, and a few ms per VU. */
 const leadMs = (vus: number) => 3000 + 4 * vus;
 
+/**
+ * k6 logs a line per failed request (`WARN[0003] Request Failed error="...: request timeout"`), thousands of them
+ * against a failing target. Each kind of line (the same but for its numbers) is passed on once, and how many more
+ * of it came is said in one line when k6 exits.
+ */
+const foldingRepeats = (onLine: (line: string) => void) => {
+  const kinds = new Map<string, { first: string; more: number }>();
+  return {
+    line: (line: string) => {
+      const kind = line.replace(/\d+/g, '#');
+      const seen = kinds.get(kind);
+      if (seen !== undefined) seen.more++;
+      else {
+        kinds.set(kind, { first: line, more: 0 });
+        onLine(line);
+      }
+    },
+    end: () => {
+      for (const { first, more } of kinds.values())
+        if (more > 0) onLine(`${more} more line${more === 1 ? '' : 's'} like: ${first}`);
+    },
+  };
+};
+
 const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: string[]): Promise<number> =>
   new Promise((done, fail) => {
     const child = spawn(run.k6, ['run', '--quiet', ...args, SCRIPT], {
@@ -80,16 +104,20 @@ const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: 
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const prefix = run.instances > 1 ? `[k6 ${index + 1}/${run.instances}] ` : '[k6] ';
+    const output = foldingRepeats((line) => run.onLine?.(`${prefix}${line}`));
     for (const stream of [child.stdout, child.stderr]) {
       let pending = '';
       stream.on('data', (chunk: Buffer) => {
         const lines = (pending + chunk.toString()).split('\n');
         pending = lines.pop() ?? '';
-        for (const line of lines) if (line.trim() !== '') run.onLine?.(`${prefix}${line}`);
+        for (const line of lines) if (line.trim() !== '') output.line(line);
       });
     }
     child.once('error', fail);
-    child.once('exit', (code) => done(code ?? 1));
+    child.once('close', (code) => {
+      output.end();
+      done(code ?? 1);
+    });
   });
 
 export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {

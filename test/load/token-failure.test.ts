@@ -1,5 +1,5 @@
 // `harness load` against a target whose token endpoint fails: a small server on loopback that issues the
-// pre-flight's tokens (valid for two seconds) and then answers 503, or answers 503 from the start. The run must
+// pre-flight's tokens (valid for two seconds) and then answers 503 or hangs, or answers 503 from the start. The run must
 // not hammer the token endpoint once per iteration nor print a stack trace each time, and no phase may pass over
 // requests that were never sent.
 import { once } from 'node:events';
@@ -17,13 +17,17 @@ interface TokenServer {
   close(): Promise<void>;
 }
 
-/** Issues `issuing` tokens, then refuses every token request with 503; API calls with a bearer token get 200. */
-const startTokenServer = async (issuing: number): Promise<TokenServer> => {
+/**
+ * Issues `issuing` tokens, then refuses every token request with 503 or leaves it unanswered; API calls with a
+ * bearer token get 200.
+ */
+const startTokenServer = async (issuing: number, then: 'fail' | 'hang' = 'fail'): Promise<TokenServer> => {
   let total = 0;
   const server: Server = createServer((req, res) => {
     req.resume();
     if (req.method === 'POST' && req.url === '/oauth2/token') {
       total++;
+      if (total > issuing && then === 'hang') return;
       if (total > issuing) {
         res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"temporarily_unavailable"}');
         return;
@@ -103,5 +107,25 @@ describe('harness load against a failing token endpoint', () => {
       "harness: target unusable, no phase run: pre-flight: the token endpoint answered 503 to primary's request",
     );
     expect(running.tokenRequests().total).toBe(1);
+  });
+
+  it('with --timeout, k6 gives up on a hanging token endpoint: the phases say it did not answer, k6 says so once', {
+    timeout: 120_000,
+  }, async () => {
+    running = await startTokenServer(3, 'hang');
+    const args = ['--scenario', 'transactions', '--duration', '3s', '--timeout', '1000'];
+    const run = await runLoad(running.profile, args);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    for (const phase of run.summary.phases) {
+      expect(run.grades[phase.plan.name]).toBe('INCONCLUSIVE');
+      expect(phase.tokenFailures?.maxStatus).toBe(0);
+    }
+    expect(run.stdout).toMatch(
+      /^INCONCLUSIVE\s+over_transactions\s+harness could not offer 200\/s: \d+ requests not sent for want of a token: the token endpoint did not answer to \d+ token requests/m,
+    );
+    // k6's own warning per timed-out request, passed on once and then counted.
+    const warnings = run.stderr.split('\n').filter((line) => /Request Failed/.test(line));
+    expect(warnings.length).toBeLessThanOrEqual(2);
+    expect(run.stderr).toMatch(/^\[k6\] \d+ more lines like: .*Request Failed.*timeout/m);
   });
 });
