@@ -10,16 +10,10 @@ import { planPreflight } from '../../src/k6/preflight-plan.ts';
 import { availableProbes } from '../../src/k6/probes.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
+import { PLAN_ONLY_TARGET } from './target.ts';
 
 const target: Profile = {
-  base_url: 'http://127.0.0.1:1',
-  auth_url: 'http://127.0.0.1:1/oauth2/token',
-  tenant: 'acme',
-  clients: {
-    primary: { client_id: 'a', client_secret: 's' },
-    same_tenant: { client_id: 'b', client_secret: 's' },
-    other_tenant: { client_id: 'c', client_secret: 's', tenant: 'globex' },
-  },
+  ...PLAN_ONLY_TARGET,
   observability: ['GET /api/observability/a', 'GET /api/observability/b'],
   ids: { batch_id: { from: 'POST /api/transactions/batch/generate-upload-url', pointer: '/batch_id' } },
 };

@@ -10,6 +10,7 @@ import { createLimitState, type LimiterKind, type LimitState } from '../../src/r
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { seededRandom } from '../support/random.ts';
+import { PLAN_ONLY_TARGET } from './target.ts';
 
 export interface Network {
   readonly latencyMs: number;
@@ -44,14 +45,7 @@ interface Sent {
 }
 
 export const TARGET: Profile = {
-  base_url: 'http://127.0.0.1:1',
-  auth_url: 'http://127.0.0.1:1/oauth2/token',
-  tenant: 'acme',
-  clients: {
-    primary: { client_id: 'a', client_secret: 's' },
-    same_tenant: { client_id: 'b', client_secret: 's' },
-    other_tenant: { client_id: 'c', client_secret: 's', tenant: 'globex' },
-  },
+  ...PLAN_ONLY_TARGET,
   observability: ['GET /api/observability/a'],
   limits: { 'transaction-event': { count: 200, per: 'second' } },
   minute_ms: 2000,
