@@ -44,7 +44,7 @@ export const tokenFor = (role: string, tags: Record<string, string>): string | u
   }
   const client = plan.clients[role];
   if (client === undefined) throw new Error(`the plan has no token request for client ${role}`);
-  const res = http.post(target.auth_url, tokenForm(spec, client, secretOf(role)), {
+  const res = http.post(target.auth_url, tokenForm(spec.token.grantType, client, secretOf(role)), {
     tags: { endpoint: 'POST {auth_url}', name: 'token' },
     ...timeoutParam,
   });
@@ -60,7 +60,11 @@ export const tokenFor = (role: string, tags: Record<string, string>): string | u
   }
   backoff.delete(role);
   const after401 = current?.token === '';
-  held.set(role, { token: body.access_token, renewAt: renewAtFor(spec, now, body.expires_in), after401 });
+  held.set(role, {
+    token: body.access_token,
+    renewAt: renewAtFor(now, body.expires_in, spec.token.lifetimeSeconds),
+    after401,
+  });
   return body.access_token;
 };
 

@@ -7,9 +7,8 @@ import type { K6Plan } from '../../load/lib/plan.ts';
 import { atPointer } from '../../load/lib/pointer.ts';
 import { apiUrl, renewAtFor, tokenForm } from '../../load/lib/wire.ts';
 import { HttpClient, type HttpClientOptions, TokenError } from '../client/index.ts';
-import { specData } from '../spec/export.ts';
 import type { Profile } from '../spec/index.ts';
-import { TOKEN_REQUEST_CONTENT_TYPE } from '../spec/index.ts';
+import { GRANT_TYPE, TOKEN_LIFETIME_SECONDS, TOKEN_REQUEST_CONTENT_TYPE } from '../spec/index.ts';
 
 export interface Preflight {
   /** The longest round trip timed (ms), the first connection's excepted. */
@@ -38,7 +37,6 @@ export const runPreflight = async (
 };
 
 const preflight = async (profile: Profile, plan: K6Plan, http: HttpClient): Promise<Preflight> => {
-  const spec = specData();
   const timed = async (
     url: string,
     init: { method: string; headers?: Record<string, string>; body?: string },
@@ -55,7 +53,7 @@ const preflight = async (profile: Profile, plan: K6Plan, http: HttpClient): Prom
     const { res, body, ms } = await timed(profile.auth_url, {
       method: 'POST',
       headers: { 'content-type': TOKEN_REQUEST_CONTENT_TYPE },
-      body: new URLSearchParams(tokenForm(spec, plan.clients[role]!, secret)).toString(),
+      body: new URLSearchParams(tokenForm(GRANT_TYPE, plan.clients[role]!, secret)).toString(),
     });
     timings.push(ms);
     let issued: { access_token?: unknown; expires_in?: unknown } = {};
@@ -70,7 +68,10 @@ const preflight = async (profile: Profile, plan: K6Plan, http: HttpClient): Prom
       );
     }
     http.redactor.addToken(issued.access_token);
-    tokens[role] ??= { token: issued.access_token, renewAt: renewAtFor(spec, Date.now(), issued.expires_in) };
+    tokens[role] ??= {
+      token: issued.access_token,
+      renewAt: renewAtFor(Date.now(), issued.expires_in, TOKEN_LIFETIME_SECONDS),
+    };
   }
   const call = async (key: string, ids: Record<string, string>) => {
     const method = key.slice(0, key.indexOf(' '));
