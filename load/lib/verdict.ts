@@ -70,12 +70,12 @@ const shortfalls = (result: PhaseResult, lateSpreadMs: number): string[] => {
         ]
       : []),
     ...(result.networkErrors > 0 ? [`${result.networkErrors} requests never answered`] : []),
+    ...(result.admitted + result.limited === 0 ? ['not one request was admitted or limited'] : []),
     ...(result.dropped > 0 ? [`${result.dropped} iterations dropped (all VUs busy)`] : []),
     ...(result.startLagMs.p99 > lagLimit
       ? [`k6 started 1 % of iterations over ${Math.round(result.startLagMs.p99)} ms late (CPU starved)`]
       : []),
     ...(result.unslotted > 0 ? [`${result.unslotted} requests sent after the phase's end`] : []),
-    ...(result.admitted + result.limited === 0 ? ['not one request was admitted or limited'] : []),
     ...(lateSpreadMs > lagLimit ? [`the k6 instances started ${Math.round(lateSpreadMs)} ms apart`] : []),
   ];
 };
