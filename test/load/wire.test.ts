@@ -1,7 +1,10 @@
 // load/lib/wire.ts: the requests k6 sends and harness's own client sends are built by the same functions, so they
 // must match what Node's URLSearchParams would have written.
+
 import { describe, expect, it } from 'vitest';
-import { formEncoded, renewAtFor, tokenForm, urlOf, withPathIds } from '../../load/lib/wire.ts';
+import { formEncoded, type K6Spec, renewAtFor, tokenForm, urlOf, withPathIds } from '../../load/lib/wire.ts';
+import { specData } from '../../src/spec/export.ts';
+import { GRANT_TYPE, RETRY_AFTER_PATTERN, TOKEN_LIFETIME_SECONDS } from '../../src/spec/index.ts';
 
 describe('wire', () => {
   it('encodes a query exactly as URLSearchParams does, without it', () => {
@@ -32,5 +35,11 @@ describe('wire', () => {
       client_secret: 'pw',
       scope: 'tenant/acme',
     });
+  });
+
+  it('exports for k6 the SPEC.md constants it reads, in the shape it reads them', () => {
+    const exported: K6Spec = specData();
+    expect(exported.token).toEqual({ grantType: GRANT_TYPE, lifetimeSeconds: TOKEN_LIFETIME_SECONDS });
+    expect(new RegExp(exported.retryAfterPattern).source).toBe(RETRY_AFTER_PATTERN.source);
   });
 });
