@@ -6,7 +6,7 @@
 // A token endpoint that fails must not be hammered once per iteration, nor fill stderr with a stack trace each:
 // a VU whose token request fails backs off (1 s, doubling, at most 30 s) and meanwhile sends nothing, and what the
 // token endpoint answered is recorded (metrics.ts) for the verdict to name.
-import http from 'k6/http';
+import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { plan, prefetchedToken, secretOf, spec, target, timeoutParam } from './config.ts';
 import { noToken, tokenFailures } from './metrics.ts';
 import { renewAtFor, tokenForm } from './wire.ts';
@@ -29,6 +29,15 @@ const MAX_BACKOFF_MS = 30_000;
 const held = new Map<string, Held>();
 const backoff = new Map<string, Backoff>();
 
+/** The token answer's body, or nothing usable: a body that is no JSON must not throw once per iteration. */
+const issuedBy = (res: RefinedResponse<ResponseType>): { access_token?: unknown; expires_in?: unknown } => {
+  if (res.status !== 200) return {};
+  try {
+    return res.json() as { access_token?: unknown; expires_in?: unknown };
+  } catch {
+    return {};
+  }
+};
 /** A token for `role`, or undefined when its token endpoint is failing (the iteration then sends nothing). */
 export const tokenFor = (role: string, tags: Record<string, string>): string | undefined => {
   const now = Date.now();
@@ -48,9 +57,9 @@ export const tokenFor = (role: string, tags: Record<string, string>): string | u
     tags: { endpoint: 'POST {auth_url}', name: 'token' },
     ...timeoutParam,
   });
-  const body = res.status === 200 ? (res.json() as { access_token?: unknown; expires_in?: unknown }) : {};
+  const body = issuedBy(res);
   if (typeof body.access_token !== 'string' || body.access_token === '') {
-    // Status 0: no answer (refused, reset, timed out); 200 without a token counts as 200.
+    // Status 0: no answer (refused, reset, timed out); 200 here came without a usable access_token.
     tokenFailures.add(res.status, tags);
     noToken.add(1, tags);
     const failures = (waiting?.failures ?? 0) + 1;

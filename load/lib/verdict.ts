@@ -50,6 +50,7 @@ const toleranceOf = (result: PhaseResult, reading: Reading): number => {
 /** What the token endpoint said to the requests that got no token: a status, a range of them, or nothing. */
 const tokenAnswer = ({ minStatus, maxStatus }: TokenFailures): string => {
   if (maxStatus === 0) return 'did not answer';
+  if (minStatus === 200 && maxStatus === 200) return 'answered 200 without an access_token';
   const statuses = minStatus === maxStatus ? `${maxStatus}` : `${minStatus} to ${maxStatus}`;
   return `answered ${statuses}${minStatus === 0 ? ' (0: no answer)' : ''}`;
 };

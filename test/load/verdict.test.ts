@@ -232,7 +232,11 @@ describe('grades that are not about the limit', () => {
       phases: summary.phases.map((p, i) => ({
         ...silent(p),
         noToken: 500,
-        tokenFailures: i === 0 ? { count: 12, minStatus: 0, maxStatus: 503 } : undefined,
+        tokenFailures: [
+          { count: 12, minStatus: 0, maxStatus: 503 },
+          undefined,
+          { count: 2, minStatus: 200, maxStatus: 200 },
+        ][i],
       })),
     });
     expect(tokenless[0]!.message).toMatch(
@@ -240,6 +244,9 @@ describe('grades that are not about the limit', () => {
     );
     expect(tokenless[1]!.message).toMatch(
       /for want of a token: the token endpoint failed before this phase;/,
+    );
+    expect(tokenless[2]!.message).toMatch(
+      /the token endpoint answered 200 without an access_token to 2 token/,
     );
   });
 });
