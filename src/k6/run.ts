@@ -74,9 +74,9 @@ const splitProfile = (profile: Profile) => {
 const leadMs = (vus: number) => 3000 + 4 * vus;
 
 /**
- * k6 logs a line per failed request (`WARN[0003] Request Failed error="...: request timeout"`), thousands of them
- * against a failing target. Each kind of line (the same but for its numbers) is passed on once, and how many more
- * of it came is said in one line when k6 exits.
+ * k6 logs a line per failed request (`level=warning msg="Request Failed" error="...: request timeout"`), thousands
+ * of them against a failing target. Each kind of line (the same but for its numbers) is passed on once, and how
+ * many more of it came is said in one line when k6 exits.
  */
 const foldingRepeats = (onLine: (line: string) => void) => {
   const kinds = new Map<string, { first: string; more: number }>();
