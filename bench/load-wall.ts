@@ -5,11 +5,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planProbes } from '../load/lib/plan.ts';
 import { findK6 } from '../src/cli/k6.ts';
+import { planProbes } from '../src/k6/plan.ts';
 import { runLoad } from '../src/k6/run.ts';
 import { startReferenceServer } from '../src/reference/index.ts';
-import { specData } from '../src/spec/export.ts';
+import { resolveTarget } from '../src/runner/target.ts';
 
 export interface WallTime {
   readonly minuteMs: number;
@@ -26,7 +26,7 @@ export const measureWall = async (minuteMs: number): Promise<WallTime> => {
   const server = await startReferenceServer({ minuteMs, limiter: 'aligned' });
   try {
     const profile = server.profile();
-    const { probes, totalMs } = planProbes(specData(), profile, { scenarios: ['all'] });
+    const { probes, totalMs } = planProbes(resolveTarget(profile), { scenarios: ['all'] });
     const chains = new Map<string, { start: number; end: number }>();
     for (const phase of probes.flatMap((p) => p.phases)) {
       const chain = chains.get(phase.limiterKey) ?? { start: phase.startMs, end: 0 };

@@ -1,4 +1,4 @@
-// Beyond SPEC.md: which kind of limiter the target runs, told from outside (see FACTS: "Telling limiters apart"),
+// Beyond SPEC.md: which kind of limiter the target runs, told from outside (README: "The reference server"),
 // and the burst a client can get across a window edge. Recorded as INFO; SPEC.md §8 does not prescribe a kind. It
 // reads the Observability bucket's probe: what came back after the first 429 and right after the edge.
 import type { CheckContext } from '../src/runner/context.ts';

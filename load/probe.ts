@@ -4,10 +4,9 @@
 import { sleep } from 'k6';
 import exec from 'k6/execution';
 import http from 'k6/http';
-import { instances, phaseIndex, phases, plan, roundTripMs, spec, startAt, target } from './lib/config.ts';
+import { instances, phaseIndex, phases, plan, roundTripMs, startAt } from './lib/config.ts';
 import { optionsFor } from './lib/options.ts';
 import { atPointer } from './lib/pointer.ts';
-import { planPreflight } from './lib/preflight-plan.ts';
 import { summaryHtml } from './lib/report-html.ts';
 import { fetchFrom, type Ids, probeRequest, type SetupData } from './lib/request.ts';
 import { loadSummary, summaryText } from './lib/summary.ts';
@@ -26,10 +25,10 @@ http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
 /** Path ids from the pre-flight (HARNESS_IDS), or fetched here when the script runs outside the CLI. */
 const pathIds = (): Ids => {
   if (__ENV.HARNESS_IDS) return JSON.parse(__ENV.HARNESS_IDS) as Ids;
-  const preflight = planPreflight(spec, target, phases);
-  const ids: Record<string, string> = { ...preflight.fixedIds };
-  for (const source of preflight.idSources) {
+  const ids: Record<string, string> = { ...plan.preflight.fixedIds };
+  for (const source of plan.preflight.idSources) {
     const res = fetchFrom(source.from, 'primary', {});
+    if (res === undefined) throw new Error(`no token for primary, so no ${source.name} from ${source.from}`);
     const node = atPointer(res.json(), source.pointer);
     if (typeof node !== 'string' && typeof node !== 'number')
       throw new Error(`${source.from} answered ${res.status} without ${source.name}`);

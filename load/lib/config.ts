@@ -1,7 +1,10 @@
 // What one k6 run targets, from the environment the harness CLI sets (never the command line, where `ps` shows it):
-// HARNESS_TARGET (the profile without secrets), HARNESS_SECRETS (client secrets by role), HARNESS_PLAN (options);
-// from the CLI's pre-flight also HARNESS_ROUND_TRIP_MS, HARNESS_START_AT, HARNESS_IDS and HARNESS_TOKENS.
-import { type LoadTarget, type PlanOptions, planProbes, type SpecData } from './plan.ts';
+// HARNESS_TARGET (where the endpoints are and what to send them), HARNESS_SECRETS (client secrets by role),
+// HARNESS_PLAN (the resolved plan, src/k6/plan.ts); from the CLI's pre-flight also HARNESS_ROUND_TRIP_MS,
+// HARNESS_START_AT, HARNESS_IDS and HARNESS_TOKENS;
+// with --timeout, HARNESS_TIMEOUT_MS.
+import type { K6Plan } from './plan.ts';
+import type { K6Spec } from './wire.ts';
 
 const env = (name: string): string => {
   const value = __ENV[name];
@@ -10,11 +13,21 @@ const env = (name: string): string => {
   return value;
 };
 
-export const spec = JSON.parse(open('./spec.generated.json')) as SpecData;
+/** The part of a harness profile the load scripts read (secrets travel separately). */
+export interface LoadTarget {
+  readonly base_url: string;
+  readonly auth_url: string;
+  readonly requests?: Readonly<Record<string, { body?: unknown; query?: Record<string, string> }>>;
+}
+
+export const spec = JSON.parse(open('./spec.generated.json')) as K6Spec;
 export const target = JSON.parse(env('HARNESS_TARGET')) as LoadTarget;
-export const plan = planProbes(spec, target, JSON.parse(env('HARNESS_PLAN')) as PlanOptions);
+export const plan = JSON.parse(env('HARNESS_PLAN')) as K6Plan;
 export const phases = plan.probes.flatMap((p) => p.phases);
 export const instances = Number(__ENV.HARNESS_INSTANCES ?? '1');
+
+/** `--timeout` (`timeout_ms`): the longest one request may take, as for harness's own requests; else k6's 60 s. */
+export const timeoutParam = __ENV.HARNESS_TIMEOUT_MS ? { timeout: `${__ENV.HARNESS_TIMEOUT_MS}ms` } : {};
 
 /** Without a pre-flight (a run outside the CLI), VUs are sized for a far target's round trip. */
 export const roundTripMs = Number(__ENV.HARNESS_ROUND_TRIP_MS ?? '250');

@@ -22,6 +22,12 @@ export interface RoundTrips {
   readonly maxMs: number;
 }
 
+export interface TokenFailures {
+  readonly count: number;
+  readonly minStatus: number;
+  readonly maxStatus: number;
+}
+
 export interface PhaseResult {
   readonly plan: PhasePlan;
   /** Iterations k6 meant to start: started plus dropped. */
@@ -34,6 +40,10 @@ export interface PhaseResult {
   readonly networkErrors: number;
   /** Answered 401 and sent again with a fresh token; the retry's answer is the one counted. */
   readonly renewed: number;
+  /** Failed token requests and the statuses they got (0: no answer); undefined when none failed. */
+  readonly tokenFailures: TokenFailures | undefined;
+  /** Iterations that sent nothing for want of a token. */
+  readonly noToken: number;
   readonly dropped: number;
   /** Sent too long after the phase's end to fit its slots. */
   readonly unslotted: number;
@@ -108,6 +118,16 @@ const mergeRoundTrips = (parts: readonly (RoundTrips | undefined)[]): RoundTrips
   };
 };
 
+const mergeTokenFailures = (parts: readonly (TokenFailures | undefined)[]): TokenFailures | undefined => {
+  const known = parts.filter((p): p is TokenFailures => p !== undefined);
+  if (known.length === 0) return undefined;
+  return {
+    count: sum(known.map((p) => p.count)),
+    minStatus: Math.min(...known.map((p) => p.minStatus)),
+    maxStatus: Math.max(...known.map((p) => p.maxStatus)),
+  };
+};
+
 const mergePhase = (parts: readonly PhaseResult[]): PhaseResult => {
   const limited = sum(parts.map((p) => p.limited));
   const maxima = parts.map((p) => p.retryAfterMax).filter((m): m is number => m !== undefined);
@@ -119,6 +139,8 @@ const mergePhase = (parts: readonly PhaseResult[]): PhaseResult => {
     refused: sum(parts.map((p) => p.refused)),
     networkErrors: sum(parts.map((p) => p.networkErrors)),
     renewed: sum(parts.map((p) => p.renewed)),
+    tokenFailures: mergeTokenFailures(parts.map((p) => p.tokenFailures)),
+    noToken: sum(parts.map((p) => p.noToken)),
     dropped: sum(parts.map((p) => p.dropped)),
     unslotted: sum(parts.map((p) => p.unslotted)),
     retryAfterValid:

@@ -15,6 +15,10 @@ export const refused = new Counter('harness_refused');
 export const renewed = new Counter('harness_renewed');
 /** No answer at all: connection refused or reset, timeout. The network's or harness's trouble, not a verdict. */
 export const networkErrors = new Counter('harness_network_errors');
+/** Status of each failed token request (0: no answer), so the verdict can say what the token endpoint answered. */
+export const tokenFailures = new Trend('harness_token_status');
+/** Iterations that sent nothing: their VU had no token, its token endpoint failing (auth.ts backs off). */
+export const noToken = new Counter('harness_no_token');
 /** Sent too far past the phase's end to fit its slots: k6 could not keep to the schedule. */
 export const unslotted = new Counter('harness_unslotted');
 /** Of the 429s: Retry-After present, integer seconds, no longer than the window (SPEC.md §8 rule 2). */

@@ -1,42 +1,7 @@
-// Which k6 scenarios a run has and what each expects, derived from the spec data (spec.generated.json) and the
-// target's profile. Pure TypeScript with no k6 or Node imports: the k6 script builds its options from it, and the
-// harness CLI lists scenarios, plans the pre-flight and judges merged results with the same code.
-import { availableProbes, effectiveLimit, endpointsOf } from './probes.ts';
-
-export interface SpecLimit {
-  readonly count: number;
-  readonly per: 'second' | 'minute';
-}
-export interface SpecBucket {
-  readonly id: string;
-  readonly limit: SpecLimit;
-}
-export interface SpecEndpoint {
-  readonly key: string;
-  readonly method: 'GET' | 'POST';
-  readonly path: string;
-  readonly bucket: string;
-  readonly pathIds: readonly string[];
-  readonly sideEffects: boolean;
-}
-export interface SpecData {
-  readonly buckets: Readonly<Record<string, SpecBucket>>;
-  readonly endpoints: readonly SpecEndpoint[];
-}
-
-/** The part of a harness profile the load scripts read (secrets travel separately, see config.ts). */
-export interface LoadTarget {
-  readonly base_url: string;
-  readonly auth_url: string;
-  readonly tenant: string;
-  readonly clients: Readonly<Record<string, { client_id: string; tenant?: string }>>;
-  readonly observability?: readonly string[];
-  readonly requests?: Readonly<Record<string, { body?: unknown; query?: Record<string, string> }>>;
-  readonly ids?: Readonly<Record<string, { from?: string; pointer?: string; value?: string }>>;
-  readonly side_effects?: 'allow' | 'deny' | readonly string[];
-  readonly limits?: Readonly<Record<string, SpecLimit>>;
-  readonly minute_ms?: number;
-}
+// The plan k6 runs, as harness hands it over in HARNESS_PLAN: every decision about the target (which probes its
+// profile allows, the limit each faces, the token request of each client) is taken in Node by src/k6/plan.ts from
+// the same resolved target the conformance checks use, so no rule is written twice. Here only its shape, and what a
+// phase offers when (needed by the k6 schedule, the verdicts and the charts alike). Pure TypeScript.
 
 export type Phase = 'within' | 'over' | 'knee';
 
@@ -52,7 +17,7 @@ export interface PhasePlan {
   readonly endpoints: readonly string[];
   /** The client each request uses, by role: several roles alternate (tenant-sharing). */
   readonly clients: readonly string[];
-  readonly limit: SpecLimit & { readonly windowMs: number };
+  readonly limit: { readonly count: number; readonly per: 'second' | 'minute'; readonly windowMs: number };
   /** Requests offered per window: `fromPerWindow` at the start, climbing over `rampMs` to `offeredPerWindow`. */
   readonly fromPerWindow: number;
   readonly offeredPerWindow: number;
@@ -68,186 +33,31 @@ export interface ProbePlanSet {
   readonly totalMs: number;
 }
 
-/**
- * Offered rates as shares of the limit. OVER spends a full token bucket within one window (2N offered, N
- * refilled), and never offers fewer than four a window, so a tiny limit is refused often enough to read it.
- */
-const WITHIN = 0.9;
-const OVER = 2;
-const OVER_AT_LEAST = 4;
-const KNEE_FROM = 0.5;
-/** The other tenant's rate beside a held tenant: far enough below its limit that one 429 proves a shared limit. */
-const BESIDE = 0.5;
-/** The held tenant in tenant-isolation: over its limit, light on the load generator. */
-const HELD = 1.2;
-/** Slots per window: the resolution of the evidence (see verdict.ts). */
-const SLOTS_PER_WINDOW = 50;
-
-const windowMsOf = (limit: SpecLimit, target: LoadTarget): number =>
-  limit.per === 'second' ? 1000 : (target.minute_ms ?? 60_000);
-
-/**
- * Phase lengths in windows. Per-second limits are cheap to watch for many windows; per-minute phases are as short
- * as the estimator allows, since they set the length of a whole run: within spans a window and a fifth, over leaves
- * 1.5 windows after a full token bucket is spent, the knee climbs for two windows and holds for one.
- */
-const WINDOWS = {
-  second: { within: 5, over: 8, knee: 10, shared: 5 },
-  minute: { within: 1.2, over: 2.5, knee: 3, shared: 2.5 },
-} as const;
-
-/**
- * The fewest windows each phase needs, whatever --duration says: within spans a window whole, over outlasts a full
- * token bucket (one window at twice the limit) by more than a window, and a knee climbs for two and holds for one.
- */
-const MIN_WINDOWS: Readonly<Record<Phase, number>> = { within: 1.2, over: 2.5, knee: 3 };
-
-export interface PlanOptions {
-  /** Probe names, or ['all']. */
-  readonly scenarios: readonly string[];
-  /** Length of every phase, at least what its verdict needs (see MIN_WINDOWS). */
-  readonly durationMs?: number;
-  /** Requests per window for the `over` phase instead of twice the limit. */
-  readonly rate?: number;
+/** What harness sends before k6 starts, or what each k6 instance fetches itself when run without harness. */
+export interface PreflightPlan {
+  /** Client roles to fetch a token for, in order: each once, then primary again until there are enough timings. */
+  readonly tokenRequests: readonly string[];
+  /** Path ids taken from an endpoint's answer: name, the endpoint that issues it, where in the body. */
+  readonly idSources: readonly { name: string; from: string; pointer: string }[];
+  /** Path ids the profile gives as fixed values. */
+  readonly fixedIds: Readonly<Record<string, string>>;
+  /** The API call that measures a round trip when no id fetch does. */
+  readonly timedCall: string | undefined;
+  /** API requests per limiter key (see PhasePlan.limiterKey), made shortly before the first phase. */
+  readonly requestsPerLimiter: Readonly<Record<string, number>>;
 }
 
-const tenantOf = (target: LoadTarget, role: string): string => target.clients[role]?.tenant ?? target.tenant;
-
-interface PhaseShape {
-  readonly phase: Phase;
-  readonly from: number;
-  readonly to: number;
-  readonly windows: number;
-  readonly clients: readonly string[];
-  readonly suffix?: string;
-  /** Runs beside the previous shape (another tenant), not after it. */
-  readonly beside?: boolean;
+/** A client's token request without its secret (that travels in HARNESS_SECRETS, read only when a VU needs it). */
+export interface TokenClient {
+  readonly client_id: string;
+  readonly scope: string;
 }
 
-const shapesOf = (
-  probe: string,
-  limit: SpecLimit,
-  lengths: (typeof WINDOWS)['second' | 'minute'],
-  options: PlanOptions,
-): PhaseShape[] => {
-  const n = limit.count;
-  // A limit of one per window is probed within at 0.9 per window: one request every 1.11 windows.
-  const within = Math.floor(n * WITHIN) || WITHIN;
-  const saturating = Math.max(OVER_AT_LEAST, Math.ceil(n * OVER));
-  const over = options.rate ?? saturating;
-  const primary = ['primary'];
-  if (probe === 'tenant-sharing') {
-    return [
-      { phase: 'over', from: over, to: over, windows: lengths.shared, clients: ['primary', 'same_tenant'] },
-    ];
-  }
-  if (probe === 'tenant-isolation') {
-    const held = Math.max(n + 1, Math.ceil(n * HELD));
-    return [
-      { phase: 'over', from: held, to: held, windows: lengths.shared, clients: primary },
-      {
-        phase: 'within',
-        from: Math.floor(n * BESIDE) || BESIDE,
-        to: Math.floor(n * BESIDE) || BESIDE,
-        windows: lengths.shared,
-        clients: ['other_tenant'],
-        suffix: '_beside',
-        beside: true,
-      },
-    ];
-  }
-  return [
-    { phase: 'within', from: within, to: within, windows: lengths.within, clients: primary },
-    { phase: 'over', from: over, to: over, windows: lengths.over, clients: primary },
-    {
-      phase: 'knee',
-      from: Math.floor(n * KNEE_FROM) || KNEE_FROM,
-      to: saturating,
-      windows: lengths.knee,
-      clients: primary,
-    },
-  ];
-};
-
-/** Round up to a whole number of slots, so every phase of a limiter shares one slot grid. */
-const onGrid = (ms: number, slotMs: number) => Math.ceil(ms / slotMs - 1e-9) * slotMs;
-
-export const planProbes = (spec: SpecData, target: LoadTarget, options: PlanOptions): ProbePlanSet => {
-  const all = availableProbes(spec, target);
-  const wanted = options.scenarios.includes('all') ? all.map((p) => p.name) : options.scenarios;
-  const unknown = wanted.filter((name) => !all.some((p) => p.name === name));
-  if (unknown.length > 0) {
-    throw new Error(
-      `unknown or unavailable scenario: ${unknown.join(', ')} (available: ${all.map((p) => p.name).join(', ')})`,
-    );
-  }
-  // Phases of one bucket follow one another with only a short gap (answers of one phase arrive before the next
-  // begins); different buckets run side by side.
-  const nextStart = new Map<string, number>();
-  const probes = all
-    .filter((p) => wanted.includes(p.name))
-    .map((probe) => {
-      const limit = effectiveLimit(spec, target, probe.bucket);
-      const windowMs = windowMsOf(limit, target);
-      const slotMs = windowMs / SLOTS_PER_WINDOW;
-      const lengths = WINDOWS[windowMs <= 1000 ? 'second' : 'minute'];
-      const gapMs = onGrid(Math.max(500, slotMs), slotMs);
-      const endpoints = endpointsOf(spec, target, probe.bucket).map((e) => e.key);
-      let start = nextStart.get(probe.bucket) ?? 0;
-      let previous: PhasePlan | undefined;
-      const phases = shapesOf(probe.name, limit, lengths, options).map((shape) => {
-        const knee = shape.phase === 'knee';
-        const defaultMs = shape.windows * windowMs;
-        const chosen = options.durationMs ?? defaultMs;
-        const durationMs = onGrid(Math.max(chosen, MIN_WINDOWS[shape.phase] * windowMs), slotMs);
-        const startMs = shape.beside && previous ? previous.startMs : start;
-        const plan: PhasePlan = {
-          name: `${shape.phase}_${probe.name}${shape.suffix ?? ''}`,
-          probe: probe.name,
-          phase: shape.phase,
-          bucket: probe.bucket,
-          limiterKey: `${probe.bucket}/${tenantOf(target, shape.clients[0]!)}`,
-          endpoints,
-          clients: shape.clients,
-          limit: { ...limit, windowMs },
-          fromPerWindow: shape.from,
-          offeredPerWindow: shape.to,
-          rampMs: knee ? onGrid((durationMs * 2) / 3, slotMs) : 0,
-          startMs,
-          durationMs,
-          slotMs,
-        };
-        start = Math.max(start, startMs + durationMs + gapMs);
-        previous = plan;
-        return plan;
-      });
-      nextStart.set(probe.bucket, start);
-      return { name: probe.name, describes: probe.describes, phases };
-    });
-  const shifted = afterShorterMinutes(probes);
-  const totalMs = Math.max(0, ...shifted.flatMap((p) => p.phases.map((ph) => ph.startMs + ph.durationMs)));
-  return { probes: shifted, totalMs };
-};
-
-const endOf = (phases: readonly PhasePlan[]) => Math.max(0, ...phases.map((p) => p.startMs + p.durationMs));
-
-/**
- * Against real minutes the per-minute phases outlast the per-second ones by far and offer a few requests a second,
- * so everything runs side by side. Against a test server's shortened minutes they offer hundreds a second and end
- * first: the per-second phases then wait for them, so their rates never add up on one load generator.
- */
-const afterShorterMinutes = (probes: ProbePlanSet['probes']): ProbePlanSet['probes'] => {
-  const perSecond = (p: PhasePlan) => p.limit.windowMs <= 1000;
-  const all = probes.flatMap((p) => p.phases);
-  const minutesEnd = endOf(all.filter((p) => !perSecond(p)));
-  if (minutesEnd === 0 || minutesEnd >= endOf(all.filter(perSecond))) return probes;
-  return probes.map((probe) => ({
-    ...probe,
-    phases: probe.phases.map((p) =>
-      perSecond(p) ? { ...p, startMs: p.startMs + onGrid(minutesEnd + 500, p.slotMs) } : p,
-    ),
-  }));
-};
+/** HARNESS_PLAN: the resolved plan, its pre-flight, and the token request of every client role it uses. */
+export interface K6Plan extends ProbePlanSet {
+  readonly preflight: PreflightPlan;
+  readonly clients: Readonly<Record<string, TokenClient>>;
+}
 
 /** Requests per window offered `atMs` into the phase. */
 export const offeredAt = (phase: PhasePlan, atMs: number): number =>

@@ -4,7 +4,7 @@
 import exec from 'k6/execution';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { forget, tokenFor } from './auth.ts';
-import { phases, target } from './config.ts';
+import { phases, spec, target, timeoutParam } from './config.ts';
 import {
   evidence,
   networkErrors,
@@ -17,6 +17,7 @@ import {
 } from './metrics.ts';
 import { slotsOf } from './options.ts';
 import { scheduledMs } from './schedule.ts';
+import { apiUrl } from './wire.ts';
 
 /** Path ids, found once before the run (ids are not secrets, so setup may return them). */
 export type Ids = Readonly<Record<string, string>>;
@@ -29,18 +30,10 @@ export interface SetupData {
   readonly lateMs: number;
 }
 
-const INTEGER = /^\d+$/;
+const RETRY_AFTER = new RegExp(spec.retryAfterPattern);
 
-const urlFor = (key: string, ids: Ids): string => {
-  let path = key.slice(key.indexOf(' ') + 1);
-  for (const [name, value] of Object.entries(ids))
-    path = path.replace(`{${name}}`, encodeURIComponent(value));
-  const query = target.requests?.[key]?.query;
-  const search = query
-    ? Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-    : [];
-  return `${target.base_url.replace(/\/+$/, '')}${path}${search.length > 0 ? `?${search.join('&')}` : ''}`;
-};
+const urlFor = (key: string, ids: Ids): string =>
+  apiUrl(target.base_url, key, ids, target.requests?.[key]?.query);
 
 interface Timed {
   readonly res: RefinedResponse<ResponseType>;
@@ -48,22 +41,26 @@ interface Timed {
   readonly answered: number;
 }
 
-/** Sends as `role`, timed from just before sending to just after the answer (the token is fetched first). */
-const timedCall = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed => {
+/**
+ * Sends as `role`, timed from just before sending to just after the answer (the token is fetched first); nothing
+ * when there is no token (the token endpoint is failing).
+ */
+const timedCall = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed | undefined => {
+  const token = tokenFor(role, tags);
+  if (token === undefined) return undefined;
   const method = key.slice(0, key.indexOf(' '));
   const body = method === 'POST' ? JSON.stringify(target.requests?.[key]?.body ?? {}) : null;
-  const headers = { Authorization: `Bearer ${tokenFor(role)}`, 'Content-Type': 'application/json' };
+  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const sent = Date.now();
-  const res = http.request(method, urlFor(key, ids), body, { headers, tags });
+  const res = http.request(method, urlFor(key, ids), body, { headers, tags, ...timeoutParam });
   return { res, sent, answered: Date.now() };
 };
 
 /** On a 401 fetches a fresh token and sends once more (SPEC.md §5 rule 4); the retry is the one recorded. */
-const call = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed => {
+const call = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed | undefined => {
   const first = timedCall(key, role, ids, tags);
-  if (first.res.status !== 401) return first;
+  if (first?.res.status !== 401 || !forget(role)) return first;
   renewed.add(1);
-  forget(role);
   return timedCall(key, role, ids, tags);
 };
 
@@ -75,7 +72,9 @@ export const probeRequest = (index: number, data: SetupData): void => {
   const endpoint = phase.endpoints[n % phase.endpoints.length]!;
   const role = phase.clients[n % phase.clients.length]!;
   const tags = { endpoint, client: role };
-  const { res, sent, answered } = call(endpoint, role, data.ids, tags);
+  const timed = call(endpoint, role, data.ids, tags);
+  if (timed === undefined) return;
+  const { res, sent, answered } = timed;
   const slot = Math.max(0, Math.floor((sent - phaseStart) / phase.slotMs));
   const inSlots = slot < slotsOf(phase);
   if (!inSlots) unslotted.add(1);
@@ -84,7 +83,7 @@ export const probeRequest = (index: number, data: SetupData): void => {
   if (res.status === 429) {
     record(evidence[index]!.limited);
     const value = res.headers['Retry-After'];
-    const integer = value !== undefined && INTEGER.test(value);
+    const integer = value !== undefined && RETRY_AFTER.test(value);
     retryAfterValid.add(integer && Number(value) * 1000 <= phase.limit.windowMs);
     if (integer) retryAfterSeconds.add(Number(value));
   } else if (res.status >= 200 && res.status < 400) {
@@ -96,6 +95,6 @@ export const probeRequest = (index: number, data: SetupData): void => {
   }
 };
 
-/** For setup(): a plain call with token renewal, untimed. */
+/** For setup(): a plain call with token renewal, untimed; undefined when no token could be had. */
 export const fetchFrom = (key: string, role: string, ids: Ids) =>
-  call(key, role, ids, { name: 'setup: path id' }).res;
+  call(key, role, ids, { name: 'setup: path id' })?.res;

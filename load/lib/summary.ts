@@ -1,10 +1,9 @@
 // handleSummary's side: k6's end-of-test data turned into harness's LoadSummary, plus the text k6 prints.
 
-import { spec, target } from './config.ts';
+import { plan as k6Plan, target } from './config.ts';
 import type { LoadSummary, PhaseResult } from './evidence.ts';
 import { slotMetrics, slotsOf } from './options.ts';
 import type { ProbePlanSet } from './plan.ts';
-import { planPreflight } from './preflight-plan.ts';
 import { byGrade } from './verdict.ts';
 
 interface MetricValues {
@@ -39,6 +38,15 @@ export const loadSummary = (data: SummaryData, instances: number, plan: ProbePla
       refused: count('harness_refused'),
       networkErrors: count('harness_network_errors'),
       renewed: count('harness_renewed'),
+      tokenFailures:
+        count('harness_token_status') === 0
+          ? undefined
+          : {
+              count: count('harness_token_status'),
+              minStatus: of('harness_token_status').min ?? 0,
+              maxStatus: of('harness_token_status').max ?? 0,
+            },
+      noToken: count('harness_no_token'),
       dropped: count('dropped_iterations'),
       unslotted: count('harness_unslotted'),
       retryAfterValid: (limited.count ?? 0) === 0 ? undefined : of('harness_retry_after_valid').rate,
@@ -61,7 +69,7 @@ export const loadSummary = (data: SummaryData, instances: number, plan: ProbePla
     };
   });
   // Without the CLI's pre-flight, every instance fetched the path ids itself.
-  const perRun = planPreflight(spec, target, phases).requestsPerLimiter;
+  const perRun = k6Plan.preflight.requestsPerLimiter;
   const copies = __ENV.HARNESS_IDS ? 1 : instances;
   return {
     target: target.base_url,

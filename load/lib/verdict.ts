@@ -8,7 +8,7 @@
 // prove, is INCONCLUSIVE too. A limiter that refuses yet lets through a burst larger than the limit is WARN: a
 // token bucket with a capacity above it.
 import { openingBurst, type Reading, sustained } from './estimate.ts';
-import type { LoadSummary, PhaseResult } from './evidence.ts';
+import type { LoadSummary, PhaseResult, TokenFailures } from './evidence.ts';
 import { offeredAt, type PhasePlan } from './plan.ts';
 import { tooFewBeforeRefusal, tooManyAfterRefusal, tooManyInInterval } from './proofs.ts';
 import { slotRange, type Timeline, timelinesOf } from './timeline.ts';
@@ -47,18 +47,36 @@ const toleranceOf = (result: PhaseResult, reading: Reading): number => {
   return Math.max(result.plan.limit.count * share, 1 / reading.windows);
 };
 
-/** Why the offered rate may not have been the plan's: each is harness's shortfall, not the server's. */
+/** What the token endpoint said to the requests that got no token: a status, a range of them, or nothing. */
+const tokenAnswer = ({ minStatus, maxStatus }: TokenFailures): string => {
+  if (maxStatus === 0) return 'did not answer';
+  if (minStatus === 200 && maxStatus === 200) return 'answered 200 without an access_token';
+  const statuses = minStatus === maxStatus ? `${maxStatus}` : `${minStatus} to ${maxStatus}`;
+  return `answered ${statuses}${minStatus === 0 ? ' (0: no answer)' : ''}`;
+};
+
+/**
+ * Why the offered rate may not have been the plan's: each is harness's shortfall, not the server's, the likeliest
+ * cause first (VUs waiting on a token endpoint or on unanswered requests are what leaves too few of them).
+ */
 const shortfalls = (result: PhaseResult, lateSpreadMs: number): string[] => {
   const { plan } = result;
   // Late starts bunch requests; a tenth of a window of it changes what any window is offered.
   const lagLimit = Math.max(50, plan.limit.windowMs / 10);
+  const tokens = result.tokenFailures;
   return [
+    ...(tokens || result.noToken > 0
+      ? [
+          `${result.noToken} requests not sent for want of a token: the token endpoint ${tokens ? `${tokenAnswer(tokens)} to ${tokens.count} token requests` : 'failed before this phase'}`,
+        ]
+      : []),
+    ...(result.networkErrors > 0 ? [`${result.networkErrors} requests never answered`] : []),
+    ...(result.admitted + result.limited === 0 ? ['not one request was admitted or limited'] : []),
     ...(result.dropped > 0 ? [`${result.dropped} iterations dropped (all VUs busy)`] : []),
     ...(result.startLagMs.p99 > lagLimit
       ? [`k6 started 1 % of iterations over ${Math.round(result.startLagMs.p99)} ms late (CPU starved)`]
       : []),
     ...(result.unslotted > 0 ? [`${result.unslotted} requests sent after the phase's end`] : []),
-    ...(result.networkErrors > 0 ? [`${result.networkErrors} requests never answered`] : []),
     ...(lateSpreadMs > lagLimit ? [`the k6 instances started ${Math.round(lateSpreadMs)} ms apart`] : []),
   ];
 };

@@ -10,7 +10,7 @@ import {
   verify as verifyBytes,
 } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../cli/errors.ts';
+import { InputError } from '../errors.ts';
 import type { Profile } from '../spec/index.ts';
 import { type TarEntry, tarGz } from './tar.ts';
 
@@ -90,10 +90,10 @@ const readKey = (flag: string, path: string, parse: (pem: Buffer) => KeyObject):
     key = parse(readFileSync(path));
   } catch (error) {
     const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(`${flag} ${path}: cannot read a PEM key (${why})`);
+    throw new InputError(`${flag} ${path}: cannot read a PEM key (${why})`);
   }
   if (key.asymmetricKeyType !== 'ed25519') {
-    throw new UsageError(
+    throw new InputError(
       `${flag} ${path}: an Ed25519 key is needed, not ${key.asymmetricKeyType} (openssl genpkey -algorithm ed25519)`,
     );
   }

@@ -1,5 +1,2 @@
-/** Bad input from the user (flag, profile, environment): one line on stderr and exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-  readonly exitCode = 2;
-}
+/** Bad input from the user (flag, profile, environment): one line on stderr and exit code 2. The CLI's name for it. */
+export { InputError as UsageError } from '../errors.ts';

@@ -1,17 +1,18 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
 import { writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { planProbes } from '../../load/lib/plan.ts';
-import { availableProbes } from '../../load/lib/probes.ts';
 import { summaryHtml } from '../../load/lib/report-html.ts';
 import { byGrade, GRADE_ORDER, reportJson } from '../../load/lib/verdict.ts';
+import { TargetError, TokenError } from '../client/index.ts';
 import { k6Network } from '../k6/k6-network.ts';
+import { planProbes } from '../k6/plan.ts';
+import { availableProbes } from '../k6/probes.ts';
 import { type LoadOutcome, runLoad } from '../k6/run.ts';
 import { loadProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import { type GradedPhase, toLoadJUnit } from '../report/load-junit.ts';
 import { pointLatest, timestampDir } from '../report/write.ts';
-import { specData } from '../spec/export.ts';
+import { resolveTarget } from '../runner/target.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
 import { findK6 } from './k6.ts';
@@ -69,10 +70,9 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
       });
     }
     const profile = withNetworkFlags(server ? server.profile() : loadProfile(options.profile!), options);
-    const spec = specData();
+    const target = resolveTarget(profile);
     if (options.list) {
-      for (const probe of availableProbes(spec, profile))
-        console.log(`${probe.name.padEnd(22)} ${probe.describes}`);
+      for (const probe of availableProbes(target)) console.log(`${probe.name.padEnd(22)} ${probe.describes}`);
       return { exitCode: 0, files: [] };
     }
     const plan = {
@@ -82,7 +82,7 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
     };
     let totalMs: number;
     try {
-      totalMs = planProbes(spec, profile, plan).totalMs;
+      totalMs = planProbes(target, plan).totalMs;
     } catch (error) {
       throw new UsageError(`--scenario: ${(error as Error).message}`);
     }
@@ -115,6 +115,11 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
         http: httpOptionsOf(network),
       });
     } catch (error) {
+      // The pre-flight could not talk to the target or get a token: no phase can run, and the fault is the target's.
+      if (error instanceof TargetError || error instanceof TokenError) {
+        console.error(`harness: target unusable, no phase run: ${error.message}`);
+        return { exitCode: TARGET_UNREACHABLE, dir, files: [] };
+      }
       // k6 did not start, or ended without a summary: there is nothing to judge.
       console.error(`harness: ${(error as Error).message}`);
       return { exitCode: HARNESS_OR_K6_ERROR, dir, files: [] };

@@ -1,3 +1,4 @@
+import { urlOf } from '../../load/lib/wire.ts';
 import { API_CONTENT_TYPE } from '../spec/index.ts';
 import { TokenError } from './errors.ts';
 import type { Exchange } from './evidence.ts';
@@ -73,7 +74,6 @@ export class ApiClient {
   }
 
   url(path: string, query?: Record<string, string>): string {
-    const search = query === undefined ? '' : new URLSearchParams(query).toString();
-    return `${this.#baseUrl}${path.startsWith('/') ? path : `/${path}`}${search === '' ? '' : `?${search}`}`;
+    return urlOf(this.#baseUrl, path.startsWith('/') ? path : `/${path}`, query);
   }
 }

@@ -1,3 +1,4 @@
+import { renewAtFor, tokenForm } from '../../load/lib/wire.ts';
 import {
   type ClientCredentials,
   GRANT_TYPE,
@@ -101,12 +102,10 @@ export class TokenManager {
   /** Exactly the SPEC §5 rule 1 request, always fresh and never cached; resolves whatever the status. */
   requestToken(client: TokenClient): Promise<Exchange> {
     this.#http.redactor.addSecret(client.client_secret);
-    const body = new URLSearchParams({
-      grant_type: GRANT_TYPE,
-      client_id: client.client_id,
-      client_secret: client.client_secret,
-      scope: scopeFor(client.tenant ?? this.#tenant),
-    }).toString();
+    const scope = scopeFor(client.tenant ?? this.#tenant);
+    const body = new URLSearchParams(
+      tokenForm(GRANT_TYPE, { client_id: client.client_id, scope }, client.client_secret),
+    ).toString();
     return this.#http.send({
       method: 'POST',
       url: this.#authUrl,
@@ -128,16 +127,9 @@ export class TokenManager {
     }
     this.#http.redactor.addToken(issued.token);
     this.#owners.set(issued.token, client);
-    const { expiresIn } = issued;
-    // A missing or odd expires_in is for conformance checks to report; caching falls back to the SPEC lifetime.
-    const lifetime =
-      typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0
-        ? expiresIn
-        : TOKEN_LIFETIME_SECONDS;
-    // Short lifetimes (test servers) would otherwise be renewed on every call.
-    const margin = Math.min(this.#marginSeconds, lifetime / 2);
     const result: IssuedToken = { token: issued.token, evidence: exchange.evidence };
-    this.#cache.set(key, { issued: result, renewAt: requestedAt + (lifetime - margin) * 1000 });
+    const renewAt = renewAtFor(requestedAt, issued.expiresIn, TOKEN_LIFETIME_SECONDS, this.#marginSeconds);
+    this.#cache.set(key, { issued: result, renewAt });
     return result;
   }
 

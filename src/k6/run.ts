@@ -6,13 +6,12 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type LoadSummary, mergeSummaries } from '../../load/lib/evidence.ts';
-import { type PlanOptions, planProbes } from '../../load/lib/plan.ts';
-import { planPreflight } from '../../load/lib/preflight-plan.ts';
 import { vusFor } from '../../load/lib/schedule.ts';
 import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
 import type { HttpClientOptions } from '../client/index.ts';
-import { specData } from '../spec/export.ts';
+import { resolveTarget } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
+import { k6PlanFor, type PlanOptions } from './plan.ts';
 import { runPreflight } from './preflight.ts';
 
 export const SCRIPT = resolve(import.meta.dirname, '../../load/probe.ts');
@@ -74,6 +73,30 @@ const splitProfile = (profile: Profile) => {
 /** Time for k6 to start and initialise its VUs before the common start: a second, and a few ms per VU. */
 const leadMs = (vus: number) => 3000 + 4 * vus;
 
+/**
+ * k6 logs a line per failed request (`level=warning msg="Request Failed" error="...: request timeout"`), thousands
+ * of them against a failing target. Each kind of line (the same but for its numbers) is passed on once, and how
+ * many more of it came is said in one line when k6 exits.
+ */
+const foldingRepeats = (onLine: (line: string) => void) => {
+  const kinds = new Map<string, { first: string; more: number }>();
+  return {
+    line: (line: string) => {
+      const kind = line.replace(/\d+/g, '#');
+      const seen = kinds.get(kind);
+      if (seen !== undefined) seen.more++;
+      else {
+        kinds.set(kind, { first: line, more: 0 });
+        onLine(line);
+      }
+    },
+    end: () => {
+      for (const { first, more } of kinds.values())
+        if (more > 0) onLine(`${more} more line${more === 1 ? '' : 's'} like: ${first}`);
+    },
+  };
+};
+
 const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: string[]): Promise<number> =>
   new Promise((done, fail) => {
     const child = spawn(run.k6, ['run', '--quiet', ...args, SCRIPT], {
@@ -81,23 +104,27 @@ const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: 
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const prefix = run.instances > 1 ? `[k6 ${index + 1}/${run.instances}] ` : '[k6] ';
+    const output = foldingRepeats((line) => run.onLine?.(`${prefix}${line}`));
     for (const stream of [child.stdout, child.stderr]) {
       let pending = '';
       stream.on('data', (chunk: Buffer) => {
         const lines = (pending + chunk.toString()).split('\n');
         pending = lines.pop() ?? '';
-        for (const line of lines) if (line.trim() !== '') run.onLine?.(`${prefix}${line}`);
+        for (const line of lines) if (line.trim() !== '') output.line(line);
       });
     }
     child.once('error', fail);
-    child.once('exit', (code) => done(code ?? 1));
+    child.once('close', (code) => {
+      output.end();
+      done(code ?? 1);
+    });
   });
 
 export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   const { target, secrets } = splitProfile(run.profile);
-  const spec = specData();
-  const phases = planProbes(spec, run.profile, run.plan).probes.flatMap((p) => p.phases);
-  const preflight = await runPreflight(run.profile, planPreflight(spec, run.profile, phases), run.http);
+  const plan = k6PlanFor(resolveTarget(run.profile), run.plan);
+  const phases = plan.probes.flatMap((p) => p.phases);
+  const preflight = await runPreflight(run.profile, plan, run.http);
   const vus = phases.reduce((n, p) => n + vusFor(p, preflight.roundTripMs, run.instances).preAllocatedVUs, 0);
   const startAt = Date.now() + leadMs(Math.ceil(vus / run.instances));
   const files: string[] = [];
@@ -119,7 +146,7 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
         HARNESS_IDS: JSON.stringify(preflight.ids),
         HARNESS_ROUND_TRIP_MS: String(Math.ceil(preflight.roundTripMs)),
         HARNESS_START_AT: String(startAt),
-        HARNESS_PLAN: JSON.stringify(run.plan),
+        HARNESS_PLAN: JSON.stringify(plan),
         HARNESS_INSTANCES: String(run.instances),
         HARNESS_SUMMARY_JSON: summaryFiles[i],
         ...(run.instances === 1

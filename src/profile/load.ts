@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { UsageError } from '../cli/errors.ts';
+import { InputError } from '../errors.ts';
 import { type Profile, profileSchema } from '../spec/index.ts';
 import { requireSideEffectsOffLoopback } from './loopback.ts';
 import { checkReferences } from './references.ts';
@@ -42,7 +42,7 @@ const resolveEnv = (
       const name = names[Number(index)]!;
       const replacement = env[name];
       if (replacement === undefined) {
-        throw new UsageError(`${source}: ${pointer || '/'}: environment variable ${name} is not set`);
+        throw new InputError(`${source}: ${pointer || '/'}: environment variable ${name} is not set`);
       }
       return replacement;
     });
@@ -73,7 +73,7 @@ export const validateProfile = (document: unknown, source: string): Profile => {
   if (!validate(document)) {
     // oneOf failures repeat the branch errors; the first few distinct lines say what is wrong.
     const lines = [...new Set((validate.errors ?? []).map(describe))].slice(0, 3);
-    throw new UsageError(`${source}: ${lines.join('; ')}`);
+    throw new InputError(`${source}: ${lines.join('; ')}`);
   }
   checkReferences(document, source);
   requireSideEffectsOffLoopback(document, source);
@@ -88,7 +88,7 @@ export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEn
     document = parseYaml(inert) as Json;
   } catch (error) {
     const firstLine = (error as Error).message.split('\n')[0];
-    throw new UsageError(`${source}: not valid YAML or JSON: ${firstLine}`);
+    throw new InputError(`${source}: not valid YAML or JSON: ${firstLine}`);
   }
   return validateProfile(resolveEnv(document, names, env, source), source);
 };
@@ -113,7 +113,7 @@ export const loadProfile = (path: string, env: NodeJS.ProcessEnv = process.env):
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`--profile ${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? error}`);
+    throw new InputError(`--profile ${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
   return anchorTlsFiles(parseProfile(text, path, env), dirname(resolve(path)));
 };

@@ -2,8 +2,8 @@
 // traffic, so a wrong path or a file that is no certificate ends the run with one line naming it.
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../cli/errors.ts';
 import type { ProxyOptions, TlsOptions } from '../client/network.ts';
+import { InputError } from '../errors.ts';
 import type { Profile } from '../spec/index.ts';
 
 export interface Network {
@@ -28,12 +28,12 @@ const readTlsFile = (field: TlsFile, path: string | undefined): Partial<Record<T
   try {
     pem = readFileSync(path);
   } catch (error) {
-    throw new UsageError(`${where}: cannot read (${(error as NodeJS.ErrnoException).code ?? error})`);
+    throw new InputError(`${where}: cannot read (${(error as NodeJS.ErrnoException).code ?? error})`);
   }
   try {
     check(pem);
   } catch {
-    throw new UsageError(`${where}: not ${is}`);
+    throw new InputError(`${where}: not ${is}`);
   }
   return { [field]: pem };
 };

@@ -1,13 +1,13 @@
 // Checks a schema-valid profile's cross references: every endpoint it names must be one SPEC.md §4 lists or one of
 // the profile's own Observability endpoints, so a typo fails at load time instead of silently testing nothing.
-import { UsageError } from '../cli/errors.ts';
+import { InputError } from '../errors.ts';
 import { BUCKETS, ENDPOINTS, type Profile } from '../spec/index.ts';
 
 const SPEC_KEYS = new Set<string>(ENDPOINTS.map((e) => e.key));
 
 export const checkReferences = (profile: Profile, source: string): void => {
   const fail = (pointer: string, message: string): never => {
-    throw new UsageError(`${source}: ${pointer}: ${message}`);
+    throw new InputError(`${source}: ${pointer}: ${message}`);
   };
   const observability = profile.observability ?? [];
   observability.forEach((key, i) => {

@@ -13,7 +13,7 @@ type RequestExample = NonNullable<Profile['requests']>[string];
 
 const keyOf = (bucket: BucketId): EndpointKey => ENDPOINTS.find((e) => e.bucket === bucket)!.key;
 
-// Shapes from public examples of such services (see FACTS.md); the reference server reads none of them.
+// Shapes from public examples of such services; the reference server reads none of them.
 const EXAMPLES: Partial<Record<BucketId, RequestExample>> = {
   'transaction-event': {
     body: {

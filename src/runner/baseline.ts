@@ -1,7 +1,7 @@
 // --baseline: the results a target known to deviate is expected to give, by check ID. A run that differs in either
 // direction fails, so a fixed deviation has to update the baseline instead of going unnoticed.
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../cli/errors.ts';
+import { InputError } from '../errors.ts';
 import { GRADES, type Grade } from './grades.ts';
 import type { RunReport } from './types.ts';
 
@@ -13,7 +13,7 @@ export const loadBaseline = (path: string): Baseline => {
   try {
     document = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new UsageError(
+    throw new InputError(
       `--baseline ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
@@ -23,7 +23,7 @@ export const loadBaseline = (path: string): Baseline => {
       : Object.entries(document ?? {});
   for (const [id, grade] of entries) {
     if (!GRADES.includes(grade as Grade)) {
-      throw new UsageError(
+      throw new InputError(
         `--baseline ${path}: ${id}: '${String(grade)}' is not one of ${GRADES.join(', ')}`,
       );
     }

@@ -91,7 +91,7 @@ export const retryAfterSeconds = (exchange: Exchange): number | undefined => {
   return value !== undefined && RETRY_AFTER_PATTERN.test(value) ? Number(value) : undefined;
 };
 
-/** Slack for our own timing and the server's clock: a tenth of the window, at most the second FACTS suggests. */
+/** Slack for our own timing and the server's clock: a tenth of the window, at most a second. */
 export const retryToleranceMs = (limit: BucketLimit): number =>
   Math.min(1000, Math.max(100, limit.windowMs / 10));
 

@@ -1,5 +1,5 @@
 // --only / --skip / --slow: which checks run. Names are check IDs or tags, matched without regard to case.
-import { UsageError } from '../cli/errors.ts';
+import { InputError } from '../errors.ts';
 import type { Selected } from './runner.ts';
 import type { CheckDefinition } from './types.ts';
 
@@ -17,7 +17,7 @@ export const selectChecks = (checks: readonly CheckDefinition[], options: Select
   const normalise = (flag: string, names: readonly string[] | undefined): string[] => {
     const lowered = (names ?? []).map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
     const unknown = lowered.filter((n) => !known.has(n));
-    if (unknown.length > 0) throw new UsageError(`${flag}: unknown check ID or tag: ${unknown.join(', ')}`);
+    if (unknown.length > 0) throw new InputError(`${flag}: unknown check ID or tag: ${unknown.join(', ')}`);
     return lowered;
   };
   const only = normalise('--only', options.only);

@@ -2,6 +2,7 @@
 // memoised results (a bucket is probed once; many checks grade the observations), and the path ids in use.
 
 import { atPointer } from '../../load/lib/pointer.ts';
+import { withPathIds } from '../../load/lib/wire.ts';
 import {
   ApiClient,
   type ApiRequest,
@@ -227,12 +228,9 @@ export class Session {
   }
 
   async path(endpoint: EndpointSpec, ids: Partial<Record<PathId, string>> = {}): Promise<string> {
-    let path = endpoint.path;
-    for (const name of endpoint.pathIds) {
-      const value = ids[name] ?? (await this.pathId(name));
-      path = path.replace(`{${name}}`, encodeURIComponent(value));
-    }
-    return path;
+    const values: Record<string, string> = {};
+    for (const name of endpoint.pathIds) values[name] = ids[name] ?? (await this.pathId(name));
+    return withPathIds(endpoint.path, values);
   }
 
   /** The endpoint's request as the profile describes it (body, query, headers), path ids filled in. */

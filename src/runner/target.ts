@@ -44,14 +44,16 @@ export const resolveTarget = (profile: Profile): Target => {
   const tokenLifetimeSeconds = profile.token_lifetime ?? TOKEN_LIFETIME_SECONDS;
   const overrides = profile.limits ?? {};
 
+  const endpointsIn = (bucket: BucketId) => endpoints.filter((e) => e.bucket === bucket);
   const limits = new Map<BucketId, BucketLimit>();
   for (const bucket of Object.values(BUCKETS)) {
-    // An override may name the bucket or any endpoint drawing from it.
+    // An override may name the bucket (which wins) or any endpoint drawing from it, the profile's Observability
+    // endpoints included, taken in SPEC.md's order.
     const override =
       overrides[bucket.id] ??
-      Object.entries(overrides).find(([key]) =>
-        ENDPOINTS.some((e) => e.bucket === bucket.id && e.key === key),
-      )?.[1];
+      endpointsIn(bucket.id)
+        .map((e) => overrides[e.key])
+        .find((limit) => limit !== undefined);
     const limit: Limit = override ?? bucket.limit;
     limits.set(bucket.id, {
       ...limit,
@@ -96,7 +98,7 @@ export const resolveTarget = (profile: Profile): Target => {
     notCertifiable,
     limitOf: (bucket) => limits.get(bucket)!,
     endpoint: find,
-    endpointsIn: (bucket) => endpoints.filter((e) => e.bucket === bucket),
+    endpointsIn,
     mayCall,
     reachable,
   };

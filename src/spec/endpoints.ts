@@ -128,18 +128,7 @@ export const observabilityEndpoint = (key: EndpointKey): EndpointSpec => ({
   clause: '§4 other endpoints',
 });
 
-export const windowSeconds = (limit: Limit): number => (limit.per === 'second' ? 1 : 60);
-
 export const bucketOf = (id: BucketId): Bucket => BUCKETS[id];
-
-export const endpointByKey = (key: string): EndpointSpec | undefined => ENDPOINTS.find((e) => e.key === key);
 
 /** §4: "Requests to API endpoints carry the header `Content-Type: application/json`." */
 export const API_CONTENT_TYPE = 'application/json';
-
-/** §9: the transaction submission path carries the version segment; no other path does. */
-export const VERSIONING = {
-  segment: 'v3',
-  versionedPath: '/event/transaction/v3',
-  clause: '§9',
-} as const;

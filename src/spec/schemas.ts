@@ -14,7 +14,6 @@ export const tokenResponseSchema = {
     token_type: { type: 'string', const: TOKEN_TYPE },
   },
 } as const;
-export type TokenResponse = FromSchema<typeof tokenResponseSchema>;
 
 const endpointKey = { type: 'string', pattern: '^(GET|POST) /\\S*$' } as const;
 const nonEmpty = { type: 'string', minLength: 1 } as const;

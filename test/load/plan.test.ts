@@ -2,29 +2,24 @@
 // becomes, the pre-flight it needs, and how several instances' records merge.
 import { describe, expect, it } from 'vitest';
 import { mergeSummaries, type PhaseResult } from '../../load/lib/evidence.ts';
-import { type PhasePlan, planProbes } from '../../load/lib/plan.ts';
+import type { PhasePlan } from '../../load/lib/plan.ts';
 import { atPointer } from '../../load/lib/pointer.ts';
-import { planPreflight } from '../../load/lib/preflight-plan.ts';
-import { availableProbes } from '../../load/lib/probes.ts';
 import { arrivalOf, scheduledMs, vusFor } from '../../load/lib/schedule.ts';
-import { specData } from '../../src/spec/export.ts';
+import { k6PlanFor, planProbes } from '../../src/k6/plan.ts';
+import { planPreflight } from '../../src/k6/preflight-plan.ts';
+import { availableProbes } from '../../src/k6/probes.ts';
+import { resolveTarget } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
+import { PLAN_ONLY_TARGET } from './target.ts';
 
 const target: Profile = {
-  base_url: 'http://127.0.0.1:1',
-  auth_url: 'http://127.0.0.1:1/oauth2/token',
-  tenant: 'acme',
-  clients: {
-    primary: { client_id: 'a', client_secret: 's' },
-    same_tenant: { client_id: 'b', client_secret: 's' },
-    other_tenant: { client_id: 'c', client_secret: 's', tenant: 'globex' },
-  },
+  ...PLAN_ONLY_TARGET,
   observability: ['GET /api/observability/a', 'GET /api/observability/b'],
   ids: { batch_id: { from: 'POST /api/transactions/batch/generate-upload-url', pointer: '/batch_id' } },
 };
 
 const allPhases = (profile: Profile = target) =>
-  planProbes(specData(), profile, { scenarios: ['all'] }).probes.flatMap((p) => p.phases);
+  planProbes(resolveTarget(profile), { scenarios: ['all'] }).probes.flatMap((p) => p.phases);
 const phaseOf = (name: string, profile: Profile = target): PhasePlan => {
   const found = allPhases(profile).find((p) => p.name === name);
   if (!found) throw new Error(name);
@@ -48,7 +43,7 @@ describe('load plan', () => {
   });
 
   it('leaves out probes of acting endpoints when side_effects is deny, and the tenant probes move to schedule', () => {
-    const names = availableProbes(specData(), { ...target, side_effects: 'deny' }).map((p) => p.name);
+    const names = availableProbes(resolveTarget({ ...target, side_effects: 'deny' })).map((p) => p.name);
     expect(names).not.toContain('transactions');
     expect(names).not.toContain('rerun');
     expect(phaseOf('over_tenant-sharing', { ...target, side_effects: 'deny' }).bucket).toBe('rules-schedule');
@@ -76,17 +71,17 @@ describe('load plan', () => {
   });
 
   it('fits `--scenario all` against real timings in under seven minutes of schedule', () => {
-    const { totalMs } = planProbes(specData(), target, { scenarios: ['all'] });
+    const { totalMs } = planProbes(resolveTarget(target), { scenarios: ['all'] });
     expect(totalMs).toBe(404_400);
     const chain = allPhases().filter((p) => p.bucket === 'rules-schedule');
     expect(chain.at(-1)!.startMs + chain.at(-1)!.durationMs).toBe(totalMs);
   });
 
   it('plans the pre-flight: a token per role, the path ids, and what they spend of each limit', () => {
-    const phases = planProbes(specData(), target, {
+    const phases = planProbes(resolveTarget(target), {
       scenarios: ['batch-status', 'tenant-sharing'],
     }).probes.flatMap((p) => p.phases);
-    const preflight = planPreflight(specData(), target, phases);
+    const preflight = planPreflight(resolveTarget(target), phases);
     // Three timed round trips besides the first, which also opens the connection.
     expect(preflight.tokenRequests).toEqual(['primary', 'same_tenant', 'primary']);
     expect(preflight.idSources).toEqual([
@@ -94,9 +89,21 @@ describe('load plan', () => {
     ]);
     expect(preflight.timedCall).toBeUndefined();
     expect(preflight.requestsPerLimiter).toEqual({ 'batch-upload-url/acme': 1 });
-    const transactions = planPreflight(specData(), target, [phaseOf('over_transactions')]);
+    const transactions = planPreflight(resolveTarget(target), [phaseOf('over_transactions')]);
     expect(transactions.timedCall).toBe('POST /event/transaction/v3');
     expect(transactions.requestsPerLimiter).toEqual({ 'transaction-event/acme': 1 });
+  });
+});
+
+describe('the plan k6 gets', () => {
+  it("names each role's token request with its tenant's scope, and carries no secret", () => {
+    const plan = k6PlanFor(resolveTarget(target), { scenarios: ['tenant-isolation'] });
+    expect(plan.clients).toEqual({
+      primary: { client_id: 'a', scope: 'tenant/acme' },
+      other_tenant: { client_id: 'c', scope: 'tenant/globex' },
+    });
+    expect(plan.preflight.tokenRequests).toEqual(['primary', 'other_tenant', 'primary']);
+    expect(JSON.stringify(plan)).not.toContain('"s"');
   });
 });
 
@@ -134,6 +141,8 @@ describe('merging instances', () => {
       refused: 0,
       networkErrors: 0,
       renewed: 0,
+      tokenFailures: undefined,
+      noToken: 0,
       dropped: 0,
       unslotted: 0,
       retryAfterValid: valid,

@@ -8,7 +8,7 @@ import type { Profile } from '../../src/spec/index.ts';
 import { harness, tmp } from '../cli/run.ts';
 
 /** A profile file whose secrets come from the environment, as a user would keep them. */
-const profileFile = (profile: Profile) => {
+export const profileFile = (profile: Profile) => {
   const copy = structuredClone(profile);
   const env: Record<string, string> = {};
   for (const [role, client] of Object.entries(copy.clients)) {

@@ -3,11 +3,14 @@
 // Pure and seeded, so verdict tests can cover every limiter kind, network and window phase in milliseconds.
 import type { LoadSummary, PhaseResult } from '../../load/lib/evidence.ts';
 import { slotsOf } from '../../load/lib/options.ts';
-import { type LoadTarget, type PhasePlan, type PlanOptions, planProbes } from '../../load/lib/plan.ts';
+import type { PhasePlan } from '../../load/lib/plan.ts';
 import { scheduledMs } from '../../load/lib/schedule.ts';
+import { type PlanOptions, planProbes } from '../../src/k6/plan.ts';
 import { createLimitState, type LimiterKind, type LimitState } from '../../src/reference/limiter-kinds.ts';
-import { specData } from '../../src/spec/export.ts';
+import { resolveTarget } from '../../src/runner/target.ts';
+import type { Profile } from '../../src/spec/index.ts';
 import { seededRandom } from '../support/random.ts';
+import { PLAN_ONLY_TARGET } from './target.ts';
 
 export interface Network {
   readonly latencyMs: number;
@@ -41,23 +44,16 @@ interface Sent {
   readonly answered: number;
 }
 
-export const TARGET: LoadTarget = {
-  base_url: 'http://127.0.0.1:1',
-  auth_url: 'http://127.0.0.1:1/oauth2/token',
-  tenant: 'acme',
-  clients: {
-    primary: { client_id: 'a' },
-    same_tenant: { client_id: 'b' },
-    other_tenant: { client_id: 'c', tenant: 'globex' },
-  },
+export const TARGET: Profile = {
+  ...PLAN_ONLY_TARGET,
   observability: ['GET /api/observability/a'],
   limits: { 'transaction-event': { count: 200, per: 'second' } },
   minute_ms: 2000,
 };
 
-export const simulate = (sim: Simulation, plan: PlanOptions, target: LoadTarget = TARGET): LoadSummary => {
+export const simulate = (sim: Simulation, plan: PlanOptions, target: Profile = TARGET): LoadSummary => {
   const rand = seededRandom(sim.seed ?? 1);
-  const phases: PhasePlan[] = planProbes(specData(), target, plan).probes.flatMap((p) => p.phases);
+  const phases: PhasePlan[] = planProbes(resolveTarget(target), plan).probes.flatMap((p) => p.phases);
   const oneWay = () => Math.max(0, sim.network.latencyMs + (rand() * 2 - 1) * sim.network.jitterMs);
   const requests: Sent[] = [];
   phases.forEach((phase, index) => {
@@ -124,6 +120,8 @@ export const simulate = (sim: Simulation, plan: PlanOptions, target: LoadTarget 
       refused: 0,
       networkErrors: 0,
       renewed: 0,
+      tokenFailures: undefined,
+      noToken: 0,
       dropped,
       unslotted: 0,
       retryAfterValid: limited > 0 ? 1 : undefined,

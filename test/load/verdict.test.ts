@@ -212,4 +212,41 @@ describe('grades that are not about the limit', () => {
     expect(beside.grade).toBe('FAIL');
     expect(beside.message).toMatch(/^limited below 200 \/ second: a 429/);
   });
+
+  it('a target that never answers, or a token endpoint that fails, is named before the VUs it kept busy', () => {
+    const summary = simulate({ kind: 'anchored', network: NETWORKS.lan }, { scenarios: ['transactions'] });
+    const silent = (p: LoadSummary['phases'][number]) => ({
+      ...p,
+      admitted: 0,
+      limited: 0,
+      dropped: 40,
+      slots: { ...p.slots, admitted: p.slots.admitted.map(() => 0), limited: p.slots.limited.map(() => 0) },
+    });
+    const hanging = judgeAll({ ...summary, phases: summary.phases.map(silent) });
+    expect(hanging.map((v) => v.grade)).toEqual(['INCONCLUSIVE', 'INCONCLUSIVE', 'INCONCLUSIVE']);
+    expect(hanging[0]!.message).toBe(
+      'harness could not offer 180/s: not one request was admitted or limited; 40 iterations dropped (all VUs busy)',
+    );
+    const tokenless = judgeAll({
+      ...summary,
+      phases: summary.phases.map((p, i) => ({
+        ...silent(p),
+        noToken: 500,
+        tokenFailures: [
+          { count: 12, minStatus: 0, maxStatus: 503 },
+          undefined,
+          { count: 2, minStatus: 200, maxStatus: 200 },
+        ][i],
+      })),
+    });
+    expect(tokenless[0]!.message).toMatch(
+      /^harness could not offer 180\/s: 500 requests not sent for want of a token: the token endpoint answered 0 to 503 \(0: no answer\) to 12 token requests; not one/,
+    );
+    expect(tokenless[1]!.message).toMatch(
+      /for want of a token: the token endpoint failed before this phase;/,
+    );
+    expect(tokenless[2]!.message).toMatch(
+      /the token endpoint answered 200 without an access_token to 2 token/,
+    );
+  });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/errors.ts';
+import { InputError } from '../../src/errors.ts';
 import { loadProfile, parseProfile } from '../../src/profile/load.ts';
 
 const VALID = `
@@ -30,11 +30,11 @@ const usageError = (run: () => unknown): string => {
   try {
     run();
   } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).message).not.toContain('\n');
-    return (error as UsageError).message;
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).not.toContain('\n');
+    return (error as InputError).message;
   }
-  throw new Error('expected a UsageError');
+  throw new Error('expected an InputError');
 };
 
 describe('profile loader', () => {

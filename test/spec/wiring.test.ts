@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bucketTag } from '../../conformance/bucket-probe.ts';
 import { allChecks } from '../../conformance/index.ts';
-import { availableProbes } from '../../load/lib/probes.ts';
+import { availableProbes } from '../../src/k6/probes.ts';
 import { resolveOptions } from '../../src/reference/options.ts';
 import { buildProfile } from '../../src/reference/profile.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
@@ -14,8 +14,9 @@ import { SPEC_JSON_PATH, specData } from '../../src/spec/export.ts';
 import { BUCKETS, type BucketId, ENDPOINTS, endpointQuote, limitQuote } from '../../src/spec/index.ts';
 
 const profile = buildProfile(resolveOptions(), 'http://127.0.0.1:9', 'http://127.0.0.1:9/oauth2/token');
-const checks = allChecks(resolveTarget(profile));
-const probes = availableProbes(specData(), profile);
+const target = resolveTarget(profile);
+const checks = allChecks(target);
+const probes = availableProbes(target);
 
 describe('the spec data reaches every part of harness', () => {
   it(`${SPEC_JSON_PATH}, which k6 reads, is src/spec's data as it is now (npm run gen)`, () => {

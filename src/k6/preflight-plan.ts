@@ -1,32 +1,16 @@
 // What harness sends before k6 starts (src/k6/preflight.ts does it): a token per client role, the path ids the
 // probed endpoints need, and at least one API call, timed so k6's VUs can be sized from a measured round trip.
 // Every one of these requests spends a limit, so the plan names them and the verdicts count them (verdict.ts).
-import type { LoadTarget, PhasePlan, SpecData } from './plan.ts';
-import { endpointsOf } from './probes.ts';
-
-export interface PreflightPlan {
-  /** Client roles to fetch a token for, in order: each once, then primary again until there are enough timings. */
-  readonly tokenRequests: readonly string[];
-  /** Path ids taken from an endpoint's answer: name, the endpoint that issues it, where in the body. */
-  readonly idSources: readonly { name: string; from: string; pointer: string }[];
-  /** Path ids the profile gives as fixed values. */
-  readonly fixedIds: Readonly<Record<string, string>>;
-  /** The API call that measures a round trip when no id fetch does. */
-  readonly timedCall: string | undefined;
-  /** API requests per limiter key (see PhasePlan.limiterKey), made shortly before the first phase. */
-  readonly requestsPerLimiter: Readonly<Record<string, number>>;
-}
+import type { PhasePlan, PreflightPlan } from '../../load/lib/plan.ts';
+import type { Target } from '../runner/target.ts';
+import type { EndpointKey, PathId } from '../spec/index.ts';
 
 /** One API call in a bucket whose first phase offers at most 90 % of its limit keeps the phase within it. */
 const MIN_COUNT_FOR_TIMED_CALL = 10;
 /** Round trips to time; the first request of all also opens the connection, so it is not one of them. */
 const TIMINGS = 3;
 
-export const planPreflight = (
-  spec: SpecData,
-  target: LoadTarget,
-  phases: readonly PhasePlan[],
-): PreflightPlan => {
+export const planPreflight = (target: Target, phases: readonly PhasePlan[]): PreflightPlan => {
   const roles = [...new Set(phases.flatMap((p) => p.clients))];
   const names = [
     ...new Set(
@@ -36,7 +20,7 @@ export const planPreflight = (
   const fixedIds: Record<string, string> = {};
   const idSources: { name: string; from: string; pointer: string }[] = [];
   for (const name of names) {
-    const source = target.ids?.[name];
+    const source = target.profile.ids?.[name as PathId];
     if (source?.value !== undefined) fixedIds[name] = source.value;
     else if (source?.from !== undefined)
       idSources.push({ name, from: source.from, pointer: source.pointer ?? '' });
@@ -50,12 +34,8 @@ export const planPreflight = (
       ? biggest.endpoints[0]
       : undefined;
   const requestsPerLimiter: Record<string, number> = {};
-  const tenant = target.tenant;
   for (const key of [...idSources.map((s) => s.from), ...(timedCall ? [timedCall] : [])]) {
-    const bucket =
-      spec.endpoints.find((e) => e.key === key)?.bucket ??
-      (endpointsOf(spec, target, 'observability').some((e) => e.key === key) ? 'observability' : key);
-    const limiterKey = `${bucket}/${tenant}`;
+    const limiterKey = `${target.endpoint(key as EndpointKey).bucket}/${target.profile.tenant}`;
     requestsPerLimiter[limiterKey] = (requestsPerLimiter[limiterKey] ?? 0) + 1;
   }
   const apiCalls = idSources.length + (timedCall ? 1 : 0);
@@ -63,9 +43,3 @@ export const planPreflight = (
   const tokenRequests = [...roles, ...Array.from({ length: extra }, () => 'primary')];
   return { tokenRequests, idSources, fixedIds, timedCall, requestsPerLimiter };
 };
-
-const RENEW_MARGIN_S = 30;
-
-/** When to renew a token issued at `now` for `lifetime` seconds: shortly before it expires. */
-export const renewAtFor = (now: number, lifetime: number): number =>
-  now + (lifetime - Math.min(RENEW_MARGIN_S, lifetime / 2)) * 1000;

@@ -1,0 +1,95 @@
+// Builds a pinned Go tool once per user and copies it into tools/: `npm run setup` runs it for k6, Toxiproxy and
+// actionlint. The build lands in a cache outside the clone (~/.cache/harness/<name>-<version>/), so a fresh clone
+// (CI) reuses an earlier build instead of compiling again.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+export const TOOLS = resolve(import.meta.dirname, '..', 'tools');
+
+/** Runs `go` with harness's build settings. */
+export type Go = (args: readonly string[], options?: { cwd?: string; env?: Record<string, string> }) => void;
+
+export interface GoTool {
+  /** Names the cache folder, with the version. */
+  readonly name: string;
+  /** The binary's file name, in tools/ and in the cache. */
+  readonly binary: string;
+  readonly version: string;
+  /** What `bin` says its version is; it may throw when `bin` does not run. */
+  readonly versionOf: (bin: string) => string | undefined;
+  /** Whether what it said is the pinned version. */
+  readonly isPinned: (said: string) => boolean;
+  /** Builds the binary at `out`. */
+  readonly build: (out: string, go: Go) => void;
+}
+
+const go: Go = (args, options = {}) => {
+  execFileSync('go', args, {
+    cwd: options.cwd,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      // The proxy here serves modules but its checksum database may be unreachable; scoped to this build only.
+      GOSUMDB: process.env.GOSUMDB ?? 'off',
+      GOFLAGS: '-mod=mod',
+      GOTOOLCHAIN: 'local',
+      ...options.env,
+    },
+  });
+};
+
+/** `go get` the pinned module into a scratch module, then `go build` the package: a plain build of the release. */
+export const buildInScratchModule =
+  (module: string, pkg: string, version: string, ldflags = '') =>
+  (out: string, run: Go): void => {
+    const work = join(dirname(out), 'module');
+    mkdirSync(work, { recursive: true });
+    writeFileSync(join(work, 'go.mod'), 'module harness/gotool\n\ngo 1.25\n');
+    run(['get', `${module}@${version}`], { cwd: work });
+    run(['build', '-trimpath', `-ldflags=-s -w${ldflags === '' ? '' : ` ${ldflags}`}`, '-o', out, pkg], {
+      cwd: work,
+    });
+  };
+
+/** `go install pkg@version` into the cache folder, for tools that read their version from the module they are. */
+export const goInstall =
+  (pkg: string, version: string) =>
+  (out: string, run: Go): void =>
+    run(['install', `${pkg}@${version}`], { env: { GOBIN: dirname(out) } });
+
+/** Installs the tool into `tools` unless the pinned version is there, building it only when the cache lacks it. */
+export const installGoTool = (tool: GoTool, tools: string = TOOLS): void => {
+  const said = (bin: string) => {
+    try {
+      return tool.versionOf(bin);
+    } catch {
+      return undefined;
+    }
+  };
+  const pinned = (bin: string) => {
+    const version = said(bin);
+    return version !== undefined && tool.isPinned(version);
+  };
+  const target = join(tools, tool.binary);
+  if (pinned(target)) {
+    console.log(`harness: ${tool.binary} (${said(target)}) already in ${tools}`);
+    return;
+  }
+  const cacheDir = join(
+    process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+    'harness',
+    `${tool.name}-${tool.version}`,
+  );
+  const cached = join(cacheDir, tool.binary);
+  if (!pinned(cached)) {
+    console.log(`harness: building ${tool.name} ${tool.version} into ${cacheDir}`);
+    mkdirSync(cacheDir, { recursive: true });
+    tool.build(cached, go);
+    if (!pinned(cached)) throw new Error(`built ${cached}, but it says ${said(cached) ?? 'nothing'}`);
+  }
+  mkdirSync(tools, { recursive: true });
+  copyFileSync(cached, target);
+  console.log(`harness: installed ${tool.binary} (${said(target)}) at ${target}`);
+};
