@@ -28,7 +28,7 @@ const no429 = (enforced: string, bucket: string) => ({
 });
 
 const EXPECTED: Partial<Record<FaultName, Record<string, string>>> = {
-  'token-type-lowercase': { 'AUTH-TOKEN-TYPE': 'WARN' },
+  'token-type-lowercase': { 'AUTH-TOKEN-TYPE': 'FAIL' },
   'expires-in-wrong': { 'AUTH-TOKEN-EXPIRES-IN': 'FAIL' },
   'expires-in-string': { 'AUTH-TOKEN-SCHEMA': 'FAIL', 'AUTH-TOKEN-EXPIRES-IN': 'FAIL' },
   'grant-type-unchecked': { 'AUTH-TOKEN-GRANT-TYPE': 'FAIL' },
