@@ -38,6 +38,8 @@ const badTokenCheck = (
 ): CheckDefinition => ({
   ...after,
   id,
+  // Served: FAIL (§5 rule 3); refused otherwise than RFC 6750 §3 says: WARN.
+  failsWith: ['FAIL', 'WARN'],
   title,
   clause: '§5 rule 3',
   quote: AUTH_RULES.bearerHeader.text,
@@ -76,6 +78,7 @@ export const bearerChecks = (): CheckDefinition[] => [
   {
     ...after,
     id: 'AUTH-TOKEN-REUSE',
+    failsWith: ['FAIL'],
     title: 'One token serves several API calls',
     clause: '§5 rule 5',
     quote: AUTH_RULES.reuse.text,
@@ -96,6 +99,7 @@ export const bearerChecks = (): CheckDefinition[] => [
   {
     ...after,
     id: 'AUTH-FORBIDDEN',
+    failsWith: ['FAIL'],
     title: 'A valid token of a client lacking permission gets 403',
     clause: '§5 rule 6',
     quote: `${AUTH_RULES.permission.text} (§7: 403 Forbidden: ${ERROR_STATUSES.forbidden.condition})`,
@@ -130,6 +134,7 @@ export const bearerChecks = (): CheckDefinition[] => [
   {
     ...after,
     id: 'AUTH-TOKEN-EXPIRY',
+    failsWith: ['FAIL'],
     title: 'A token used after expires_in gets 401, and the same request gets a new token that works',
     clause: '§5 rule 4',
     quote: AUTH_RULES.expiry.text,

@@ -58,6 +58,7 @@ const classify = async (ctx: CheckContext): Promise<string> => {
 export const limiterChecks = (): CheckDefinition[] => [
   {
     id: 'LIMITER-ALGORITHM',
+    failsWith: [],
     title: 'Which kind of rate limiter the target runs, and the burst it allows at a window edge',
     clause: '§8 rule 2',
     quote: 'A request over the limit receives HTTP 429 with the `Retry-After` header (integer seconds).',

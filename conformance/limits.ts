@@ -185,6 +185,7 @@ export const limitChecks = (target: Target): CheckDefinition[] =>
   (Object.keys(BUCKETS) as BucketId[]).flatMap((bucket) => {
     const tag = bucketTag(bucket);
     const common = {
+      failsWith: ['FAIL'] as const,
       tags: ['limits', bucket],
       lane: bucket,
       required: true,
@@ -238,6 +239,8 @@ export const limitChecks = (target: Target): CheckDefinition[] =>
       {
         ...common,
         id: `LIMIT-RETRY-AFTER-${tag}`,
+        // Malformed: FAIL (§8 rule 2); longer than the window, which SPEC.md does not bound: WARN.
+        failsWith: ['FAIL', 'WARN'],
         title: `A 429 from ${bucket} carries Retry-After as integer seconds, no longer than the window`,
         clause: '§8 rule 2',
         quote: ERROR_STATUSES.rateLimited.condition,

@@ -83,6 +83,7 @@ export const sharingChecks = (): CheckDefinition[] =>
   SHARING_RULES.map(
     (rule): CheckDefinition => ({
       id: rule.id,
+      failsWith: ['FAIL'],
       title: rule.title,
       clause: '§8 rule 1',
       quote: RULE_1,
@@ -98,6 +99,7 @@ export const sharingChecks = (): CheckDefinition[] =>
 export const independenceCheck = (): CheckDefinition =>
   ({
     id: 'LIMIT-BUCKETS-INDEPENDENT',
+    failsWith: ['FAIL'],
     title: 'Spending the limit of one endpoint does not limit another',
     clause: '§8 rule 1',
     quote: RULE_1,

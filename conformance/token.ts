@@ -36,11 +36,15 @@ const okBody = async (ctx: CheckContext): Promise<Record<string, unknown>> => {
   ctx.record(exchange);
   if (exchange.status !== 200)
     return skip(`no successful token response to examine (see AUTH-TOKEN-FORM): ${exchange.status}`);
+  let body: unknown;
   try {
-    const body = exchange.json();
-    if (typeof body === 'object' && body !== null && !Array.isArray(body))
-      return body as Record<string, unknown>;
-  } catch {}
+    body = exchange.json();
+  } catch (error) {
+    // Only the server's body is judged: anything but a parse error is harness's own fault.
+    if (!(error instanceof SyntaxError)) throw error;
+  }
+  if (typeof body === 'object' && body !== null && !Array.isArray(body))
+    return body as Record<string, unknown>;
   return fail('the token response body is not a JSON object');
 };
 
@@ -92,6 +96,7 @@ const badRequest = (
 ): CheckDefinition => ({
   ...base,
   id,
+  failsWith: ['FAIL'],
   title,
   clause: '§7',
   quote: `400 Bad Request: ${ERROR_STATUSES.badTokenRequest.condition}`,
@@ -103,6 +108,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-FORM',
+    failsWith: ['FAIL'],
     title: 'A form-encoded token request as SPEC.md describes gets 200',
     clause: '§5 rule 1',
     quote: AUTH_RULES.tokenRequest.text,
@@ -117,6 +123,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-SCHEMA',
+    failsWith: ['FAIL'],
     title: 'The token response carries access_token (string), expires_in (integer) and token_type (string)',
     clause: '§2',
     quote: AUTH_RULES.tokenResponse.text,
@@ -133,6 +140,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-TYPE',
+    failsWith: ['FAIL'],
     title: 'token_type is `Bearer`',
     clause: '§2',
     quote: '| token_type | string | Always `Bearer` |',
@@ -151,6 +159,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-EXPIRES-IN',
+    failsWith: ['FAIL'],
     title: 'expires_in is the integer token lifetime (3600)',
     clause: '§2',
     quote: '| expires_in | integer | Validity in seconds; the value is 3600 (1 hour) |',
@@ -164,6 +173,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-NO-STORE',
+    failsWith: ['WARN'],
     title: 'The token response forbids caching (Cache-Control: no-store, Pragma: no-cache)',
     clause: '§5 rule 2',
     quote:
@@ -202,6 +212,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-MISSING-FIELD',
+    failsWith: ['FAIL', 'WARN'],
     title: 'A token request missing a required field gets 400',
     clause: '§4 token payload',
     quote: 'grant_type, client_id, client_secret, scope: Required yes',
@@ -219,6 +230,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-GRANT-TYPE',
+    failsWith: ['FAIL', 'WARN'],
     title: 'A grant_type other than client_credentials gets 400',
     clause: '§4 token payload',
     quote: '| grant_type | yes | the constant `client_credentials` |',
@@ -229,6 +241,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-JSON-BODY',
+    failsWith: [],
     title: 'What the token endpoint does with a JSON body instead of a form (recorded)',
     clause: '§5 rule 1',
     quote: AUTH_RULES.tokenRequest.text,
