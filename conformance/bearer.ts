@@ -1,7 +1,8 @@
 // SPEC.md §5 rules 3-6 and the 401 and 403 rows of §7: how API endpoints treat the bearer token.
 import type { Exchange } from '../src/client/index.ts';
 import type { CheckContext } from '../src/runner/context.ts';
-import { fail, skip, warn } from '../src/runner/grades.ts';
+import { fail, inconclusive, skip, warn } from '../src/runner/grades.ts';
+import { isSuccess } from '../src/runner/probe.ts';
 import { TOKEN_ENDPOINT_KEY } from '../src/runner/session.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
@@ -89,11 +90,19 @@ export const bearerChecks = (): CheckDefinition[] => [
       // A token just issued: one cached for long could have outlived its expires_in.
       ctx.session.tokens.invalidate(ctx.session.client('primary'));
       const authorization = `Bearer ${await primaryToken(ctx)}`;
+      const statuses: number[] = [];
       for (const call of ['first', 'second']) {
-        const exchange = await ctx.raw(endpoint, authorization, `${call} call with the same token`);
-        if (exchange.status === 401) return fail(`the ${call} call with a token already used got 401`);
+        const { status } = await ctx.raw(endpoint, authorization, `${call} call with the same token`);
+        if (status === 401) return fail(`the ${call} call with a token just issued got 401`);
+        // Only a served call shows the token worked: a 400 or 500 to both says nothing about reuse.
+        if (!isSuccess(status)) {
+          return inconclusive(
+            `the ${call} call with the token got ${status}, not a success, so whether the token serves several calls cannot be told`,
+          );
+        }
+        statuses.push(status);
       }
-      return 'two calls with one token: neither got 401';
+      return `two calls with one token: ${statuses.join(', ')}`;
     },
   },
   {
@@ -159,6 +168,12 @@ export const bearerChecks = (): CheckDefinition[] => [
       await ctx.roomFor(endpoint);
       const fresh = await ctx.raw(endpoint, `Bearer ${token}`, 'fresh token');
       if (fresh.status === 401) return fail('a fresh token got 401');
+      // An endpoint that serves no one cannot tell an expired token from a live one.
+      if (!isSuccess(fresh.status)) {
+        return inconclusive(
+          `a fresh token got ${fresh.status}, not a success, so what an expired one gets cannot be compared`,
+        );
+      }
       const lifetimeMs = ctx.target.tokenLifetimeSeconds * 1000;
       await ctx.wait(lifetimeMs + 1000, `for the token to expire (${ctx.target.tokenLifetimeSeconds} s)`);
       await ctx.roomFor(endpoint, 2);

@@ -111,7 +111,7 @@ const refusesOverLimit = async (ctx: CheckContext, bucket: BucketId): Promise<st
     );
   }
   return inconclusive(
-    `${result.spend.requests.length} requests in ${Math.round(widthOf(result.spend.requests))} ms drew no 429, yet none of the bounds is exceeded: to prove a missing limit harness must have more than ${2 * result.limit.count} admitted within one window; a narrower burst (closer target, more connections) would decide`,
+    `${result.spend.requests.length} requests in ${Math.round(widthOf(result.spend.requests))} ms drew no 429 (${statusesOf(result.spend.requests)}), yet none of the bounds is exceeded: to prove a missing limit harness must have more than ${2 * result.limit.count} admitted within one window; a narrower burst (closer target, more connections) would decide`,
   );
 };
 
@@ -173,6 +173,12 @@ const routed = (ctx: CheckContext, bucket: BucketId, key: string) => async (): P
   ctx.repro = undefined;
   if (first.status === 404 || first.status === 405)
     return fail(`${key} answered ${first.status} with a valid token`);
+  // A 400 or 500 to a valid token may come from a gateway that answers everything so: no proof of a route.
+  if (!isSuccess(first.status)) {
+    return inconclusive(
+      `${key} answered ${first.status} with a valid token: neither a success nor 404/405, so whether it is routed cannot be told`,
+    );
+  }
   return `${key} answered ${first.status}`;
 };
 

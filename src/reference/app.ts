@@ -138,7 +138,16 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
     return owner ? stateFor(owner.index, route, id) : anonymous[route.index]!;
   };
 
+  const hostile =
+    options.apiStatus === undefined
+      ? undefined
+      : prepare(options.apiStatus, {
+          error: 'hostile',
+          error_description: 'every API request gets this status',
+        });
+
   const answer = (req: IncomingMessage, route: ApiRoute, id: string | undefined): Prepared => {
+    if (hostile) return hostile;
     const at = now();
     const header = req.headers.authorization;
     if (limitBeforeAuth) {
