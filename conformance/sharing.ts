@@ -116,7 +116,7 @@ export const independenceCheck = (): CheckDefinition =>
           requests: target.limitOf(target.endpoint(spent).bucket).count + 1,
           margin: 0,
         },
-        { key: 'independence:other', endpoint: other, requests: 1, margin: 0 },
+        { key: 'independence:other', endpoint: other, requests: 2, margin: 0 },
       ];
     },
     run: async (ctx) => {
@@ -128,6 +128,14 @@ export const independenceCheck = (): CheckDefinition =>
       // Room in the other bucket first, so a refusal there cannot be its own traffic's doing.
       await ctx.roomFor(other!, 2);
       const origin = clock();
+      // A refusal right before spending is the other bucket's own doing (a limit lower than stated, outside
+      // traffic): one after it would prove nothing about the spent one.
+      const before = await ctx.call(other!);
+      if (before.status === 429) {
+        return inconclusive(
+          `${other!.key} got 429 before ${spent!.key} was spent: its own limit refuses it, so nothing can be compared`,
+        );
+      }
       const count = ctx.target.limitOf(spent!.bucket).count;
       let last = await ctx.session.call(spent!);
       for (let i = 0; i < count && last.status !== 429; i++) last = await ctx.session.call(spent!);
