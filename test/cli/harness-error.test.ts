@@ -42,7 +42,7 @@ vi.mock('../../conformance/index.ts', async (importOriginal) => {
 describe('a check with a bug', () => {
   it('is graded ERROR: exit 4, and JSON, JUnit, HTML and Markdown tell it apart', async () => {
     const reportDir = tmp();
-    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const stdout = vi.spyOn(console, 'log').mockImplementation(() => {});
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
     const result = await runConformanceCommand({
       only: ['buggy', 'AUTH-TOKEN-FORM'],
@@ -66,6 +66,11 @@ describe('a check with a bug', () => {
       'harness error: HARNESS-UNDECLARED-WARN graded WARN, which its failsWith does not list: an undeclared warning',
     ]);
     expect(result.report!.counts.ERROR).toBe(2);
+    expect(stdout).toHaveBeenLastCalledWith(
+      expect.stringMatching(
+        /^summary: \d+ checks in [\d.]+ s: 0 FAIL, .*; 2 ERROR of harness itself, no verdict$/,
+      ),
+    );
     expect(result.report!.certifiable).toBe(false);
 
     const file = (format: keyof typeof REPORT_FILES) =>
