@@ -58,6 +58,7 @@ const classify = async (ctx: CheckContext): Promise<string> => {
 export const limiterChecks = (): CheckDefinition[] => [
   {
     id: 'LIMITER-ALGORITHM',
+    failsWith: [],
     title: 'Which kind of rate limiter the target runs, and the burst it allows at a window edge',
     // The limit whose enforcement it characterises: SPEC.md gives a count per window and no algorithm.
     ...cite(limitQuote(BUCKET)),

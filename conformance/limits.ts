@@ -119,7 +119,7 @@ const refusesOverLimit = async (ctx: CheckContext, bucket: BucketId): Promise<st
     );
   }
   return inconclusive(
-    `${result.spend.requests.length} requests in ${Math.round(widthOf(result.spend.requests))} ms drew no 429, yet none of the bounds is exceeded: to prove a missing limit harness must have more than ${2 * result.limit.count} admitted within one window; a narrower burst (closer target, more connections) would decide`,
+    `${result.spend.requests.length} requests in ${Math.round(widthOf(result.spend.requests))} ms drew no 429 (${statusesOf(result.spend.requests)}), yet none of the bounds is exceeded: to prove a missing limit harness must have more than ${2 * result.limit.count} admitted within one window; a narrower burst (closer target, more connections) would decide`,
   );
 };
 
@@ -181,6 +181,12 @@ const routed = (ctx: CheckContext, bucket: BucketId, key: string) => async (): P
   ctx.repro = undefined;
   if (first.status === 404 || first.status === 405)
     return fail(`${key} answered ${first.status} with a valid token`);
+  // A 400 or 500 to a valid token may come from a gateway that answers everything so: no proof of a route.
+  if (!isSuccess(first.status)) {
+    return inconclusive(
+      `${key} answered ${first.status} with a valid token: neither a success nor 404/405, so whether it is routed cannot be told`,
+    );
+  }
   return `${key} answered ${first.status}`;
 };
 
@@ -188,6 +194,7 @@ export const limitChecks = (target: Target): CheckDefinition[] =>
   (Object.keys(BUCKETS) as BucketId[]).flatMap((bucket) => {
     const tag = bucketTag(bucket);
     const common = {
+      failsWith: ['FAIL'] as const,
       tags: ['limits', bucket],
       lane: bucket,
       required: true,
@@ -235,6 +242,8 @@ export const limitChecks = (target: Target): CheckDefinition[] =>
       {
         ...common,
         id: `LIMIT-RETRY-AFTER-${tag}`,
+        // Malformed: FAIL (§8 rule 2); longer than the window, which SPEC.md does not bound: WARN.
+        failsWith: ['FAIL', 'WARN'],
         title: `A 429 from ${bucket} carries Retry-After as integer seconds, no longer than the window`,
         ...cite(LIMIT_RULES.overLimit),
         run: (ctx) => retryAfterWellFormed(ctx, bucket),

@@ -43,11 +43,15 @@ const okBody = async (ctx: CheckContext): Promise<Record<string, unknown>> => {
   ctx.record(exchange);
   if (exchange.status !== 200)
     return skip(`no successful token response to examine (see AUTH-TOKEN-FORM): ${exchange.status}`);
+  let body: unknown;
   try {
-    const body = exchange.json();
-    if (typeof body === 'object' && body !== null && !Array.isArray(body))
-      return body as Record<string, unknown>;
-  } catch {}
+    body = exchange.json();
+  } catch (error) {
+    // Only the server's body is judged: anything but a parse error is harness's own fault.
+    if (!(error instanceof SyntaxError)) throw error;
+  }
+  if (typeof body === 'object' && body !== null && !Array.isArray(body))
+    return body as Record<string, unknown>;
   return fail('the token response body is not a JSON object');
 };
 
@@ -99,6 +103,7 @@ const badRequest = (
 ): CheckDefinition => ({
   ...base,
   id,
+  failsWith: ['FAIL'],
   title,
   ...cite(errorQuote('badTokenRequest')),
   plan: tokenPlan(id, 1),
@@ -109,6 +114,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-FORM',
+    failsWith: ['FAIL'],
     title: 'A form-encoded token request as SPEC.md describes gets 200',
     ...cite(AUTH_RULES.tokenRequest),
     plan: tokenPlan('AUTH-TOKEN-FORM', 1),
@@ -122,6 +128,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-SCHEMA',
+    failsWith: ['FAIL'],
     title: 'The token response carries access_token (string), expires_in (integer) and token_type (string)',
     ...cite(TOKEN_RESPONSE_TABLE),
     run: async (ctx) => {
@@ -137,23 +144,25 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-TYPE',
+    failsWith: ['FAIL'],
     title: 'token_type is `Bearer`',
     ...cite(tokenResponseRow('token_type')),
     run: async (ctx) => {
       const { token_type: type } = await okBody(ctx);
       if (type === TOKEN_TYPE) return 'token_type is Bearer';
-      // RFC 6749 §5.1 makes token_type case-insensitive, so a client survives `bearer`; SPEC.md says exactly `Bearer`.
-      if (typeof type === 'string' && type.toLowerCase() === TOKEN_TYPE.toLowerCase()) {
-        return warn(
-          `token_type is '${type}': equal to Bearer ignoring case (RFC 6749 §5.1), but SPEC.md says \`Bearer\``,
-        );
-      }
-      return fail(`token_type is ${JSON.stringify(type)}, not "Bearer"`);
+      // SPEC.md, the contract being certified, says "Always `Bearer`", so another spelling fails even though RFC 6749
+      // §5.1 lets clients compare it case-insensitively; a team that accepts it records that in a baseline.
+      const rfcNote =
+        typeof type === 'string' && type.toLowerCase() === TOKEN_TYPE.toLowerCase()
+          ? ' (RFC 6749 §5.1 compares token_type case-insensitively; to accept this spelling, baseline AUTH-TOKEN-TYPE)'
+          : '';
+      return fail(`token_type is ${JSON.stringify(type)}, not "Bearer" as SPEC.md §2 says${rfcNote}`);
     },
   },
   {
     ...base,
     id: 'AUTH-TOKEN-EXPIRES-IN',
+    failsWith: ['FAIL'],
     title: 'expires_in is the integer token lifetime (3600)',
     ...cite(tokenResponseRow('expires_in')),
     run: async (ctx) => {
@@ -166,6 +175,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-NO-STORE',
+    failsWith: ['WARN'],
     title: 'The token response forbids caching (Cache-Control: no-store, Pragma: no-cache)',
     clause: '§5 rule 2',
     ...citeConvention(CONVENTIONS.tokenNoStore),
@@ -203,6 +213,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-MISSING-FIELD',
+    failsWith: ['FAIL', 'WARN'],
     title: 'A token request missing a required field gets 400',
     ...cite(TOKEN_PAYLOAD_TABLE),
     plan: tokenPlan('AUTH-TOKEN-MISSING-FIELD', 4),
@@ -219,6 +230,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-GRANT-TYPE',
+    failsWith: ['FAIL', 'WARN'],
     title: 'A grant_type other than client_credentials gets 400',
     ...cite(tokenPayloadRow('grant_type')),
     plan: tokenPlan('AUTH-TOKEN-GRANT-TYPE', 1),
@@ -228,6 +240,7 @@ export const tokenChecks = (): CheckDefinition[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-JSON-BODY',
+    failsWith: [],
     title: 'What the token endpoint does with a JSON body instead of a form (recorded)',
     ...cite(AUTH_RULES.tokenRequest),
     required: false,

@@ -48,6 +48,7 @@ const EMBEDDED = { minuteMs: 2000, tokenLifetimeSeconds: 5 } as const;
 /** Token lifetimes this short are waited out without --slow. */
 const SHORT_LIFETIME_SECONDS = 30;
 const TARGET_UNREACHABLE = 3;
+const HARNESS_ERROR = 4;
 
 /** Flags build or override a profile; client credentials come only from the environment, never from flags. */
 const profileFrom = (options: ConformanceOptions, env: NodeJS.ProcessEnv): Profile => {
@@ -143,6 +144,14 @@ export const runConformanceCommand = async (
       console.error(
         `harness: --require-certifiable: this run cannot certify the target: ${report.notCertifiable.join('; ')}`,
       );
+    }
+    const broken = report.checks.filter((c) => c.grade === 'ERROR').map((c) => c.id);
+    if (broken.length > 0) {
+      // The reports are written all the same: they show which checks harness could not judge, and why.
+      console.error(
+        `harness: a fault of harness itself (ERROR) in ${broken.join(', ')}: no verdict on the server there`,
+      );
+      return { exitCode: HARNESS_ERROR, report, dir };
     }
     return { exitCode: failed || differences.length > 0 || uncertifiable ? 1 : 0, report, dir };
   } finally {

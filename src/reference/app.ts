@@ -99,6 +99,15 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
   const primary = clients.get(options.clients.primary.client_id)!;
   const singleUse = fault === 'token-single-use';
   const acceptTruncated = fault === 'truncated-token-accepted';
+  const acceptAltered = fault === 'altered-token-accepted';
+  /** A 401 as the server sends it: under no-www-authenticate, without its challenge. */
+  const withoutChallenge = (refusal: Prepared): Prepared => {
+    if (fault !== 'no-www-authenticate') return refusal;
+    const { 'www-authenticate': _challenge, ...headers } = refusal.headers;
+    return { ...refusal, headers };
+  };
+  const missingToken = withoutChallenge(MISSING_TOKEN);
+  const invalidToken = withoutChallenge(INVALID_TOKEN);
   const forbidden =
     fault === 'forbidden-as-401'
       ? prepare(
@@ -113,13 +122,14 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
   });
 
   const authenticate = (header: string | undefined, at: number): RegisteredClient | Prepared => {
-    if (header === undefined) return fault === 'missing-token-accepted' ? primary : MISSING_TOKEN;
+    if (header === undefined) return fault === 'missing-token-accepted' ? primary : missingToken;
     const token = bearerToken(header);
-    if (token === undefined) return MISSING_TOKEN;
+    if (token === undefined) return missingToken;
     const client =
       store.lookup(token, at) ??
-      (acceptTruncated && token.length >= 8 ? store.lookupPrefix(token, at) : undefined);
-    if (!client) return INVALID_TOKEN;
+      (acceptTruncated && token.length >= 8 ? store.lookupPrefix(token, at) : undefined) ??
+      (acceptAltered ? store.lookupAltered(token, at) : undefined);
+    if (!client) return invalidToken;
     if (singleUse) store.revoke(token);
     return client;
   };
@@ -138,7 +148,16 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
     return owner ? stateFor(owner.index, route, id) : anonymous[route.index]!;
   };
 
+  const hostile =
+    options.apiStatus === undefined
+      ? undefined
+      : prepare(options.apiStatus, {
+          error: 'hostile',
+          error_description: 'every API request gets this status',
+        });
+
   const answer = (req: IncomingMessage, route: ApiRoute, id: string | undefined): Prepared => {
+    if (hostile) return hostile;
     const at = now();
     const header = req.headers.authorization;
     if (limitBeforeAuth) {
@@ -153,7 +172,8 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
       if (wait > 0) return refuse(wait, at);
     }
     // Unknown ids are answered after auth and limit, so probing ids costs limit like any other request.
-    if (route.pathId && !context.ids[route.pathId].has(id!)) return NOT_FOUND;
+    if (route.pathId && (fault === 'issued-ids-unknown' || !context.ids[route.pathId].has(id!)))
+      return NOT_FOUND;
     return route.handler(context, id);
   };
 

@@ -49,6 +49,28 @@ const FAULT_LIST = [
     rule: 'a scope not of the form `tenant/<tenant-id>` is accepted instead of getting 400',
   },
   {
+    name: 'unknown-client-401',
+    clause: '§7',
+    rule: 'a wrong client_id gets 401 invalid_client instead of 400 (a wrong secret still gets 400)',
+  },
+  {
+    name: 'missing-scope-accepted',
+    clause: '§4 token payload',
+    rule: "a token request without scope gets a token (for the client's tenant) instead of 400",
+  },
+  {
+    name: 'missing-secret-401',
+    clause: '§4 token payload',
+    rule: 'a token request without client_secret gets 401 invalid_client instead of 400 invalid_request',
+    standard: 'RFC 6749 §5.2',
+  },
+  {
+    name: 'unsupported-grant-401',
+    clause: '§4 token payload',
+    rule: 'a grant_type other than client_credentials gets 401 (unsupported_grant_type) instead of 400',
+    standard: 'RFC 6749 §5.2',
+  },
+  {
     name: 'no-cache-control',
     clause: '§2',
     rule: 'token responses carry no `Cache-Control: no-store`',
@@ -70,6 +92,11 @@ const FAULT_LIST = [
     clause: '§7',
     rule: 'Retry-After says at most half the real wait, so a retry that honours it is refused again',
   },
+  {
+    name: 'retry-after-too-long',
+    clause: '§7',
+    rule: 'Retry-After always says 3600, longer than any window, though capacity returns when the window ends',
+  },
   { name: 'limited-as-503', clause: '§8 rule 2', rule: 'a request over the limit gets 503 instead of 429' },
   {
     name: 'limit-per-client',
@@ -85,6 +112,11 @@ const FAULT_LIST = [
     name: 'observability-separate-buckets',
     clause: '§8 table',
     rule: 'each Observability endpoint has its own 100/min limit instead of one shared limit',
+  },
+  {
+    name: 'limit-blocks-tenant',
+    clause: '§8 rule 1',
+    rule: "once a tenant is over one endpoint's limit, every endpoint refuses it (429) until that limit admits again",
   },
   {
     name: 'limit-per-path-id',
@@ -103,6 +135,11 @@ const FAULT_LIST = [
   },
   { name: 'no-limit-schedule', clause: '§8 table', rule: 'GET /api/rules/schedule is never limited' },
   {
+    name: 'issued-ids-unknown',
+    clause: '§4',
+    rule: 'the batch status, validation-result and rule status endpoints answer 404 even for ids the server issued',
+  },
+  {
     name: 'forbidden-as-401',
     clause: '§5 rule 6',
     rule: 'a valid token lacking permission gets 401 instead of 403',
@@ -116,6 +153,17 @@ const FAULT_LIST = [
     name: 'truncated-token-accepted',
     clause: '§5 rule 3',
     rule: 'a prefix (8 characters or more) of a valid token is accepted instead of only the full token',
+  },
+  {
+    name: 'altered-token-accepted',
+    clause: '§5 rule 3',
+    rule: 'a token differing from an issued one in its last character only is accepted, as if unsigned',
+  },
+  {
+    name: 'no-www-authenticate',
+    clause: '§5 rule 3',
+    rule: 'a 401 for a missing, unknown or expired token carries no `WWW-Authenticate: Bearer` challenge',
+    standard: 'RFC 6750 §3',
   },
   { name: 'expired-token-accepted', clause: '§5 rule 4', rule: 'tokens keep working after their lifetime' },
   {

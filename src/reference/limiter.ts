@@ -43,6 +43,17 @@ export const newLimitState = (route: LimitedRoute, settings: LimiterSettings): L
   return createLimitState(settings.limiter, count, limit.per === 'second' ? 1000 : settings.minuteMs);
 };
 
+/** Under limit-blocks-tenant: a refusal by one bucket refuses the owner everywhere until that bucket admits again. */
+const blocking = (state: LimitState, owner: string, blockedUntil: Map<string, number>): LimitState => ({
+  admit: (now) => {
+    const until = blockedUntil.get(owner) ?? Number.NEGATIVE_INFINITY;
+    if (now < until) return until - now;
+    const wait = state.admit(now);
+    if (wait > 0) blockedUntil.set(owner, now + wait);
+    return wait;
+  },
+});
+
 const MAX_PER_ID_WINDOWS = 10_000;
 
 /**
@@ -58,12 +69,15 @@ export const createLimiter = (
   const partOf = (route: LimitedRoute): string =>
     fault === 'observability-separate-buckets' && route.bucket === 'observability' ? route.key : route.bucket;
   const shared = new Map<string, LimitState>();
+  const blockedUntil = new Map<string, number>();
   const table = clients.map((client) =>
     routes.map((route) => {
-      const key = `${ownerOf(client, fault)}\n${partOf(route)}`;
+      const owner = ownerOf(client, fault);
+      const key = `${owner}\n${partOf(route)}`;
       let state = shared.get(key);
       if (!state) {
         state = newLimitState(route, settings);
+        if (fault === 'limit-blocks-tenant') state = blocking(state, owner, blockedUntil);
         shared.set(key, state);
       }
       return state;
@@ -101,6 +115,9 @@ export const retryAfterFor = (fault: FaultName | undefined): RetryAfter => {
         const seconds = Math.ceil(ms / 100) / 10;
         return (Number.isInteger(seconds) ? seconds + 0.5 : seconds).toFixed(1);
       };
+    case 'retry-after-too-long':
+      // An hour, as a server might say whatever the window: honest (waiting that long reaches capacity), but useless.
+      return () => '3600';
     case 'retry-after-too-short':
       // At most half the real wait: a retry that honours it comes too early and is refused again.
       return (ms) => String(Math.floor(ms / 2000));

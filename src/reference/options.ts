@@ -38,6 +38,11 @@ export interface ReferenceServerOptions {
   limiter?: LimiterKind;
   /** Gateway mode: count requests toward a limit before authenticating them (see app.ts). Default false. */
   limitBeforeAuth?: boolean;
+  /**
+   * Hostile, unlike a fault it breaks everything at once: every API request gets this status (a service that is
+   * down answers 500, a gateway that rejects everything 400, a wrong base_url 404); the token endpoint still works.
+   */
+  apiStatus?: number;
   /** Clock in ms; drives token expiry and limit windows. */
   now?: () => number;
   /** Serve HTTPS with this certificate and key (PEM); with `clientCa`, require client certificates it signed. */
@@ -66,6 +71,7 @@ export interface ResolvedReferenceOptions {
   readonly fault: FaultName | undefined;
   readonly limiter: LimiterKind;
   readonly limitBeforeAuth: boolean;
+  readonly apiStatus: number | undefined;
   readonly now: () => number;
 }
 
@@ -129,6 +135,10 @@ export const resolveOptions = (options: ReferenceServerOptions = {}): ResolvedRe
   if (options.fault !== undefined && !isFaultName(options.fault)) {
     throw new RangeError(`unknown fault ${String(options.fault)}`);
   }
+  const { apiStatus } = options;
+  if (apiStatus !== undefined && !(Number.isInteger(apiStatus) && apiStatus >= 200 && apiStatus <= 599)) {
+    throw new RangeError(`apiStatus ${apiStatus} is not an HTTP status`);
+  }
   const limiter = options.limiter ?? 'anchored';
   if (!isLimiterKind(limiter)) throw new RangeError(`unknown limiter ${String(limiter)}`);
   const tenant = options.tenant ?? 'acme';
@@ -158,6 +168,7 @@ export const resolveOptions = (options: ReferenceServerOptions = {}): ResolvedRe
     fault: options.fault,
     limiter,
     limitBeforeAuth: options.limitBeforeAuth ?? false,
+    apiStatus: options.apiStatus,
     now: options.now ?? (() => performance.timeOrigin + performance.now()),
   };
 };

@@ -26,17 +26,27 @@ export type TokenEndpoint = (contentType: string | undefined, body: Buffer, now:
 const mediaType = (contentType: string | undefined): string =>
   (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
 
-/** RFC 6749 §3.2: no parameter twice; §3.1: a parameter without a value counts as omitted. */
-const formFields = (body: Buffer): Fields | string => {
+/**
+ * RFC 6749 §3.2: no parameter twice; §3.1: a parameter without a value counts as omitted. A field a fault lets the
+ * client omit is left empty.
+ */
+const formFields = (body: Buffer, mayOmit?: TokenRequestField): Fields | string => {
   const params = new URLSearchParams(body.toString('utf8'));
   const fields = {} as Fields;
   for (const { name } of TOKEN_REQUEST_FIELDS) {
     const values = params.getAll(name);
     if (values.length > 1) return `${name} is given more than once`;
-    if (!values[0]) return `${name} is missing`;
-    fields[name] = values[0];
+    if (!values[0] && name !== mayOmit) return `${name} is missing`;
+    fields[name] = values[0] ?? '';
   }
   return fields;
+};
+
+/** The field a fault lets a token request omit. */
+const omissibleUnder = (fault: FaultName | undefined): TokenRequestField | undefined => {
+  if (fault === 'missing-scope-accepted') return 'scope';
+  if (fault === 'missing-secret-401') return 'client_secret';
+  return undefined;
 };
 
 /** Only under the token-json-only fault. */
@@ -67,7 +77,8 @@ export const createTokenEndpoint = (settings: TokenEndpointSettings): TokenEndpo
   const error = (error: string, description: string, status = 400): Prepared =>
     prepare(status, { error, error_description: description }, cacheHeaders);
   const expectedType = fault === 'token-json-only' ? 'application/json' : TOKEN_REQUEST_CONTENT_TYPE;
-  const parse = fault === 'token-json-only' ? jsonFields : formFields;
+  const mayOmit = omissibleUnder(fault);
+  const parse = fault === 'token-json-only' ? jsonFields : (body: Buffer) => formFields(body, mayOmit);
   const expiresIn =
     fault === 'expires-in-wrong'
       ? lifetimeSeconds * 2
@@ -84,13 +95,20 @@ export const createTokenEndpoint = (settings: TokenEndpointSettings): TokenEndpo
     const fields = parse(body);
     if (typeof fields === 'string') return error('invalid_request', fields);
     if (fields.grant_type !== GRANT_TYPE && fault !== 'grant-type-unchecked') {
-      return error('unsupported_grant_type', `grant_type must be ${GRANT_TYPE}`);
+      const status = fault === 'unsupported-grant-401' ? 401 : 400;
+      return error('unsupported_grant_type', `grant_type must be ${GRANT_TYPE}`, status);
     }
+    // Empty only where a fault lets it be omitted (missing-secret-401).
+    if (fields.client_secret === '') return error('invalid_client', 'client authentication is required', 401);
     const client = authenticateClient(clients, fields.client_id, fields.client_secret);
-    if (client === 'secret' && fault === 'wrong-secret-401') {
+    if (
+      (client === 'secret' && fault === 'wrong-secret-401') ||
+      (client === 'unknown' && fault === 'unknown-client-401')
+    ) {
       return error('invalid_client', 'client authentication failed', 401);
     }
     if (typeof client === 'string') return error('invalid_client', 'client authentication failed');
+    if (fields.scope === '') fields.scope = scopeFor(client.client.tenant);
     const wellFormed = isValidScope(fields.scope);
     if (!wellFormed && fault !== 'malformed-scope-accepted') {
       return error('invalid_scope', 'scope must be tenant/<tenant-id>');

@@ -119,6 +119,15 @@ export class TokenStore {
     return undefined;
   }
 
+  /** For the altered-token-accepted fault only: an issued token of the same length, but for its last character. */
+  lookupAltered(token: string, now: number): RegisteredClient | undefined {
+    const stem = token.slice(0, -1);
+    for (const issued of this.records.keys()) {
+      if (issued.length === token.length && issued.startsWith(stem)) return this.lookup(issued, now);
+    }
+    return undefined;
+  }
+
   revoke(token: string): void {
     const record = this.records.get(token);
     if (!record) return;

@@ -3,6 +3,7 @@
 import { GRADES, type Grade } from '../runner/grades.ts';
 
 export const GRADE_COLOURS: Readonly<Record<Grade, string>> = {
+  ERROR: '#212121',
   FAIL: '#c62828',
   INCONCLUSIVE: '#6a1b9a',
   WARN: '#b45f06',

@@ -8,7 +8,7 @@ import { evidenceHtml } from './html-evidence.ts';
 import { STYLE } from './html-style.ts';
 import { groupBySection, quoteSource, type SectionGroup } from './sections.ts';
 
-const OPEN_BY_DEFAULT: ReadonlySet<Grade> = new Set(['FAIL', 'INCONCLUSIVE', 'WARN']);
+const OPEN_BY_DEFAULT: ReadonlySet<Grade> = new Set(['ERROR', 'FAIL', 'INCONCLUSIVE', 'WARN']);
 
 export const formatDuration = (ms: number): string => {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -43,6 +43,14 @@ const summary = (report: RunReport, groups: readonly SectionGroup[]): string => 
   ];
   const reasons = report.notCertifiable.map((r) => `<li>${esc(r)}</li>`).join('');
   const verdict = `<p class="verdict">Certifiable: ${report.certifiable ? 'yes' : 'no'}</p>${reasons === '' ? '' : `\n<ul>${reasons}</ul>`}`;
+  const broken = report.checks.filter((c) => c.grade === 'ERROR');
+  // Apart from the server's grades: these checks judged nothing, because harness itself failed.
+  const harnessErrors =
+    broken.length === 0
+      ? ''
+      : `\n<p class="verdict g-ERROR">Harness error in ${broken.length} check${broken.length === 1 ? '' : 's'} (a fault of harness, no verdict on the server): ${broken
+          .map((c) => `<a href="#${escapeAttr(`check-${c.id}`)}">${esc(c.id)}</a>`)
+          .join(', ')}</p>`;
   const toc = groups
     .map((g) => `<a href="#${anchor(g)}">${esc(g.name.replace(/^SPEC\.md /, ''))}</a>`)
     .join('');
@@ -50,7 +58,7 @@ const summary = (report: RunReport, groups: readonly SectionGroup[]): string => 
     `<header class="card g-${report.certifiable ? 'PASS' : 'FAIL'}">`,
     `<h1>SPEC.md conformance report</h1>`,
     `<div class="muted">${report.checks.length} checks against ${esc(target.base_url)}</div>`,
-    verdict,
+    verdict + harnessErrors,
     `<div class="badges">${countBadges(report.counts)}</div>`,
     `<dl class="meta">${meta.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>`,
     `<nav class="toc">${toc}</nav>`,

@@ -1,6 +1,6 @@
 // JUnit XML, the format CI systems (Jenkins, GitLab, GitHub test reporters) read: one testsuite per SPEC.md section,
-// one testcase per check. FAIL is a failure, INCONCLUSIVE an error (the run, not the server, is in doubt), SKIP is
-// skipped; WARN and INFO pass but say so in system-out, since JUnit has no grade between pass and fail.
+// one testcase per check. FAIL is a failure, ERROR (harness's own fault) and INCONCLUSIVE errors (the run, not the
+// server, is in doubt), SKIP is skipped; WARN and INFO pass but say so in system-out, since JUnit has no grade between pass and fail.
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { escapeAttr, escapeText } from './escape.ts';
 import { groupBySection, quoteSource } from './sections.ts';
@@ -28,9 +28,10 @@ const testcase = (check: CheckResult, classname: string): string => {
         `<failure${attrs({ message: check.message, type: 'FAIL' })}>${escapeText(details(check))}</failure>`,
       );
       break;
+    case 'ERROR':
     case 'INCONCLUSIVE':
       body.push(
-        `<error${attrs({ message: check.message, type: 'INCONCLUSIVE' })}>${escapeText(details(check))}</error>`,
+        `<error${attrs({ message: check.message, type: check.grade })}>${escapeText(details(check))}</error>`,
       );
       break;
     case 'SKIP':
@@ -53,7 +54,7 @@ const testcase = (check: CheckResult, classname: string): string => {
 const tally = (checks: readonly CheckResult[]) => ({
   tests: checks.length,
   failures: checks.filter((c) => c.grade === 'FAIL').length,
-  errors: checks.filter((c) => c.grade === 'INCONCLUSIVE').length,
+  errors: checks.filter((c) => c.grade === 'ERROR' || c.grade === 'INCONCLUSIVE').length,
   skipped: checks.filter((c) => c.grade === 'SKIP').length,
   time: seconds(checks.reduce((sum, c) => sum + c.durationMs, 0)),
 });

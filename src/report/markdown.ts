@@ -26,6 +26,7 @@ const fenced = (lines: readonly string[]): string => {
 };
 
 const verdictOf = (report: RunReport): string => {
+  if (report.counts.ERROR > 0) return 'ERROR (a fault of harness itself, no verdict on the server)';
   if (report.counts.FAIL > 0) return 'FAIL';
   if (report.counts.INCONCLUSIVE > 0) return 'INCONCLUSIVE';
   return report.counts.WARN > 0 ? 'PASS with warnings' : 'PASS';

@@ -1,19 +1,22 @@
 // Grades and the typed outcomes a check raises. The grade is chosen where the check calls these, next to the
 // SPEC.md sentence it enforces, never inferred later.
 
-export const GRADES = ['FAIL', 'INCONCLUSIVE', 'WARN', 'SKIP', 'INFO', 'PASS'] as const;
+export const GRADES = ['ERROR', 'FAIL', 'INCONCLUSIVE', 'WARN', 'SKIP', 'INFO', 'PASS'] as const;
 /**
- * FAIL: the server breaks a rule SPEC.md states. WARN: SPEC.md is silent and convention (RFC 6749/6750/9110) says
+ * ERROR: harness itself went wrong (an exception, a bug), so the check says nothing about the server. FAIL: the server breaks a rule SPEC.md states. WARN: SPEC.md is silent and convention (RFC 6749/6750/9110) says
  * otherwise. SKIP: not run, with the reason. INCONCLUSIVE: outside traffic spoiled the measurement. INFO: a recorded
  * observation that is neither right nor wrong. PASS: the rule holds.
  */
 export type Grade = (typeof GRADES)[number];
 
+/** The grades that say the server breaks a rule (stated, or conventional). */
+export type ServerVerdict = Extract<Grade, 'FAIL' | 'WARN'>;
+
 /** How a check ends other than passing: thrown from inside the check, carrying its grade and one-line reason. */
 export class Outcome extends Error {
   override readonly name = 'Outcome';
   constructor(
-    readonly grade: Exclude<Grade, 'PASS'>,
+    readonly grade: Exclude<Grade, 'PASS' | 'ERROR'>,
     message: string,
   ) {
     super(message);

@@ -13,7 +13,7 @@ import { type Exchange, TargetError, TokenError } from '../client/index.ts';
 import { type BucketId, type EndpointSpec, RETRY_AFTER_PATTERN } from '../spec/index.ts';
 import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';
 import type { CheckContext } from './context.ts';
-import { skip } from './grades.ts';
+import { Outcome, skip } from './grades.ts';
 import {
   admittedInSpan,
   type Edge,
@@ -269,7 +269,15 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const probe = new BucketProbe(ctx, plan);
   const { limit } = probe;
   const variantOptions = await Promise.all(
-    plan.variants.map((v) => v.options(ctx.session).catch(() => undefined)),
+    plan.variants.map((v) =>
+      v.options(ctx.session).catch((error: unknown) => {
+        // A variant the target cannot form (no id, no token, no answer) is left out, and its check says why; a
+        // bug of harness is no reason to leave it out.
+        if (error instanceof Outcome || error instanceof TargetError || error instanceof TokenError)
+          return undefined;
+        throw error;
+      }),
+    ),
   );
   await probe.quiet('for earlier requests to this bucket to leave its window');
   let spend = await probe.burst('spend', limit.count + 1);

@@ -83,10 +83,20 @@ const outcomeOf = (error: unknown, ctx: CheckContext): { grade: Grade; message: 
     ctx.record(error.evidence);
     return { grade: 'FAIL', message: `the target failed to answer (${error.kind}): ${error.message}` };
   }
-  // A fault in harness itself must not pass as a verdict on the target.
-  const message = error instanceof Error ? error.message : String(error);
-  return { grade: 'INCONCLUSIVE', message: `harness error: ${message}` };
+  // A fault in harness itself is no verdict on the target: ERROR, which exits 4.
+  return { grade: 'ERROR', message: `harness error: ${describeBug(error)}` };
 };
+
+/** The error and where it was thrown, on one line, so a bug report can start from the message. */
+const describeBug = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error);
+  const at = error.stack?.split('\n').find((line) => line.trimStart().startsWith('at '));
+  return `${error.name}: ${error.message}${at ? ` (${at.trim()})` : ''}`;
+};
+
+/** A check that grades what its failsWith does not declare has a bug, and escaped the coverage test with it. */
+const undeclared = (check: CheckDefinition, grade: Grade): boolean =>
+  (grade === 'FAIL' || grade === 'WARN') && !check.failsWith.includes(grade);
 
 const runCheck = async (check: CheckDefinition, session: Session): Promise<CheckResult> => {
   const ctx = new CheckContext(check.id, session);
@@ -101,6 +111,12 @@ const runCheck = async (check: CheckDefinition, session: Session): Promise<Check
     verdict = { grade: 'PASS', message: await (budget ? budget.within(items, run) : run()) };
   } catch (error) {
     verdict = outcomeOf(error, ctx);
+    if (error instanceof Outcome && undeclared(check, verdict.grade)) {
+      verdict = {
+        grade: 'ERROR',
+        message: `harness error: ${check.id} graded ${verdict.grade}, which its failsWith does not list: ${verdict.message}`,
+      };
+    }
   }
   const durationMs = performance.now() - started;
   session.progress.finished(check.id, verdict.grade, verdict.message, durationMs);
@@ -214,8 +230,14 @@ export const runConformance = async (
   const notCertifiable = [
     ...target.notCertifiable,
     ...results
-      .filter((r) => required.has(r.id) && (r.grade === 'SKIP' || r.grade === 'INCONCLUSIVE'))
-      .map((r) => `${r.id} (required by ${r.clause}) is ${r.grade}: ${r.message}`),
+      // A harness error leaves the check unjudged, required or not.
+      .filter(
+        (r) =>
+          r.grade === 'ERROR' || (required.has(r.id) && (r.grade === 'SKIP' || r.grade === 'INCONCLUSIVE')),
+      )
+      .map(
+        (r) => `${r.id}${required.has(r.id) ? ` (required by ${r.clause})` : ''} is ${r.grade}: ${r.message}`,
+      ),
   ];
   const counts = Object.fromEntries(
     GRADES.map((g) => [g, results.filter((r) => r.grade === g).length]),

@@ -276,7 +276,8 @@ export class Session {
 const jsonPointer = (exchange: Exchange, pointer: string): unknown => {
   try {
     return atPointer(exchange.json(), pointer);
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
   }
 };

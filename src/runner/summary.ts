@@ -122,6 +122,13 @@ export const printSummary = (
   out(
     `certifiable: ${report.certifiable ? 'yes' : `no: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}`}`,
   );
-  const counts = GRADES.map((g) => `${report.counts[g]} ${g}`).join(', ');
-  out(`summary: ${report.checks.length} checks in ${(report.durationMs / 1000).toFixed(1)} s: ${counts}`);
+  // The server's grades, then apart from them any fault of harness itself.
+  const counts = GRADES.filter((g) => g !== 'ERROR')
+    .map((g) => `${report.counts[g]} ${g}`)
+    .join(', ');
+  const errors =
+    report.counts.ERROR > 0 ? `; ${report.counts.ERROR} ERROR of harness itself, no verdict` : '';
+  out(
+    `summary: ${report.checks.length} checks in ${(report.durationMs / 1000).toFixed(1)} s: ${counts}${errors}`,
+  );
 };

@@ -1,7 +1,7 @@
 import type { Evidence } from '../client/index.ts';
 import type { Clause, Convention } from '../spec/index.ts';
 import type { CheckContext } from './context.ts';
-import type { Grade } from './grades.ts';
+import type { Grade, ServerVerdict } from './grades.ts';
 import type { Target } from './target.ts';
 
 /** Requests a check (or the probe it shares) will send; `key` dedups shared work across checks. */
@@ -32,6 +32,12 @@ export interface CheckDefinition {
   readonly lane: string;
   /** SPEC.md states the rule, so a run that skips it cannot certify the target. */
   readonly required: boolean;
+  /**
+   * The grades the check gives a server that breaks its rule: FAIL where SPEC.md states the rule, WARN where
+   * convention does; empty for a check that only records. The runner grades any other as a harness ERROR, and
+   * test/conformance/faults.test.ts makes a fault of the reference server draw each one, so no check is untested.
+   */
+  readonly failsWith: readonly ServerVerdict[];
   /** Needs `--slow` (waits out a real token lifetime). */
   readonly slow?: boolean;
   plan(target: Target): readonly PlanItem[];

@@ -1,9 +1,16 @@
-// Against each injected fault, exactly the checks for the broken rule deviate: the table below is the contract
-// between the faults (src/reference/faults.ts) and the checks (conformance/).
+// Both directions between the faults of the reference server and the checks. Forward: against each injected fault,
+// exactly the checks for the broken rule deviate. Reverse: every grade a check declares in failsWith is drawn by at
+// least one server below, so a check that could `return 'ok'` unnoticed fails this file.
+// Each run selects the checks of the fault's area only (test/reference/faults.test.ts shows a fault breaks no rule
+// outside it), so the runs take seconds, not the whole suite's time each.
 import { describe, expect, it } from 'vitest';
-import { FAULTS, type FaultName } from '../../src/reference/index.ts';
-import { BUCKETS, type BucketId } from '../../src/spec/index.ts';
-import { deviations, runAgainst } from '../../src/testbed/conformance.ts';
+import { allChecks } from '../../conformance/index.ts';
+import { FAULTS, type FaultName, type ReferenceServerOptions } from '../../src/reference/index.ts';
+import { resolveOptions } from '../../src/reference/options.ts';
+import { buildProfile } from '../../src/reference/profile.ts';
+import { resolveTarget } from '../../src/runner/target.ts';
+import { BUCKETS, type BucketId, type Profile } from '../../src/spec/index.ts';
+import { deviations, runAgainst, SCALED } from '../../src/testbed/conformance.ts';
 
 const everyBucket = (prefix: string): string[] =>
   (Object.keys(BUCKETS) as BucketId[]).map((b) =>
@@ -20,6 +27,11 @@ const badRetryAfter = {
   ...all('SKIP', everyBucket('LIMIT-RETRY-HONOURED')),
   ...unclassified,
 };
+const badRetryAfterOf = (bucket: string) => ({
+  [`LIMIT-RETRY-AFTER-${bucket}`]: 'FAIL',
+  [`LIMIT-RETRY-HONOURED-${bucket}`]: 'SKIP',
+  ...unclassified,
+});
 /** Without a 429 there is no Retry-After to examine or wait out. */
 const no429 = (enforced: string, bucket: string) => ({
   [enforced]: 'FAIL',
@@ -27,47 +39,125 @@ const no429 = (enforced: string, bucket: string) => ({
   [`LIMIT-RETRY-HONOURED-${bucket}`]: 'SKIP',
 });
 
-const EXPECTED: Partial<Record<FaultName, Record<string, string>>> = {
-  'token-type-lowercase': { 'AUTH-TOKEN-TYPE': 'WARN' },
-  'expires-in-wrong': { 'AUTH-TOKEN-EXPIRES-IN': 'FAIL' },
-  'expires-in-string': { 'AUTH-TOKEN-SCHEMA': 'FAIL', 'AUTH-TOKEN-EXPIRES-IN': 'FAIL' },
-  'grant-type-unchecked': { 'AUTH-TOKEN-GRANT-TYPE': 'FAIL' },
-  'wrong-secret-401': { 'AUTH-TOKEN-BAD-SECRET': 'FAIL' },
-  'malformed-scope-accepted': { 'AUTH-TOKEN-BAD-SCOPE': 'FAIL' },
-  'no-cache-control': { 'AUTH-TOKEN-NO-STORE': 'WARN' },
-  'retry-after-missing': badRetryAfter,
-  'retry-after-http-date': badRetryAfter,
-  'retry-after-fractional': badRetryAfter,
+/** The checks a run selects (IDs or tags, as --only takes them), and the grade of every one that does not pass. */
+type Expected = readonly [only: readonly string[], deviate: Readonly<Record<string, string>>];
+const TOKEN = ['token'];
+const BEARER = ['bearer'];
+const LIMITS = ['limits'];
+
+const EXPECTED: Partial<Record<FaultName, Expected>> = {
+  'token-type-lowercase': [TOKEN, { 'AUTH-TOKEN-TYPE': 'FAIL' }],
+  'expires-in-wrong': [TOKEN, { 'AUTH-TOKEN-EXPIRES-IN': 'FAIL' }],
+  'expires-in-string': [TOKEN, { 'AUTH-TOKEN-SCHEMA': 'FAIL', 'AUTH-TOKEN-EXPIRES-IN': 'FAIL' }],
+  'grant-type-unchecked': [TOKEN, { 'AUTH-TOKEN-GRANT-TYPE': 'FAIL' }],
+  'unsupported-grant-401': [TOKEN, { 'AUTH-TOKEN-GRANT-TYPE': 'WARN' }],
+  'wrong-secret-401': [TOKEN, { 'AUTH-TOKEN-BAD-SECRET': 'FAIL' }],
+  'unknown-client-401': [TOKEN, { 'AUTH-TOKEN-BAD-CLIENT-ID': 'FAIL' }],
+  'malformed-scope-accepted': [TOKEN, { 'AUTH-TOKEN-BAD-SCOPE': 'FAIL' }],
+  'missing-scope-accepted': [TOKEN, { 'AUTH-TOKEN-MISSING-FIELD': 'FAIL' }],
+  'missing-secret-401': [TOKEN, { 'AUTH-TOKEN-MISSING-FIELD': 'WARN' }],
+  'no-cache-control': [TOKEN, { 'AUTH-TOKEN-NO-STORE': 'WARN' }],
+  'retry-after-missing': [LIMITS, badRetryAfter],
+  // One bucket each: every bucket reads Retry-After alike, and fewer concurrent probes keep the 1 s window clean.
+  'retry-after-http-date': [['observability', 'LIMITER-ALGORITHM'], badRetryAfterOf('OBSERVABILITY')],
+  'retry-after-fractional': [['observability', 'LIMITER-ALGORITHM'], badRetryAfterOf('OBSERVABILITY')],
   // The capacity still comes back (later than said), so the limiter is told apart all the same.
-  'retry-after-too-short': all('FAIL', everyBucket('LIMIT-RETRY-HONOURED')),
-  'limit-per-client': { 'LIMIT-TENANT-SHARED': 'FAIL' },
-  'limit-shared-across-tenants': { 'LIMIT-TENANT-ISOLATED': 'FAIL' },
-  'observability-separate-buckets': {
-    ...no429('LIMIT-OBSERVABILITY-SHARED', 'OBSERVABILITY'),
-    ...unclassified,
-  },
-  'limit-per-path-id': { 'LIMIT-PATH-ID-SHARED': 'FAIL' },
+  'retry-after-too-short': [LIMITS, all('FAIL', everyBucket('LIMIT-RETRY-HONOURED'))],
+  'retry-after-too-long': [LIMITS, all('WARN', everyBucket('LIMIT-RETRY-AFTER'))],
+  'limit-per-client': [['rules-schedule'], { 'LIMIT-TENANT-SHARED': 'FAIL' }],
+  'limit-shared-across-tenants': [['rules-schedule'], { 'LIMIT-TENANT-ISOLATED': 'FAIL' }],
+  // Refusing the tenant everywhere spoils every concurrent probe, so only the check it aims at runs.
+  'limit-blocks-tenant': [['LIMIT-BUCKETS-INDEPENDENT'], { 'LIMIT-BUCKETS-INDEPENDENT': 'FAIL' }],
+  'observability-separate-buckets': [
+    ['observability', 'LIMITER-ALGORITHM'],
+    { ...no429('LIMIT-OBSERVABILITY-SHARED', 'OBSERVABILITY'), ...unclassified },
+  ],
+  'limit-per-path-id': [['batch-status'], { 'LIMIT-PATH-ID-SHARED': 'FAIL' }],
   // 40 admitted per window: more than 30 right after a window edge, yet 429s (with Retry-After) past the 40th.
-  'wrong-limit-execute': { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' },
-  'wrong-limit-transaction': { 'LIMIT-ADMITS-TRANSACTION-EVENT': 'FAIL' },
-  'no-limit-schedule': {
-    ...no429('LIMIT-ENFORCED-RULES-SCHEDULE', 'RULES-SCHEDULE'),
-    // Sharing is judged only once the bucket is spent.
-    'LIMIT-TENANT-SHARED': 'SKIP',
-    'LIMIT-TENANT-ISOLATED': 'SKIP',
-  },
-  'forbidden-as-401': { 'AUTH-FORBIDDEN': 'FAIL' },
-  'missing-token-accepted': { 'AUTH-BEARER-MISSING': 'FAIL' },
-  'truncated-token-accepted': { 'AUTH-BEARER-TRUNCATED': 'FAIL' },
-  'expired-token-accepted': { 'AUTH-TOKEN-EXPIRY': 'FAIL' },
+  'wrong-limit-execute': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
+  'wrong-limit-transaction': [['transaction-event'], { 'LIMIT-ADMITS-TRANSACTION-EVENT': 'FAIL' }],
+  'no-limit-schedule': [
+    ['rules-schedule'],
+    {
+      ...no429('LIMIT-ENFORCED-RULES-SCHEDULE', 'RULES-SCHEDULE'),
+      // Sharing is judged only once the bucket is spent.
+      'LIMIT-TENANT-SHARED': 'SKIP',
+      'LIMIT-TENANT-ISOLATED': 'SKIP',
+    },
+  ],
+  // A 404 is no success: the limit of those buckets can be neither shown admitted nor shown back after Retry-After.
+  'issued-ids-unknown': [
+    ['batch-status', 'batch-validation-result', 'rules-status'],
+    {
+      ...all('FAIL', endpointChecks(true)),
+      ...Object.fromEntries(
+        ['BATCH-STATUS', 'BATCH-VALIDATION-RESULT', 'RULES-STATUS'].flatMap((bucket) => [
+          [`LIMIT-ADMITS-${bucket}`, 'INCONCLUSIVE'],
+          [`LIMIT-RETRY-HONOURED-${bucket}`, 'INCONCLUSIVE'],
+        ]),
+      ),
+    },
+  ],
+  'forbidden-as-401': [BEARER, { 'AUTH-FORBIDDEN': 'FAIL' }],
+  'missing-token-accepted': [BEARER, { 'AUTH-BEARER-MISSING': 'FAIL' }],
+  'truncated-token-accepted': [BEARER, { 'AUTH-BEARER-TRUNCATED': 'FAIL' }],
+  'altered-token-accepted': [BEARER, { 'AUTH-BEARER-ALTERED': 'FAIL' }],
+  'no-www-authenticate': [
+    BEARER,
+    all('WARN', ['AUTH-BEARER-MISSING', 'AUTH-BEARER-ALTERED', 'AUTH-BEARER-TRUNCATED']),
+  ],
+  'expired-token-accepted': [BEARER, { 'AUTH-TOKEN-EXPIRY': 'FAIL' }],
 };
 
 /** Faults that take away what other checks stand on (a token, a 429 at all): FAIL on the rule, SKIP elsewhere. */
-const CASCADING: Partial<Record<FaultName, string[]>> = {
-  'token-json-only': ['AUTH-TOKEN-FORM'],
-  'token-single-use': ['AUTH-TOKEN-REUSE'],
-  'limited-as-503': everyBucket('LIMIT-ENFORCED'),
+const CASCADING: Partial<Record<FaultName, Expected>> = {
+  'token-json-only': [TOKEN, { 'AUTH-TOKEN-FORM': 'FAIL' }],
+  'token-single-use': [BEARER, { 'AUTH-TOKEN-REUSE': 'FAIL' }],
+  'limited-as-503': [LIMITS, all('FAIL', everyBucket('LIMIT-ENFORCED'))],
 };
+
+/** SCALED's limits, each stated in the profile a tenth higher (at least one) than the server enforces. */
+const statedHigher = (profile: Profile): Profile => ({
+  ...profile,
+  limits: Object.fromEntries(
+    Object.values(BUCKETS).map(({ id, limit }) => {
+      const enforced = SCALED.limits?.[id] ?? limit;
+      return [id, { ...enforced, count: enforced.count + Math.max(1, Math.ceil(enforced.count / 10)) }];
+    }),
+  ),
+});
+
+/** Servers that break a rule in every bucket or on every endpoint at once, where no single fault reaches. */
+const BEYOND_FAULTS: Record<
+  string,
+  [ReferenceServerOptions, ((p: Profile) => Profile) | undefined, Expected]
+> = {
+  // Ids come from endpoints that answer 404 too, so the endpoints that take one are skipped (issued-ids-unknown).
+  'every API path missing (404)': [
+    { apiStatus: 404 },
+    undefined,
+    [['endpoints'], { ...all('FAIL', endpointChecks(false)), ...all('SKIP', endpointChecks(true)) }],
+  ],
+  // The independence check finds the other bucket refusing before it spends one: not independence's fault.
+  'every limit lower than stated': [
+    {},
+    statedHigher,
+    [LIMITS, { ...all('FAIL', everyBucket('LIMIT-ADMITS')), 'LIMIT-BUCKETS-INDEPENDENT': 'INCONCLUSIVE' }],
+  ],
+};
+
+/** The ENDPOINT-* checks of endpoints with (or without) an id in their path. */
+function endpointChecks(withPathId: boolean): string[] {
+  return checksOfTarget()
+    .filter((c) => c.tags.includes('endpoints') && c.quote.includes('{') === withPathId)
+    .map((c) => c.id);
+}
+
+/** The suite as it runs against the reference server, from the profile the server would hand out (nothing starts). */
+function checksOfTarget() {
+  const url = 'http://127.0.0.1:1';
+  return allChecks(resolveTarget(buildProfile(resolveOptions(SCALED), url, `${url}/oauth2/token`)));
+}
 
 describe.concurrent('conformance suite against each fault', () => {
   it('covers every fault the reference server has', () => {
@@ -76,25 +166,44 @@ describe.concurrent('conformance suite against each fault', () => {
     );
   });
 
+  it('makes every grade a check declares (failsWith) come out of some server', () => {
+    const drawn = new Set(
+      [
+        ...Object.values(EXPECTED),
+        ...Object.values(CASCADING),
+        ...Object.values(BEYOND_FAULTS).map((b) => b[2]),
+      ]
+        .flatMap((expected) => Object.entries(expected![1]))
+        .map(([id, grade]) => `${id} ${grade}`),
+    );
+    const declared = checksOfTarget().flatMap((c) => c.failsWith.map((grade) => `${c.id} ${grade}`));
+    expect(declared.filter((pair) => !drawn.has(pair))).toEqual([]);
+  });
+
   it.each(Object.entries(EXPECTED))(
     '%s: exactly the checks for the broken rule deviate',
     async (fault, expected) => {
-      const [report] = await runAgainst({ fault: fault as FaultName });
-      expect(deviations(report!)).toEqual(expected);
+      const [only, deviate] = expected!;
+      const [report] = await runAgainst({ fault: fault as FaultName }, { only });
+      expect(deviations(report!)).toEqual(deviate);
     },
   );
 
+  it.each(Object.entries(BEYOND_FAULTS))('%s: exactly the checks for it deviate', async (_, setup) => {
+    const [options, adjust, [only, deviate]] = setup;
+    const [report] = await runAgainst(options, { only, ...(adjust ? { adjust } : {}) });
+    expect(deviations(report!)).toEqual(deviate);
+  });
+
   it.each(Object.entries(CASCADING))(
     '%s: the broken rule fails; what depends on it is skipped, never failed',
-    async (fault, failing) => {
-      const [report] = await runAgainst({ fault: fault as FaultName });
+    async (fault, expected) => {
+      const [only, failing] = expected!;
+      const [report] = await runAgainst({ fault: fault as FaultName }, { only });
       const found = deviations(report!);
-      expect(
-        Object.keys(found)
-          .filter((id) => found[id] !== 'SKIP')
-          .sort(),
-      ).toEqual([...failing!].sort());
-      for (const id of failing!) expect(found[id]).toBe('FAIL');
+      expect(Object.fromEntries(Object.entries(found).filter(([, grade]) => grade !== 'SKIP'))).toEqual(
+        failing,
+      );
     },
   );
 });

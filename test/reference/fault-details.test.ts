@@ -62,6 +62,38 @@ describe('token faults', () => {
     expect(answer.headers.pragma).toBe('no-cache');
   });
 
+  it('unknown-client-401: 401 for an unknown client_id, still 400 for a wrong secret', async () => {
+    const t = await start({ fault: 'unknown-client-401' });
+    const unknown = await t.tokenReply({ ...t.fields(), client_id: 'nobody' });
+    expect([unknown.status, unknown.json.error]).toEqual([401, 'invalid_client']);
+    expect((await t.tokenReply({ ...t.fields(), client_secret: 'wrong' })).status).toBe(400);
+  });
+
+  it("missing-scope-accepted: a token for the client's own tenant without scope; another field is still required", async () => {
+    const t = await start({ fault: 'missing-scope-accepted' });
+    const { scope: _scope, ...withoutScope } = t.fields();
+    const answer = await t.tokenReply(withoutScope);
+    expect(answer.status).toBe(200);
+    expect((await t.call(TX, { token: answer.json.access_token })).status).toBe(202);
+    const { client_id: _id, ...withoutId } = t.fields();
+    expect((await t.tokenReply(withoutId)).json.error).toBe('invalid_request');
+  });
+
+  it('missing-secret-401: 401 invalid_client without client_secret, still 400 without scope', async () => {
+    const t = await start({ fault: 'missing-secret-401' });
+    const { client_secret: _secret, ...withoutSecret } = t.fields();
+    const answer = await t.tokenReply(withoutSecret);
+    expect([answer.status, answer.json.error]).toEqual([401, 'invalid_client']);
+    const { scope: _scope, ...withoutScope } = t.fields();
+    expect((await t.tokenReply(withoutScope)).status).toBe(400);
+  });
+
+  it('unsupported-grant-401: 401 unsupported_grant_type for another grant type', async () => {
+    const t = await start({ fault: 'unsupported-grant-401' });
+    const answer = await t.tokenReply({ ...t.fields(), grant_type: 'password' });
+    expect([answer.status, answer.json.error]).toEqual([401, 'unsupported_grant_type']);
+  });
+
   it('grant-type-unchecked: takes any grant_type but still requires one', async () => {
     const t = await start({ fault: 'grant-type-unchecked' });
     expect((await t.tokenReply({ ...t.fields(), grant_type: 'password' })).status).toBe(200);
@@ -83,6 +115,26 @@ describe('bearer faults', () => {
     expect((await t.call(TX, { token: token.slice(0, 8) })).status).toBe(202);
     expect((await t.call(TX, { token: token.slice(0, 7) })).status).toBe(401);
     expect((await t.call(TX, { token: `${token}x` })).status).toBe(401);
+  });
+
+  it('altered-token-accepted: takes a token with its last character changed, not a shorter or longer one', async () => {
+    const t = await start({ fault: 'altered-token-accepted' });
+    const token = await t.newToken();
+    const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+    expect((await t.call(TX, { token: altered })).status).toBe(202);
+    expect((await t.call(TX, { token: token.slice(0, -1) })).status).toBe(401);
+    expect((await t.call(TX, { token: `${altered}x` })).status).toBe(401);
+  });
+
+  it('no-www-authenticate: 401s without a challenge; the 403 keeps its own', async () => {
+    const t = await start({ fault: 'no-www-authenticate' });
+    for (const token of [null, 'bad-token']) {
+      const answer = await t.call(TX, { token });
+      expect([answer.status, answer.headers['www-authenticate']]).toEqual([401, undefined]);
+    }
+    expect((await t.call(RERUN, { role: 'restricted' })).headers['www-authenticate']).toBe(
+      'Bearer error="insufficient_scope"',
+    );
   });
 
   it('expired-token-accepted: old tokens keep working', async () => {
@@ -117,6 +169,7 @@ describe('limit faults', () => {
     ['retry-after-http-date', 'Thu, 01 Jan 2026 00:01:00 GMT'],
     ['retry-after-fractional', '60.5'],
     ['retry-after-too-short', '30'],
+    ['retry-after-too-long', '3600'],
   ] as const)('%s: Retry-After is %s', async (fault, expected) => {
     const t = await start({ fault });
     await t.call(RERUN);
@@ -151,9 +204,36 @@ describe('limit faults', () => {
     expect(count(await t.burst(435, TX), 202)).toBe(387);
   });
 
+  it('limit-blocks-tenant: one 429 refuses the tenant everywhere until that limit admits, not another tenant', async () => {
+    const t = await start({ fault: 'limit-blocks-tenant' });
+    await t.call(RERUN);
+    expect((await t.call(RERUN)).status).toBe(429);
+    const blocked = await t.call(TX);
+    expect([blocked.status, blocked.headers['retry-after']]).toEqual([429, '60']);
+    expect((await t.call(TX, { role: 'other_tenant' })).status).toBe(202);
+    t.clock.advance(60_000);
+    expect((await t.call(TX)).status).toBe(202);
+  });
+
+  it('issued-ids-unknown: a batch id the server just issued gets 404', async () => {
+    const t = await start({ fault: 'issued-ids-unknown' });
+    const { batch_id: id } = (await t.call('POST /api/transactions/batch/generate-upload-url')).json;
+    expect((await t.call('GET /api/transactions/batch/status/{batch_id}', { id })).status).toBe(404);
+  });
+
   it('no-limit-schedule: never limits the schedule, still limits the rest', async () => {
     const t = await start({ fault: 'no-limit-schedule' });
     expect(count(await t.burst(200, 'GET /api/rules/schedule'), 200)).toBe(200);
     expect(count(await t.burst(21, 'POST /api/transactions/batch/generate-upload-url'), 429)).toBe(1);
+  });
+});
+
+describe('apiStatus (hostile, not a fault)', () => {
+  it('answers every API request with that status, and the token endpoint as usual', async () => {
+    const t = await start({ apiStatus: 500 });
+    expect((await t.tokenReply(t.fields())).status).toBe(200);
+    expect((await t.call(TX)).status).toBe(500);
+    expect((await t.call(TX, { token: null })).status).toBe(500);
+    expect((await t.call(RERUN, { role: 'restricted' })).status).toBe(500);
   });
 });

@@ -30,6 +30,9 @@ const token = async (t: TestServer) => (await t.tokenAttempt(t.fields())).json;
 const tokenError = async (t: TestServer, change: Record<string, string>): Promise<Reply> =>
   t.tokenAttempt({ ...t.fields(), ...change });
 
+const without = (fields: Record<string, string>, name: string): Record<string, string> =>
+  Object.fromEntries(Object.entries(fields).filter(([key]) => key !== name));
+
 /** A refusal by the limiter: rules/rerun admits one call per minute. */
 const refused = async (t: TestServer): Promise<Reply> => {
   await t.call(RERUN);
@@ -59,6 +62,11 @@ export const PROBES: Record<FaultName, Probe> = {
     return answer.status === 400 && answer.json.error === 'invalid_client';
   },
   'malformed-scope-accepted': async (t) => (await tokenError(t, { scope: 'acme' })).status === 400,
+  'unknown-client-401': async (t) => (await tokenError(t, { client_id: 'nobody' })).status !== 401,
+  'missing-scope-accepted': async (t) => (await t.tokenAttempt(without(t.fields(), 'scope'))).status === 400,
+  'missing-secret-401': async (t) =>
+    (await t.tokenAttempt(without(t.fields(), 'client_secret'))).status !== 401,
+  'unsupported-grant-401': async (t) => (await tokenError(t, { grant_type: 'password' })).status !== 401,
   'no-cache-control': async (t) => (await t.tokenAttempt(t.fields())).headers['cache-control'] === 'no-store',
   'retry-after-missing': async (t) => (await retryAfter(t)) !== undefined,
   'retry-after-http-date': async (t) => !(await retryAfter(t))?.endsWith('GMT'),
@@ -68,6 +76,10 @@ export const PROBES: Record<FaultName, Probe> = {
     if (value === undefined || !/^\d+$/.test(value)) return true;
     t.clock.advance(Number(value) * 1000);
     return admitted((await t.call(RERUN)).status);
+  },
+  'retry-after-too-long': async (t) => {
+    const value = await retryAfter(t);
+    return value === undefined || !/^\d+$/.test(value) || Number(value) <= 60;
   },
   'limited-as-503': async (t) => (await refused(t)).status === 429,
   'limit-per-client': async (t) => {
@@ -83,6 +95,10 @@ export const PROBES: Record<FaultName, Probe> = {
     await t.burst(limitOf(t, 'observability'), first!);
     return !admitted((await t.call(second!)).status);
   },
+  'limit-blocks-tenant': async (t) => {
+    await refused(t);
+    return admitted((await t.call(TX)).status);
+  },
   'limit-per-path-id': async (t) => {
     await t.burst(limitOf(t, 'batch-status'), STATUS, { id: 'one' });
     return !admitted((await t.call(STATUS, { id: 'two' })).status);
@@ -90,12 +106,25 @@ export const PROBES: Record<FaultName, Probe> = {
   'wrong-limit-execute': exactLimit('POST /api/rules/execute', 'rules-execute'),
   'wrong-limit-transaction': exactLimit(TX, 'transaction-event'),
   'no-limit-schedule': exactLimit('GET /api/rules/schedule', 'rules-schedule'),
+  'issued-ids-unknown': async (t) => {
+    const { batch_id: id } = (await t.call(UPLOAD)).json as { batch_id: string };
+    return (await t.call(STATUS, { id })).status === 200;
+  },
   'forbidden-as-401': async (t) => (await t.call(RERUN, { role: 'restricted' })).status === 403,
   'missing-token-accepted': async (t) => (await t.call(TX, { token: null })).status === 401,
   'truncated-token-accepted': async (t) => {
     const full = await t.newToken();
     return (await t.call(TX, { token: full.slice(0, 20) })).status === 401;
   },
+  'altered-token-accepted': async (t) => {
+    const full = await t.newToken();
+    return (
+      (await t.call(TX, { token: `${full.slice(0, -1)}${full.endsWith('A') ? 'B' : 'A'}` })).status === 401
+    );
+  },
+  // An unknown token rather than none: the missing-token-accepted fault serves a request without one.
+  'no-www-authenticate': async (t) =>
+    /^Bearer\b/.test(String((await t.call(TX, { token: 'bad-token' })).headers['www-authenticate'])),
   'expired-token-accepted': async (t) => {
     const full = await t.newToken();
     t.clock.advance(t.server.options.tokenLifetimeSeconds * 1000);
