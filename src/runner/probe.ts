@@ -23,7 +23,7 @@ import {
   refusedBelowLimit,
 } from './limit-bounds.ts';
 import { sleep } from './progress.ts';
-import type { CallOptions, Session } from './session.ts';
+import { type CallOptions, noTokenReason, type Session } from './session.ts';
 import type { BucketLimit } from './target.ts';
 
 /** Requests sent once the bucket is spent, whose answer says whether they share it. */
@@ -336,7 +336,7 @@ export const probeBucket = (ctx: CheckContext, plan: ProbePlan): Promise<ProbeRe
       }
       return await run(ctx, plan);
     } catch (error) {
-      if (error instanceof TokenError) skip(`no token to probe with: ${error.message}`);
+      if (error instanceof TokenError) skip(noTokenReason(error));
       throw error;
     } finally {
       for (const endpoint of plan.endpoints) ctx.session.probeDone(endpoint.key);

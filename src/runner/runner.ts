@@ -7,7 +7,7 @@ import { CheckContext } from './context.ts';
 import { GRADES, type Grade, Outcome } from './grades.ts';
 import type { Progress } from './progress.ts';
 import { reproFor } from './repro.ts';
-import { Session, TOKEN_ENDPOINT_KEY } from './session.ts';
+import { noTokenReason, Session, TOKEN_ENDPOINT_KEY } from './session.ts';
 import type { Target } from './target.ts';
 import type { CheckDefinition, CheckResult, PlanItem, RunReport } from './types.ts';
 
@@ -54,7 +54,7 @@ const outcomeOf = (error: unknown, ctx: CheckContext): { grade: Grade; message: 
   if (error instanceof Outcome) return { grade: error.grade, message: error.message };
   if (error instanceof TokenError) {
     ctx.record(error.evidence);
-    return { grade: 'SKIP', message: `no token to test with (see AUTH-TOKEN-FORM): ${error.message}` };
+    return { grade: 'SKIP', message: noTokenReason(error) };
   }
   if (error instanceof TargetError) {
     ctx.record(error.evidence);

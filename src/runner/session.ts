@@ -9,7 +9,9 @@ import {
   HttpClient,
   type HttpClientOptions,
   type SendRequest,
+  TargetError,
   type TokenClient,
+  type TokenError,
   TokenManager,
 } from '../client/index.ts';
 import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
@@ -27,6 +29,10 @@ export interface CallOptions {
 
 export const TOKEN_ENDPOINT_KEY = 'POST {auth_url}';
 
+/** Why a check that needs a token did not run. */
+export const noTokenReason = (error: TokenError): string =>
+  `no token: see AUTH-TOKEN-FORM (${error.message})`;
+
 /** Room for the widest burst a probe sends (a limit's worth at once, see probe.ts) plus other lanes' traffic. */
 const CONNECTIONS = 1100;
 
@@ -37,6 +43,11 @@ const CONNECTIONS = 1100;
 class CountingHttpClient extends HttpClient {
   readonly sent = new Map<string, number>();
   readonly log = new BucketLog();
+  /**
+   * The token endpoint's first failure to answer (hang, reset, garbage): later token requests of the run fail with
+   * it at once, so each token check FAILs on that evidence instead of waiting out a timeout of its own.
+   */
+  #tokenEndpointDown: TargetError | undefined;
 
   constructor(
     readonly keyOf: (req: SendRequest) => string,
@@ -49,6 +60,7 @@ class CountingHttpClient extends HttpClient {
 
   override async send(req: SendRequest): Promise<Exchange> {
     const key = this.keyOf(req);
+    if (key === TOKEN_ENDPOINT_KEY) return this.#sendToTokenEndpoint(req);
     this.sent.set(key, (this.sent.get(key) ?? 0) + 1);
     const bucket = this.bucketOf(key);
     if (bucket === undefined) return super.send(req);
@@ -70,6 +82,21 @@ class CountingHttpClient extends HttpClient {
         label: req.label ?? key,
         exchange,
       });
+    }
+  }
+
+  async #sendToTokenEndpoint(req: SendRequest): Promise<Exchange> {
+    const down = this.#tokenEndpointDown;
+    if (down !== undefined) {
+      const message = `not sent: the token endpoint failed to answer earlier in this run: ${down.message}`;
+      throw new TargetError(down.kind, message, down.evidence, { cause: down });
+    }
+    this.sent.set(TOKEN_ENDPOINT_KEY, (this.sent.get(TOKEN_ENDPOINT_KEY) ?? 0) + 1);
+    try {
+      return await super.send(req);
+    } catch (error) {
+      if (error instanceof TargetError) this.#tokenEndpointDown ??= error;
+      throw error;
     }
   }
 }
@@ -123,6 +150,7 @@ export class Session {
       authUrl: target.profile.auth_url,
       tenant: target.profile.tenant,
       http: this.http,
+      rememberFailures: true,
     });
     this.api = new ApiClient({ baseUrl: target.profile.base_url, http: this.http, tokens: this.tokens });
   }
