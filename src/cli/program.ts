@@ -49,7 +49,9 @@ export const buildProgram = (): Command => {
   const program = new Command('harness')
     .description('Checks a server against the service interface of SPEC.md and probes its rate limits.')
     .version(harnessVersion(), '-V, --version', 'print the version of harness')
-    .exitOverride();
+    .exitOverride()
+    // Every error of harness starts "harness:", commander's own too; subcommands inherit this (set before them).
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'harness: ')) });
 
   program
     .command('serve')
