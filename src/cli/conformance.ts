@@ -36,6 +36,8 @@ export interface ConformanceOptions extends NetworkFlags {
   requireCertifiable?: boolean;
   slow?: boolean;
   dryRun?: boolean;
+  /** Milliseconds the whole run may take; by default derived from the plan (runDeadlineMs). */
+  deadline?: number;
   reportDir: string;
   format: ReportFormat[];
   baseline?: string;
@@ -126,6 +128,7 @@ export const runConformanceCommand = async (
       version: harnessVersion(),
       command: ['harness', ...process.argv.slice(2)].join(' '),
       http: httpOptionsOf(network),
+      ...(options.deadline === undefined ? {} : { deadlineMs: options.deadline }),
     });
     const written = await writeReports(report, { dir, formats: options.format });
     const differences = baseline ? compareBaseline(report, baseline) : [];

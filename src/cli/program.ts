@@ -112,6 +112,13 @@ export const buildProgram = (): Command => {
       .option('--require-certifiable', 'exit 1 when the run cannot certify the target, saying why')
       .option('--slow', 'also run checks that wait out the token lifetime (an hour against a real target)')
       .option('--dry-run', 'print the plan (checks, requests per endpoint) and send nothing')
+      .addOption(
+        new Option(
+          '--deadline <d>',
+          'end the run after this long, e.g. 10m: checks still running are INCONCLUSIVE, reports are written ' +
+            "(default: twice the plan's estimate plus four request timeouts)",
+        ).argParser(duration),
+      )
       .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
       .addOption(
         new Option('--format <list>', 'report formats, comma-separated')

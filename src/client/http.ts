@@ -151,6 +151,13 @@ export class HttpClient {
     }
   }
 
+  /** Aborts every request in flight and drops every connection, for a run that must end now. */
+  async destroy(): Promise<void> {
+    const dispatcher = this.#dispatcher;
+    this.#dispatcher = undefined;
+    await dispatcher?.destroy();
+  }
+
   /** Releases every connection; the client stays usable and reconnects on the next send. */
   async close(): Promise<void> {
     const dispatcher = this.#dispatcher;

@@ -200,6 +200,12 @@ class BucketProbe {
       admitted = resolve;
     });
     let found = false;
+    // Polls go out while earlier ones are pending, so a failure (no token, the run's end) is kept here and thrown
+    // once they settle, rather than left as a rejection nobody handles yet.
+    let failure: unknown;
+    const keep = (error: unknown) => {
+      failure ??= error;
+    };
     const polls = await this.logged(async () => {
       const pending: Promise<unknown>[] = [];
       const first = clock();
@@ -217,14 +223,19 @@ class BucketProbe {
             const n = this.limit.count + 1;
             void this.logged(() =>
               Promise.all(Array.from({ length: n }, (_, j) => this.fire(`${AFTER_EDGE} #${j + 1}`))),
-            ).then(admitted!);
-          }),
+            ).then(admitted!, (error: unknown) => {
+              keep(error);
+              admitted!([]);
+            });
+          }, keep),
         );
       }
       await Promise.all(pending);
+      if (failure !== undefined) throw failure;
     });
     if (!found) return { polls };
     const burst = await afterEdge;
+    if (failure !== undefined) throw failure;
     // The two overlap in time, so each request is told by its label, not by which list caught it.
     const all = [...new Set([...polls, ...burst])];
     const labelled = (prefix: string) => all.filter((r) => r.label.startsWith(prefix));

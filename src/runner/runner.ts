@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { type HttpClientOptions, TargetError, TokenError } from '../client/index.ts';
 import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
 import { CheckContext } from './context.ts';
-import { GRADES, type Grade, Outcome } from './grades.ts';
+import { GRADES, type Grade, inconclusive, Outcome } from './grades.ts';
 import type { Progress } from './progress.ts';
 import { reproFor } from './repro.ts';
 import { noTokenReason, Session, TOKEN_ENDPOINT_KEY } from './session.ts';
@@ -23,15 +23,38 @@ export interface RunOptions {
   readonly command: string;
   /** How to reach the target: TLS, proxy, request timeout. */
   readonly http?: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'>;
+  /** The whole run ends after this long (default: runDeadlineMs); checks still running are INCONCLUSIVE. */
+  readonly deadlineMs?: number;
 }
 
 /**
- * About how long a run takes: the per-second buckets alone, then the rest side by side, each probe about three
- * windows (spend and edge, a quiet window, the fresh burst) and a repeat, then a token lifetime for the expiry check.
+ * About how long the probes take: the per-second buckets alone, then the rest side by side, each about three
+ * windows (spend and edge, a quiet window, the fresh burst) and a repeat.
  */
-const estimatedRunMs = (target: Target): number => {
+const probesMs = (target: Target): number => {
   const windows = Object.keys(BUCKETS).map((b) => target.limitOf(b as BucketId).windowMs);
-  return 5 * (1000 + Math.max(...windows)) + target.tokenLifetimeSeconds * 1000;
+  return 5 * (1000 + Math.max(...windows));
+};
+
+/** About how long a run takes: the probes, then a token lifetime for the expiry check. */
+const estimatedRunMs = (target: Target): number => probesMs(target) + target.tokenLifetimeSeconds * 1000;
+
+/** The HttpClient's defaults, which the deadline allows for when the run sets no timeout of its own. */
+const DEFAULT_CONNECT_AND_REQUEST_MS = 5_000 + 15_000;
+
+/**
+ * The default overall deadline: twice the estimate of the checks that run (the token lifetime only when the expiry
+ * check waits it out), plus four requests' worth of connect and request timeouts, for a slow target.
+ */
+export const runDeadlineMs = (
+  target: Target,
+  running: readonly CheckDefinition[],
+  requestTimeoutMs?: number,
+): number => {
+  const lifetimeMs = running.some((c) => c.slow) ? target.tokenLifetimeSeconds * 1000 : 0;
+  const perRequest =
+    requestTimeoutMs === undefined ? DEFAULT_CONNECT_AND_REQUEST_MS : 5_000 + requestTimeoutMs;
+  return 2 * (probesMs(target) + lifetimeMs) + 4 * perRequest;
 };
 
 /** Deduplicated: checks that share a probe plan it once. */
@@ -65,6 +88,15 @@ const outcomeOf = (error: unknown, ctx: CheckContext): { grade: Grade; message: 
   return { grade: 'INCONCLUSIVE', message: `harness error: ${message}` };
 };
 
+/** Settles as INCONCLUSIVE when the run ends first; the check itself is abandoned (it can send nothing more). */
+const untilRunEnds = <T>(running: Promise<T>, ended: AbortSignal): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const end = () => reject(new Outcome('INCONCLUSIVE', `${ended.reason} while this check ran`));
+    if (ended.aborted) return end();
+    ended.addEventListener('abort', end, { once: true });
+    running.then(resolve, reject).finally(() => ended.removeEventListener('abort', end));
+  });
+
 const runCheck = async (check: CheckDefinition, session: Session): Promise<CheckResult> => {
   const ctx = new CheckContext(check.id, session);
   const startedAt = new Date().toISOString();
@@ -72,7 +104,8 @@ const runCheck = async (check: CheckDefinition, session: Session): Promise<Check
   session.progress.started(check.id);
   let verdict: { grade: Grade; message: string };
   try {
-    verdict = { grade: 'PASS', message: await check.run(ctx) };
+    if (session.ended.aborted) inconclusive(`${session.ended.reason}: not started`);
+    verdict = { grade: 'PASS', message: await untilRunEnds(check.run(ctx), session.ended) };
   } catch (error) {
     verdict = outcomeOf(error, ctx);
   }
@@ -133,6 +166,13 @@ export const runConformance = async (
   const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);
   const startedAt = new Date();
   const results: CheckResult[] = [];
+  const deadlineMs = options.deadlineMs ?? runDeadlineMs(target, running, options.http?.requestTimeoutMs);
+  const deadline = setTimeout(() => {
+    options.progress.line(
+      `harness: the run deadline (${deadlineMs / 1000} s) passed: ending the checks still running`,
+    );
+    void session.end(`run deadline passed (${deadlineMs / 1000} s)`);
+  }, deadlineMs);
   try {
     results.push(
       ...(await runLanes(
@@ -159,6 +199,7 @@ export const runConformance = async (
       )),
     );
   } finally {
+    clearTimeout(deadline);
     await session.close();
   }
   const finishedAt = new Date();

@@ -16,7 +16,7 @@ import {
 } from '../client/index.ts';
 import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
 import { BucketLog, clock } from './bucket-log.ts';
-import { skip } from './grades.ts';
+import { inconclusive, skip } from './grades.ts';
 import type { Progress } from './progress.ts';
 import type { Target } from './target.ts';
 
@@ -53,12 +53,15 @@ class CountingHttpClient extends HttpClient {
     readonly keyOf: (req: SendRequest) => string,
     readonly bucketOf: (key: string) => BucketId | undefined,
     readonly ownerOf: (req: SendRequest) => { tenant: string; clientId: string } | undefined,
+    /** The run's end: nothing is sent after it. */
+    readonly ended: AbortSignal,
     options: HttpClientOptions,
   ) {
     super({ ...options, connections: CONNECTIONS });
   }
 
   override async send(req: SendRequest): Promise<Exchange> {
+    if (this.ended.aborted) return inconclusive(String(this.ended.reason));
     const key = this.keyOf(req);
     if (key === TOKEN_ENDPOINT_KEY) return this.#sendToTokenEndpoint(req);
     this.sent.set(key, (this.sent.get(key) ?? 0) + 1);
@@ -127,6 +130,7 @@ export class Session {
   >();
   /** Endpoints whose bucket probe runs in this session and will publish admitted responses. */
   readonly probed = new Set<EndpointKey>();
+  readonly #end = new AbortController();
 
   constructor(
     readonly target: Target,
@@ -141,6 +145,7 @@ export class Session {
         const owner = token === undefined ? undefined : this.tokens.ownerOf(token);
         return owner && { tenant: owner.tenant ?? target.profile.tenant, clientId: owner.client_id };
       },
+      this.#end.signal,
       network,
     );
     // Registered before any traffic, so even the first request's evidence is redacted.
@@ -264,8 +269,22 @@ export class Session {
     return this.http.log;
   }
 
+  /** Aborts once the run is over (its deadline passed): waits end, and nothing more is sent. */
+  get ended(): AbortSignal {
+    return this.#end.signal;
+  }
+
+  /**
+   * Ends the run now: every wait and request in flight is cut short, and checks still running must not send more
+   * (their verdict is already settled as INCONCLUSIVE by the runner).
+   */
+  async end(reason: string): Promise<void> {
+    this.#end.abort(reason);
+    await this.http.destroy();
+  }
+
   close(): Promise<void> {
-    return this.http.close();
+    return this.ended.aborted ? this.http.destroy() : this.http.close();
   }
 
   #entry(key: EndpointKey) {
