@@ -213,6 +213,8 @@ export class Session {
     const from = this.target.endpoint(source.from as EndpointKey);
     if (!this.target.mayCall(from))
       return skip(`${name} comes from ${from.key}, which side_effects forbids calling`);
+    // Without a token nothing is admitted; say so (a SKIP naming AUTH-TOKEN-FORM) rather than "no id came back".
+    await this.tokens.issued(this.client('primary'));
     const values = (await this.admittedResponses(from, count))
       .map((exchange) => jsonPointer(exchange, source.pointer ?? ''))
       .filter((value) => typeof value === 'string' || typeof value === 'number')
