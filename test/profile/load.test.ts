@@ -74,7 +74,7 @@ describe('profile loader', () => {
     [
       'a malformed URL',
       VALID.replace('base_url: http://127.0.0.1:8080', 'base_url: ftp:/x'),
-      'p.yaml: /base_url: must match pattern',
+      'p.yaml: /base_url: must be an http(s) URL',
     ],
     [
       'a bad side_effects value',
