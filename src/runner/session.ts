@@ -1,6 +1,7 @@
 // Run-wide state shared by every check: one HTTP client (so one redactor knows every secret), one token manager,
 // memoised results (a bucket is probed once; many checks grade the observations), and the path ids in use.
 
+import { setMaxListeners } from 'node:events';
 import { atPointer } from '../../load/lib/pointer.ts';
 import {
   ApiClient,
@@ -148,6 +149,8 @@ export class Session {
       this.#end.signal,
       network,
     );
+    // Every running check and every wait listens for the run's end: many at once is the design, not a leak.
+    setMaxListeners(0, this.#end.signal);
     // Registered before any traffic, so even the first request's evidence is redacted.
     for (const client of Object.values(target.profile.clients))
       this.http.redactor.addSecret(client.client_secret);
