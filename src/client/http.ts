@@ -22,7 +22,7 @@ export interface HttpClientOptions {
   requestTimeoutMs?: number;
   /** Evidence bodies longer than this many characters are cut and marked. */
   maxEvidenceBody?: number;
-  /** Response bytes read at most; past it the connection is dropped and the exchange marked (default 1 MiB). */
+  /** Response bytes read at most; past it the connection is dropped and the exchange marked (default 64 KiB). */
   maxBodyBytes?: number;
   redactor?: Redactor;
   tls?: TlsOptions;
