@@ -200,11 +200,21 @@ export const bearerChecks = (): CheckDefinition[] => [
     run: async (ctx) => {
       const endpoint = bearerEndpoint(ctx.target);
       const client = ctx.session.client('primary');
+      // A token endpoint the run already found giving no token settles this at once: SKIP, see AUTH-TOKEN-FORM.
+      await ctx.session.tokens.issued(client);
+      const accessToken = (exchange: Exchange): unknown => {
+        try {
+          return exchange.status === 200
+            ? (exchange.json() as { access_token?: unknown }).access_token
+            : undefined;
+        } catch {
+          return undefined;
+        }
+      };
       const tokenOf = async (onMissing: (message: string) => never): Promise<string> => {
         const exchange = await ctx.session.tokens.requestToken(client);
         ctx.record(exchange);
-        const token =
-          exchange.status === 200 ? (exchange.json() as { access_token?: unknown }).access_token : undefined;
+        const token = accessToken(exchange);
         return typeof token === 'string'
           ? token
           : onMissing(`the token request got ${exchange.status} without a token`);

@@ -51,6 +51,8 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
 
 /** The bucket's probe; the check shows its first request as evidence and a loop that replays the burst as repro. */
 export const probe = async (ctx: CheckContext, bucket: BucketId): Promise<ProbeResult> => {
+  // Only the Observability bucket can be empty: its paths come from the profile (SPEC.md §4: "not shown").
+  if (ctx.target.endpointsIn(bucket).length === 0) skip(`no ${bucket} endpoints in the profile`);
   const result = await probeBucket(ctx, probePlan(ctx.target, bucket));
   const first = result.spend.requests.find((r) => r.exchange !== undefined)?.exchange;
   if (first !== undefined) {

@@ -43,6 +43,8 @@ const okBody = async (ctx: CheckContext): Promise<Record<string, unknown>> => {
   ctx.record(exchange);
   if (exchange.status !== 200)
     return skip(`no successful token response to examine (see AUTH-TOKEN-FORM): ${exchange.status}`);
+  if (exchange.bodyCutAt !== undefined)
+    return fail(`the token response body is over ${exchange.bodyCutAt} bytes: harness read no further`);
   let body: unknown;
   try {
     body = exchange.json();

@@ -1,10 +1,11 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
+import { rmdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { allChecks } from '../../conformance/index.ts';
 import { loadProfile, validateProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import type { ReportFormat } from '../report/write.ts';
-import { timestampDir, writeReports } from '../report/write.ts';
+import { ReportDirError, timestampDir, writeReports } from '../report/write.ts';
 import { compareBaseline, loadBaseline } from '../runner/baseline.ts';
 import { RequestBudget } from '../runner/budget.ts';
 import { streamProgress } from '../runner/progress.ts';
@@ -38,6 +39,8 @@ export interface ConformanceOptions extends NetworkFlags {
   slow?: boolean;
   dryRun?: boolean;
   maxRequests?: number;
+  /** Milliseconds the whole run may take; by default derived from the plan (runDeadlineMs). */
+  deadline?: number;
   reportDir: string;
   format: ReportFormat[];
   baseline?: string;
@@ -80,6 +83,16 @@ const budgetFor = (maxRequests: number | undefined, profile: Profile): RequestBu
   return new RequestBudget(maxRequests, reachability);
 };
 
+/** The run's report directory, made before the first request so a place that cannot hold reports loses no run. */
+const reportDirFor = async (reportDir: string): Promise<string> => {
+  try {
+    return await timestampDir(resolve(reportDir));
+  } catch (error) {
+    if (error instanceof ReportDirError) throw new UsageError(`--report-dir ${reportDir}: ${error.message}`);
+    throw error;
+  }
+};
+
 export interface ConformanceCommandResult {
   readonly exitCode: number;
   /** The run and where its reports went; none for --dry-run or an unreachable target. */
@@ -116,11 +129,13 @@ export const runConformanceCommand = async (
       return { exitCode: 0 };
     }
     const baseline = options.baseline ? loadBaseline(options.baseline) : undefined;
+    const dir = await reportDirFor(options.reportDir);
 
     // Exit 3 before any check when the target does not answer: a verdict per check would only repeat it.
     const unreachable = await unreachableOrigins(profile, network);
     if (unreachable.length > 0) {
       console.error(`harness: target unreachable, no check run: ${unreachable.join('; ')}`);
+      await rmdir(dir);
       return { exitCode: TARGET_UNREACHABLE };
     }
     const progress = streamProgress((line) => console.error(line));
@@ -131,9 +146,9 @@ export const runConformanceCommand = async (
       command: ['harness', ...process.argv.slice(2)].join(' '),
       http: httpOptionsOf(network),
       ...(budget ? { budget } : {}),
+      ...(options.deadline === undefined ? {} : { deadlineMs: options.deadline }),
     });
     if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
-    const dir = await timestampDir(resolve(options.reportDir));
     const written = await writeReports(report, { dir, formats: options.format });
     const differences = baseline ? compareBaseline(report, baseline) : [];
     printSummary(report, written.files, differences);

@@ -49,7 +49,9 @@ export const buildProgram = (): Command => {
   const program = new Command('harness')
     .description('Checks a server against the service interface of SPEC.md and probes its rate limits.')
     .version(harnessVersion(), '-V, --version', 'print the version of harness')
-    .exitOverride();
+    .exitOverride()
+    // Every error of harness starts "harness:", commander's own too; subcommands inherit this (set before them).
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'harness: ')) });
 
   program
     .command('serve')
@@ -118,6 +120,13 @@ export const buildProgram = (): Command => {
           '--max-requests <n>',
           'send at most this many requests in all (tokens included); checks that would exceed it SKIP',
         ).argParser(positiveInt),
+      )
+      .addOption(
+        new Option(
+          '--deadline <d>',
+          'end the run after this long, e.g. 10m: checks still running are INCONCLUSIVE, reports are written ' +
+            "(default: twice the plan's estimate plus four request timeouts)",
+        ).argParser(duration),
       )
       .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
       .addOption(

@@ -33,6 +33,15 @@ export interface Evidence {
 }
 
 export const DEFAULT_MAX_EVIDENCE_BODY = 4096;
+/**
+ * Harness reads at most this much of any response body (64 KiB, far above any token response or id-bearing answer);
+ * the rest is never read (README: Bounds). Small, because a probe keeps every answer of its bursts (a thousand and
+ * more) for the whole run: at 1 MiB, a target answering each with an endless body took 2.9 GB.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+/** What a cut body says in evidence and messages. */
+export const bodyCutNote = (cutAt: number): string => `body cut at ${cutAt} bytes`;
 
 export const truncate = (body: string, max: number): string =>
   body.length <= max
@@ -66,15 +75,20 @@ export const captureRequest = (
   };
 };
 
-/** The body goes first: an access_token it carries is learned before the headers are redacted. */
+/**
+ * The body goes first: an access_token it carries is learned before the headers are redacted. `cutAt` is set when
+ * harness stopped reading the body there; the evidence then says so.
+ */
 export const captureResponse = (
   redactor: Redactor,
   status: number,
   headers: Record<string, string>,
   body: string,
   maxBody: number,
+  cutAt?: number,
 ): EvidenceResponse => {
-  const captured = redactBody(redactor, body, maxBody);
+  const redacted = redactBody(redactor, body, maxBody);
+  const captured = cutAt === undefined ? redacted : `${redacted ?? ''} (${bodyCutNote(cutAt)})`;
   return {
     status,
     headers: redactHeaders(redactor, headers),
@@ -95,6 +109,8 @@ export class Exchange {
     /** Lower-case names, unredacted. */
     readonly headers: Readonly<Record<string, string>>,
     body: string,
+    /** Set when the body was longer than harness reads: `text()` is its first `bodyCutAt` bytes only. */
+    readonly bodyCutAt?: number,
   ) {
     this.#body = body;
   }
@@ -108,8 +124,9 @@ export class Exchange {
     return this.#body;
   }
 
-  /** The full, unredacted body parsed as JSON; throws SyntaxError when it is not JSON. */
+  /** The full, unredacted body parsed as JSON; throws SyntaxError when it is not JSON or was cut. */
   json(): unknown {
+    if (this.bodyCutAt !== undefined) throw new SyntaxError(`${bodyCutNote(this.bodyCutAt)}, not parsed`);
     return JSON.parse(this.#body);
   }
 
@@ -120,6 +137,7 @@ export class Exchange {
       this.status,
       this.headers,
       this.#body,
+      this.bodyCutAt,
     );
   }
 

@@ -1,9 +1,11 @@
 import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
 import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { classifyError, describeFailure, TargetError } from './errors.ts';
 import {
   captureRequest,
   captureResponse,
+  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_EVIDENCE_BODY,
   type Evidence,
   Exchange,
@@ -20,6 +22,8 @@ export interface HttpClientOptions {
   requestTimeoutMs?: number;
   /** Evidence bodies longer than this many characters are cut and marked. */
   maxEvidenceBody?: number;
+  /** Response bytes read at most; past it the connection is dropped and the exchange marked (default 64 KiB). */
+  maxBodyBytes?: number;
   redactor?: Redactor;
   tls?: TlsOptions;
   /** A forward proxy; none unless given (the CLI passes HTTP_PROXY/HTTPS_PROXY/NO_PROXY, see proxyFromEnv). */
@@ -49,6 +53,26 @@ const flattenHeaders = (headers: Record<string, string | string[] | undefined>):
   return out;
 };
 
+/**
+ * Reads at most `max` bytes, then destroys the stream: an endless or huge body ends at the cap at once, and memory
+ * stays bounded by it.
+ */
+const readCapped = async (body: Readable, max: number): Promise<{ text: string; cutAt?: number }> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    if (size + buffer.length > max) {
+      chunks.push(buffer.subarray(0, max - size));
+      body.destroy();
+      return { text: Buffer.concat(chunks).toString('utf8'), cutAt: max };
+    }
+    chunks.push(buffer);
+    size += buffer.length;
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') };
+};
+
 const elapsed = (start: number): number => Math.round((performance.now() - start) * 100) / 100;
 
 /**
@@ -63,12 +87,14 @@ export class HttpClient {
   readonly #options: HttpClientOptions;
   readonly #requestTimeoutMs: number;
   readonly #maxEvidenceBody: number;
+  readonly #maxBodyBytes: number;
 
   constructor(options: HttpClientOptions = {}) {
     this.redactor = options.redactor ?? new Redactor();
     this.#options = options;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
     this.#maxEvidenceBody = options.maxEvidenceBody ?? DEFAULT_MAX_EVIDENCE_BODY;
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   }
 
   async send(req: SendRequest): Promise<Exchange> {
@@ -96,11 +122,18 @@ export class HttpClient {
         body: req.body,
         signal: controller.signal,
       });
-      const body = await res.body.text();
+      const { text, cutAt } = await readCapped(res.body, this.#maxBodyBytes);
       const raw = flattenHeaders(res.headers);
-      const response = captureResponse(this.redactor, res.statusCode, raw, body, this.#maxEvidenceBody);
+      const response = captureResponse(
+        this.redactor,
+        res.statusCode,
+        raw,
+        text,
+        this.#maxEvidenceBody,
+        cutAt,
+      );
       const evidence: Evidence = { ...label, request, response, startedAt, durationMs: elapsed(start) };
-      return new Exchange(evidence, res.statusCode, raw, body);
+      return new Exchange(evidence, res.statusCode, raw, text, cutAt);
     } catch (err) {
       // Only our timer aborts, so an abort of any shape is the whole-request timeout.
       const kind: TargetErrorKind = controller.signal.aborted ? 'timeout' : classifyError(err);
@@ -116,6 +149,13 @@ export class HttpClient {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Aborts every request in flight and drops every connection, for a run that must end now. */
+  async destroy(): Promise<void> {
+    const dispatcher = this.#dispatcher;
+    this.#dispatcher = undefined;
+    await dispatcher?.destroy();
   }
 
   /** Releases every connection; the client stays usable and reconnects on the next send. */

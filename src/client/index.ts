@@ -1,6 +1,7 @@
 export { ApiClient, type ApiClientOptions, type ApiRequest } from './api.ts';
 export { classifyError, TargetError, TokenError } from './errors.ts';
 export {
+  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_EVIDENCE_BODY,
   type Evidence,
   type EvidenceRequest,

@@ -6,7 +6,7 @@ import {
   TOKEN_LIFETIME_SECONDS,
   TOKEN_REQUEST_CONTENT_TYPE,
 } from '../spec/index.ts';
-import { TokenError } from './errors.ts';
+import { TargetError, TokenError } from './errors.ts';
 import type { Evidence, Exchange } from './evidence.ts';
 import type { HttpClient } from './http.ts';
 
@@ -22,6 +22,11 @@ export interface TokenManagerOptions {
   refreshMarginSeconds?: number;
   /** Milliseconds, like Date.now; injectable so tests can move time. */
   now?: () => number;
+  /**
+   * Keep a client's failed token request for the rest of the run and answer with it at once, so a token endpoint
+   * that hangs costs one timeout, not one per check (a run sets this; a long-lived client would not).
+   */
+  rememberFailures?: boolean;
 }
 
 export interface IssuedToken {
@@ -35,17 +40,20 @@ interface Cached {
   readonly renewAt: number;
 }
 
-const issuedToken = (exchange: Exchange): { token: string; expiresIn: unknown } | undefined => {
-  if (exchange.status !== 200) return undefined;
+/** The token and its lifetime, or why the answer holds no usable token. */
+const issuedToken = (exchange: Exchange): { token: string; expiresIn: unknown } | string => {
+  const unusable = `answered ${exchange.status} without a usable access_token`;
+  if (exchange.status !== 200) return unusable;
+  if (exchange.bodyCutAt !== undefined) return `answered 200 with a body over ${exchange.bodyCutAt} bytes`;
   let body: unknown;
   try {
     body = exchange.json();
   } catch {
-    return undefined;
+    return unusable;
   }
-  if (typeof body !== 'object' || body === null) return undefined;
+  if (typeof body !== 'object' || body === null) return unusable;
   const { access_token: token, expires_in: expiresIn } = body as Record<string, unknown>;
-  return typeof token === 'string' && token !== '' ? { token, expiresIn } : undefined;
+  return typeof token === 'string' && token !== '' ? { token, expiresIn } : unusable;
 };
 
 /** Obtains tokens per SPEC §5 and reuses each until shortly before it expires (§5 rule 5). */
@@ -57,6 +65,8 @@ export class TokenManager {
   readonly #now: () => number;
   readonly #cache = new Map<string, Cached>();
   readonly #inflight = new Map<string, Promise<IssuedToken>>();
+  readonly #failed = new Map<string, TokenError>();
+  readonly #rememberFailures: boolean;
   /** Every token this manager obtained, with its client: a request's bearer token says whose limit it spends. */
   readonly #owners = new Map<string, TokenClient>();
 
@@ -66,6 +76,7 @@ export class TokenManager {
     this.#http = options.http;
     this.#marginSeconds = options.refreshMarginSeconds ?? 30;
     this.#now = options.now ?? Date.now;
+    this.#rememberFailures = options.rememberFailures ?? false;
   }
 
   async token(client: TokenClient): Promise<string> {
@@ -77,6 +88,8 @@ export class TokenManager {
     const key = this.#key(client);
     const cached = this.#cache.get(key);
     if (cached !== undefined && this.#now() < cached.renewAt) return Promise.resolve(cached.issued);
+    const failed = this.#failed.get(key);
+    if (failed !== undefined) return Promise.reject(failed);
     let pending = this.#inflight.get(key);
     if (pending === undefined) {
       pending = this.#fetch(client, key).finally(() => this.#inflight.delete(key));
@@ -115,14 +128,26 @@ export class TokenManager {
     });
   }
 
+  /** A failed token request, as a TokenError (a transport failure too: no token is no token), remembered if asked. */
+  #failure(key: string, error: TokenError): TokenError {
+    if (this.#rememberFailures) this.#failed.set(key, error);
+    return error;
+  }
+
   async #fetch(client: TokenClient, key: string): Promise<IssuedToken> {
     const requestedAt = this.#now();
-    const exchange = await this.requestToken(client);
+    let exchange: Exchange;
+    try {
+      exchange = await this.requestToken(client);
+    } catch (err) {
+      if (!(err instanceof TargetError)) throw err;
+      throw this.#failure(key, new TokenError(err.message, err.evidence, undefined, { cause: err }));
+    }
     const issued = issuedToken(exchange);
-    if (issued === undefined) {
-      throw new TokenError(
-        `token endpoint ${exchange.evidence.request.url} answered ${exchange.status} without a usable access_token`,
-        exchange.evidence,
+    if (typeof issued === 'string') {
+      throw this.#failure(
+        key,
+        new TokenError(`token endpoint ${exchange.evidence.request.url} ${issued}`, exchange.evidence),
       );
     }
     this.#http.redactor.addToken(issued.token);

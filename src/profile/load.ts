@@ -1,16 +1,20 @@
 // A profile describes a target: the parts SPEC.md leaves open ("not shown") are the user's to fill in.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
-import { parse as parseYaml } from 'yaml';
+import { isScalar, parseDocument, visit } from 'yaml';
 import { InputError } from '../errors.ts';
 import { type Profile, profileSchema } from '../spec/index.ts';
+import { endpointKey, httpUrl } from '../spec/schemas.ts';
 import { requireSideEffectsOffLoopback } from './loopback.ts';
 import { checkReferences } from './references.ts';
 
 // strictRequired is off because the `ids` entries use `oneOf: [{required: [...]}]` to say "from+pointer or value".
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
 const validate = ajv.compile<Profile>(profileSchema);
+
+/** A profile is a few kilobytes; past this it is no profile, and parsing it would only take time (README: Bounds). */
+export const MAX_PROFILE_BYTES = 256 * 1024;
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const PLACEHOLDER = /__harness_env_(\d+)__/g;
@@ -60,11 +64,20 @@ const resolveEnv = (
   return value;
 };
 
+/** What a pattern means, said in words: a raw regular expression tells a user little. */
+const PATTERN_MEANINGS = new Map<string, string>([
+  [httpUrl.pattern, 'must be an http(s) URL'],
+  [endpointKey.pattern, 'must name an endpoint as "GET /path" or "POST /path"'],
+]);
+
 const describe = (error: ErrorObject): string => {
   const at = error.instancePath || '/';
   if (error.keyword === 'additionalProperties') {
     return `${at}: unknown field '${(error.params as { additionalProperty: string }).additionalProperty}'`;
   }
+  const meaning =
+    error.keyword === 'pattern' && PATTERN_MEANINGS.get((error.params as { pattern: string }).pattern);
+  if (meaning) return `${at}: ${meaning}`;
   return `${at}: ${error.message ?? 'is invalid'}`;
 };
 
@@ -80,17 +93,62 @@ export const validateProfile = (document: unknown, source: string): Profile => {
   return document;
 };
 
+/** A key repeated in one mapping, found in one pass (the yaml package's own check compares every pair of keys). */
+const duplicateKey = (document: ReturnType<typeof parseDocument>): string | undefined => {
+  let duplicate: string | undefined;
+  visit(document, {
+    Map: (_key, map) => {
+      const seen = new Set<string>();
+      for (const { key } of map.items) {
+        const name = String(isScalar(key) ? key.value : key);
+        if (seen.has(name)) {
+          duplicate = name;
+          return visit.BREAK;
+        }
+        seen.add(name);
+      }
+      return undefined;
+    },
+  });
+  return duplicate;
+};
+
 export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEnv = process.env): Profile => {
   const { text: inert, names } = withPlaceholders(text);
-  let document: Json;
-  try {
-    // YAML 1.2 is a superset of JSON, so one parser serves both formats.
-    document = parseYaml(inert) as Json;
-  } catch (error) {
-    const firstLine = (error as Error).message.split('\n')[0];
-    throw new InputError(`${source}: not valid YAML or JSON: ${firstLine}`);
+  // YAML 1.2 is a superset of JSON, so one parser serves both formats.
+  const parsed = parseDocument(inert, { uniqueKeys: false });
+  const error = parsed.errors[0]?.message.split('\n')[0];
+  const duplicate = error === undefined ? duplicateKey(parsed) : undefined;
+  if (error !== undefined || duplicate !== undefined) {
+    throw new InputError(
+      `${source}: not valid YAML or JSON: ${error ?? `the key '${duplicate}' appears twice in one mapping`}`,
+    );
   }
-  return validateProfile(resolveEnv(document, names, env, source), source);
+  return validateProfile(resolveEnv(parsed.toJS() as Json, names, env, source), source);
+};
+
+/** The file's text, refused unread past MAX_PROFILE_BYTES (a device or pipe has no size to check first). */
+const readProfileText = (path: string): string => {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buffer = Buffer.alloc(MAX_PROFILE_BYTES + 1);
+    let size = 0;
+    for (let n = -1; n !== 0 && size < buffer.length; size += n) {
+      n = readSync(fd, buffer, size, buffer.length - size, null);
+    }
+    if (size > MAX_PROFILE_BYTES) {
+      throw new InputError(
+        `--profile ${path}: larger than ${MAX_PROFILE_BYTES} bytes, the most a profile may be`,
+      );
+    }
+    return buffer.subarray(0, size).toString('utf8');
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(`--profile ${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 };
 
 /** TLS files are named relative to the profile, so a profile and its certificates can move together. */
@@ -108,12 +166,5 @@ const anchorTlsFiles = (profile: Profile, dir: string): Profile => {
   };
 };
 
-export const loadProfile = (path: string, env: NodeJS.ProcessEnv = process.env): Profile => {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new InputError(`--profile ${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
-  return anchorTlsFiles(parseProfile(text, path, env), dirname(resolve(path)));
-};
+export const loadProfile = (path: string, env: NodeJS.ProcessEnv = process.env): Profile =>
+  anchorTlsFiles(parseProfile(readProfileText(path), path, env), dirname(resolve(path)));

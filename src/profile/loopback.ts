@@ -1,7 +1,7 @@
 // A target off loopback is somebody's shared staging: there harness may only act (submit transactions, start or
 // re-run rules, issue upload URLs) where the profile says so, because an omission must not mean "allow".
 import { BlockList, isIP } from 'node:net';
-import { UsageError } from '../cli/errors.ts';
+import { InputError } from '../errors.ts';
 import { ENDPOINTS, type Profile } from '../spec/index.ts';
 
 const LOOPBACK = new BlockList();
@@ -21,7 +21,7 @@ export const ACTING_ENDPOINTS = ENDPOINTS.filter((e) => e.sideEffects).map((e) =
 
 export const requireSideEffectsOffLoopback = (profile: Profile, source: string): void => {
   if (profile.side_effects !== undefined || isLoopbackUrl(profile.base_url)) return;
-  throw new UsageError(
+  throw new InputError(
     `${source}: /side_effects: required when base_url is not on loopback (${new URL(profile.base_url).host}): ` +
       `allow, deny, or the list of endpoints harness may call among the four that act (${ACTING_ENDPOINTS.join(', ')})`,
   );

@@ -1,7 +1,7 @@
 // Writes a run's reports into its own directory and points `<parent>/latest` at it, so CI artifacts and people find
 // the newest run without knowing its timestamp.
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import type { RunReport } from '../runner/types.ts';
@@ -29,20 +29,55 @@ export const conformanceErrors = (document: unknown): string[] =>
     ? []
     : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'invalid'}`);
 
+/** Why reports cannot go where asked: the message names the path and the reason, for the caller to put in context. */
+export class ReportDirError extends Error {
+  override readonly name = 'ReportDirError';
+}
+
+const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? String(error);
+
+/**
+ * Makes `root` and its missing parents one level at a time: mkdir's recursive mode never returns under /proc, and
+ * a parent that is a file should be named as such rather than surface as a bare ENOTDIR.
+ */
+const makeDirs = async (root: string): Promise<void> => {
+  const missing: string[] = [];
+  for (let dir = resolve(root); ; dir = dirname(dir)) {
+    try {
+      if (!(await stat(dir)).isDirectory()) throw new ReportDirError(`${dir} is not a directory`);
+      break;
+    } catch (error) {
+      if (error instanceof ReportDirError) throw error;
+      const code = codeOf(error);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new ReportDirError(`cannot use ${dir}: ${code}`);
+      missing.unshift(dir);
+      if (dirname(dir) === dir) break;
+    }
+  }
+  for (const dir of missing) {
+    try {
+      await mkdir(dir);
+    } catch (error) {
+      if (codeOf(error) !== 'EEXIST') throw new ReportDirError(`cannot create ${dir}: ${codeOf(error)}`);
+    }
+  }
+};
+
 /**
  * Creates and returns `root/2026-11-21T23-45-12Z` for `date` (no colons, which some file systems and tools reject),
- * or `...Z-2`, `...Z-3` when taken. Creating it is what reserves it, so two runs in the same second never share one.
+ * or `...Z-2`, `...Z-3` when taken. Creating it is what reserves it, so two runs in the same second never share one,
+ * and what proves the run can write there: throws ReportDirError when it cannot.
  */
 export const timestampDir = async (root: string, date: Date = new Date()): Promise<string> => {
   const stamp = `${date.toISOString().slice(0, 19).replaceAll(':', '-')}Z`;
-  await mkdir(root, { recursive: true });
+  await makeDirs(root);
   for (let n = 1; ; n++) {
     const dir = join(root, n === 1 ? stamp : `${stamp}-${n}`);
     try {
       await mkdir(dir);
       return dir;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (codeOf(error) !== 'EEXIST') throw new ReportDirError(`cannot create ${dir}: ${codeOf(error)}`);
     }
   }
 };

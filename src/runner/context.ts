@@ -69,6 +69,6 @@ export class CheckContext {
   }
 
   wait(ms: number, why: string): Promise<void> {
-    return this.session.progress.waiting(this.id, ms, why);
+    return this.session.progress.waiting(this.id, ms, why, this.session.ended);
   }
 }

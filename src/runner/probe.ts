@@ -23,7 +23,7 @@ import {
   refusedBelowLimit,
 } from './limit-bounds.ts';
 import { sleep } from './progress.ts';
-import type { CallOptions, Session } from './session.ts';
+import { type CallOptions, noTokenReason, type Session } from './session.ts';
 import type { BucketLimit } from './target.ts';
 
 /** Requests sent once the bucket is spent, whose answer says whether they share it. */
@@ -196,12 +196,16 @@ class BucketProbe {
     const stop = Math.max(deadline ?? 0, refused.answered + windowMs) + retryToleranceMs(this.limit);
     await this.until(start, `until Retry-After (${seconds ?? 'none'} s) is nearly up`);
     let admitted: ((requests: LoggedRequest[]) => void) | undefined;
-    let failed: ((error: unknown) => void) | undefined;
-    const afterEdge = new Promise<LoggedRequest[]>((resolve, reject) => {
+    const afterEdge = new Promise<LoggedRequest[]>((resolve) => {
       admitted = resolve;
-      failed = reject;
     });
     let found = false;
+    // Polls go out while earlier ones are pending, so a failure (no token, the run's end) is kept here and thrown
+    // once they settle, rather than left as a rejection nobody handles yet.
+    let failure: unknown;
+    const keep = (error: unknown) => {
+      failure ??= error;
+    };
     const polls = await this.logged(async () => {
       const pending: Promise<unknown>[] = [];
       const first = clock();
@@ -219,14 +223,19 @@ class BucketProbe {
             const n = this.limit.count + 1;
             void this.logged(() =>
               Promise.all(Array.from({ length: n }, (_, j) => this.fire(`${AFTER_EDGE} #${j + 1}`))),
-            ).then(admitted!, failed!);
-          }),
+            ).then(admitted!, (error: unknown) => {
+              keep(error);
+              admitted!([]);
+            });
+          }, keep),
         );
       }
       await Promise.all(pending);
+      if (failure !== undefined) throw failure;
     });
     if (!found) return { polls };
     const burst = await afterEdge;
+    if (failure !== undefined) throw failure;
     // The two overlap in time, so each request is told by its label, not by which list caught it.
     const all = [...new Set([...polls, ...burst])];
     const labelled = (prefix: string) => all.filter((r) => r.label.startsWith(prefix));
@@ -346,7 +355,7 @@ export const probeBucket = (ctx: CheckContext, plan: ProbePlan): Promise<ProbeRe
       }
       return await ctx.session.holding(plan.bucket, () => run(ctx, plan));
     } catch (error) {
-      if (error instanceof TokenError) skip(`no token to probe with: ${error.message}`);
+      if (error instanceof TokenError) skip(noTokenReason(error));
       throw error;
     } finally {
       for (const endpoint of plan.endpoints) ctx.session.probeDone(endpoint.key);

@@ -1,11 +1,12 @@
 // Progress for a person watching a run: one line per event on stderr, so stdout stays for the summary.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Grade } from './grades.ts';
 
 export interface Progress {
   started(id: string): void;
   finished(id: string, grade: Grade, message: string, durationMs: number): void;
-  /** A deliberate wait (a window to reset, a token to expire), counted down. */
-  waiting(id: string, ms: number, why: string): Promise<void>;
+  /** A deliberate wait (a window to reset, a token to expire), counted down; `signal` ends it early (rejecting). */
+  waiting(id: string, ms: number, why: string, signal?: AbortSignal): Promise<void>;
   line(text: string): void;
 }
 
@@ -17,15 +18,15 @@ export const streamProgress = (write: (line: string) => void): Progress => ({
     write(
       `  ${grade.padEnd(12)} ${id} (${Math.round(durationMs)} ms)${grade === 'PASS' ? '' : `: ${message}`}`,
     ),
-  waiting: async (id, ms, why) => {
+  waiting: async (id, ms, why, signal) => {
     if (ms >= 1000) write(`  ⏳ ${id}: waiting ${(ms / 1000).toFixed(1)} s ${why}`);
     let left = ms;
     while (left > COUNTDOWN_STEP_MS) {
-      await sleep(COUNTDOWN_STEP_MS);
+      await sleep(COUNTDOWN_STEP_MS, signal);
       left -= COUNTDOWN_STEP_MS;
       write(`  ⏳ ${id}: ${Math.ceil(left / 1000)} s left`);
     }
-    await sleep(left);
+    await sleep(left, signal);
   },
   line: write,
 });
@@ -33,9 +34,10 @@ export const streamProgress = (write: (line: string) => void): Progress => ({
 export const silentProgress: Progress = {
   started: () => {},
   finished: () => {},
-  waiting: (_id, ms) => sleep(ms),
+  waiting: (_id, ms, _why, signal) => sleep(ms, signal),
   line: () => {},
 };
 
-export const sleep = (ms: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+/** Resolves after `ms`; rejects as soon as `signal` aborts, so a run that ended leaves no timer holding the process. */
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  delay(Math.max(0, ms), undefined, signal === undefined ? {} : { signal });

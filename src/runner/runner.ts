@@ -6,10 +6,10 @@ import { type HttpClientOptions, TargetError, TokenError } from '../client/index
 import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
 import { BudgetExhausted, type RequestBudget } from './budget.ts';
 import { CheckContext } from './context.ts';
-import { GRADES, type Grade, Outcome } from './grades.ts';
+import { GRADES, type Grade, inconclusive, Outcome } from './grades.ts';
 import type { Progress } from './progress.ts';
 import { reproFor } from './repro.ts';
-import { Session, TOKEN_ENDPOINT_KEY } from './session.ts';
+import { noTokenReason, Session, TOKEN_ENDPOINT_KEY } from './session.ts';
 import type { Target } from './target.ts';
 import type { CheckDefinition, CheckResult, PlanItem, RunReport } from './types.ts';
 
@@ -27,17 +27,48 @@ export interface RunOptions {
   readonly http?: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'>;
   /** --max-requests: nothing beyond it is sent, and checks that cannot have their share SKIP. */
   readonly budget?: RequestBudget;
+  /** The whole run ends after this long (default: runDeadlineMs); checks still running are INCONCLUSIVE. */
+  readonly deadlineMs?: number;
 }
 
+const longestWindowMs = (target: Target): number =>
+  Math.max(...Object.keys(BUCKETS).map((b) => target.limitOf(b as BucketId).windowMs));
+
 /**
- * About how long a run takes: the per-second buckets alone, then the rest side by side, each probe about three
- * windows (spend and edge, a quiet window, the fresh burst) and a repeat; the expiry check's token lifetime beside
- * them, and a window for its calls to find room once the probes are done.
+ * About how long the probes take: the per-second buckets alone, then the rest side by side, each about three
+ * windows (spend and edge, a quiet window, the fresh burst) and a repeat.
  */
-const estimatedRunMs = (target: Target): number => {
-  const windows = Object.keys(BUCKETS).map((b) => target.limitOf(b as BucketId).windowMs);
-  const longest = Math.max(...windows);
-  return Math.max(5 * (1000 + longest), target.tokenLifetimeSeconds * 1000 + longest);
+const probesMs = (target: Target): number => 5 * (1000 + longestWindowMs(target));
+
+/**
+ * About how long a run takes: the probes, and beside them the expiry check (when it runs), which waits out a token
+ * lifetime and then a window for its calls to find room once the probes are done.
+ */
+const estimatedRunMs = (target: Target, expiry = true): number =>
+  Math.max(probesMs(target), expiry ? target.tokenLifetimeSeconds * 1000 + longestWindowMs(target) : 0);
+
+/** The HttpClient's defaults, which the deadline allows for when the run sets no timeout of its own. */
+const DEFAULT_CONNECT_AND_REQUEST_MS = 5_000 + 15_000;
+
+/**
+ * The default overall deadline: twice the estimate of the checks that run (the token lifetime only when the expiry
+ * check waits it out), plus four requests' worth of connect and request timeouts, for a slow target.
+ */
+export const runDeadlineMs = (
+  target: Target,
+  running: readonly CheckDefinition[],
+  requestTimeoutMs?: number,
+): number => {
+  const perRequest =
+    requestTimeoutMs === undefined ? DEFAULT_CONNECT_AND_REQUEST_MS : 5_000 + requestTimeoutMs;
+  return (
+    2 *
+      estimatedRunMs(
+        target,
+        running.some((c) => c.slow),
+      ) +
+    4 * perRequest
+  );
 };
 
 /** Lane of checks that run beside all others from the start (runCheck never rejects, so it is awaited last). */
@@ -77,7 +108,7 @@ const outcomeOf = (error: unknown, ctx: CheckContext): { grade: Grade; message: 
   if (error instanceof BudgetExhausted) return { grade: 'SKIP', message: error.message };
   if (error instanceof TokenError) {
     ctx.record(error.evidence);
-    return { grade: 'SKIP', message: `no token to test with (see AUTH-TOKEN-FORM): ${error.message}` };
+    return { grade: 'SKIP', message: noTokenReason(error) };
   }
   if (error instanceof TargetError) {
     ctx.record(error.evidence);
@@ -97,6 +128,14 @@ const describeBug = (error: unknown): string => {
 /** A check that grades what its failsWith does not declare has a bug, and escaped the coverage test with it. */
 const undeclared = (check: CheckDefinition, grade: Grade): boolean =>
   (grade === 'FAIL' || grade === 'WARN') && !check.failsWith.includes(grade);
+/** Settles as INCONCLUSIVE when the run ends first; the check itself is abandoned (it can send nothing more). */
+const untilRunEnds = <T>(running: Promise<T>, ended: AbortSignal): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const end = () => reject(new Outcome('INCONCLUSIVE', `${ended.reason} while this check ran`));
+    if (ended.aborted) return end();
+    ended.addEventListener('abort', end, { once: true });
+    running.then(resolve, reject).finally(() => ended.removeEventListener('abort', end));
+  });
 
 const runCheck = async (check: CheckDefinition, session: Session): Promise<CheckResult> => {
   const ctx = new CheckContext(check.id, session);
@@ -105,10 +144,14 @@ const runCheck = async (check: CheckDefinition, session: Session): Promise<Check
   session.progress.started(check.id);
   let verdict: { grade: Grade; message: string };
   try {
+    if (session.ended.aborted) inconclusive(`${session.ended.reason}: not started`);
     const run = () => check.run(ctx);
     const { budget } = session.http;
     const items = plannedFor(check, session.target);
-    verdict = { grade: 'PASS', message: await (budget ? budget.within(items, run) : run()) };
+    verdict = {
+      grade: 'PASS',
+      message: await untilRunEnds(budget ? budget.within(items, run) : run(), session.ended),
+    };
   } catch (error) {
     verdict = outcomeOf(error, ctx);
     if (error instanceof Outcome && undeclared(check, verdict.grade)) {
@@ -177,6 +220,13 @@ export const runConformance = async (
   const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);
   const startedAt = new Date();
   const results: CheckResult[] = [];
+  const deadlineMs = options.deadlineMs ?? runDeadlineMs(target, running, options.http?.requestTimeoutMs);
+  const deadline = setTimeout(() => {
+    options.progress.line(
+      `harness: the run deadline (${deadlineMs / 1000} s) passed: ending the checks still running`,
+    );
+    void session.end(`run deadline passed (${deadlineMs / 1000} s)`);
+  }, deadlineMs);
   const alongside = runLanes(
     running.filter((c) => c.lane === ALONGSIDE),
     session,
@@ -208,6 +258,7 @@ export const runConformance = async (
     );
     results.push(...(await alongside));
   } finally {
+    clearTimeout(deadline);
     await session.close();
   }
   const finishedAt = new Date();

@@ -15,10 +15,11 @@ const matches = (check: CheckDefinition, names: readonly string[]): boolean =>
 export const selectChecks = (checks: readonly CheckDefinition[], options: SelectOptions): Selected[] => {
   const known = new Set(checks.flatMap((c) => [c.id.toLowerCase(), ...c.tags]));
   const normalise = (flag: string, names: readonly string[] | undefined): string[] => {
-    const lowered = (names ?? []).map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
-    const unknown = lowered.filter((n) => !known.has(n));
+    const given = (names ?? []).map((n) => n.trim()).filter((n) => n !== '');
+    // Named as the user typed them, so the message points at what is on their command line.
+    const unknown = given.filter((n) => !known.has(n.toLowerCase()));
     if (unknown.length > 0) throw new InputError(`${flag}: unknown check ID or tag: ${unknown.join(', ')}`);
-    return lowered;
+    return given.map((n) => n.toLowerCase());
   };
   const only = normalise('--only', options.only);
   const skip = normalise('--skip', options.skip);

@@ -1,6 +1,7 @@
 // Run-wide state shared by every check: one HTTP client (so one redactor knows every secret), one token manager,
 // memoised results (a bucket is probed once; many checks grade the observations), and the path ids in use.
 
+import { setMaxListeners } from 'node:events';
 import { atPointer } from '../../load/lib/pointer.ts';
 import { withPathIds } from '../../load/lib/wire.ts';
 import {
@@ -10,13 +11,15 @@ import {
   HttpClient,
   type HttpClientOptions,
   type SendRequest,
+  TargetError,
   type TokenClient,
+  type TokenError,
   TokenManager,
 } from '../client/index.ts';
 import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
 import { BucketLog, clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
-import { skip } from './grades.ts';
+import { inconclusive, skip } from './grades.ts';
 import type { Progress } from './progress.ts';
 import type { Target } from './target.ts';
 
@@ -29,6 +32,10 @@ export interface CallOptions {
 
 export const TOKEN_ENDPOINT_KEY = 'POST {auth_url}';
 
+/** Why a check that needs a token did not run. */
+export const noTokenReason = (error: TokenError): string =>
+  `no token: see AUTH-TOKEN-FORM (${error.message})`;
+
 /** Room for the widest burst a probe sends (a limit's worth at once, see probe.ts) plus other lanes' traffic. */
 const CONNECTIONS = 1100;
 
@@ -39,11 +46,18 @@ const CONNECTIONS = 1100;
 class CountingHttpClient extends HttpClient {
   readonly sent = new Map<string, number>();
   readonly log = new BucketLog();
+  /**
+   * The token endpoint's first failure to answer (hang, reset, garbage): later token requests of the run fail with
+   * it at once, so each token check FAILs on that evidence instead of waiting out a timeout of its own.
+   */
+  #tokenEndpointDown: TargetError | undefined;
 
   constructor(
     readonly keyOf: (req: SendRequest) => string,
     readonly bucketOf: (key: string) => BucketId | undefined,
     readonly ownerOf: (req: SendRequest) => { tenant: string; clientId: string } | undefined,
+    /** The run's end: nothing is sent after it. */
+    readonly ended: AbortSignal,
     options: HttpClientOptions,
     readonly budget: RequestBudget | undefined,
   ) {
@@ -51,7 +65,9 @@ class CountingHttpClient extends HttpClient {
   }
 
   override async send(req: SendRequest): Promise<Exchange> {
+    if (this.ended.aborted) return inconclusive(String(this.ended.reason));
     const key = this.keyOf(req);
+    if (key === TOKEN_ENDPOINT_KEY) return this.#sendToTokenEndpoint(req);
     this.budget?.spend(key);
     this.sent.set(key, (this.sent.get(key) ?? 0) + 1);
     const bucket = this.bucketOf(key);
@@ -74,6 +90,22 @@ class CountingHttpClient extends HttpClient {
         label: req.label ?? key,
         exchange,
       });
+    }
+  }
+
+  async #sendToTokenEndpoint(req: SendRequest): Promise<Exchange> {
+    const down = this.#tokenEndpointDown;
+    if (down !== undefined) {
+      const message = `not sent: the token endpoint failed to answer earlier in this run: ${down.message}`;
+      throw new TargetError(down.kind, message, down.evidence, { cause: down });
+    }
+    this.budget?.spend(TOKEN_ENDPOINT_KEY);
+    this.sent.set(TOKEN_ENDPOINT_KEY, (this.sent.get(TOKEN_ENDPOINT_KEY) ?? 0) + 1);
+    try {
+      return await super.send(req);
+    } catch (error) {
+      if (error instanceof TargetError) this.#tokenEndpointDown ??= error;
+      throw error;
     }
   }
 }
@@ -106,6 +138,7 @@ export class Session {
   >();
   /** Endpoints whose bucket probe runs in this session and will publish admitted responses. */
   readonly probed = new Set<EndpointKey>();
+  readonly #end = new AbortController();
 
   constructor(
     readonly target: Target,
@@ -121,9 +154,12 @@ export class Session {
         const owner = token === undefined ? undefined : this.tokens.ownerOf(token);
         return owner && { tenant: owner.tenant ?? target.profile.tenant, clientId: owner.client_id };
       },
+      this.#end.signal,
       network,
       budget,
     );
+    // Every running check and every wait listens for the run's end: many at once is the design, not a leak.
+    setMaxListeners(0, this.#end.signal);
     // Registered before any traffic, so even the first request's evidence is redacted.
     for (const client of Object.values(target.profile.clients))
       this.http.redactor.addSecret(client.client_secret);
@@ -131,6 +167,7 @@ export class Session {
       authUrl: target.profile.auth_url,
       tenant: target.profile.tenant,
       http: this.http,
+      rememberFailures: true,
     });
     this.api = new ApiClient({ baseUrl: target.profile.base_url, http: this.http, tokens: this.tokens });
   }
@@ -205,6 +242,8 @@ export class Session {
     const from = this.target.endpoint(source.from as EndpointKey);
     if (!this.target.mayCall(from))
       return skip(`${name} comes from ${from.key}, which side_effects forbids calling`);
+    // Without a token nothing is admitted; say so (a SKIP naming AUTH-TOKEN-FORM) rather than "no id came back".
+    await this.tokens.issued(this.client('primary'));
     const values = (await this.admittedResponses(from, count))
       .map((exchange) => jsonPointer(exchange, source.pointer ?? ''))
       .filter((value) => typeof value === 'string' || typeof value === 'number')
@@ -258,8 +297,22 @@ export class Session {
     return this.http.log;
   }
 
+  /** Aborts once the run is over (its deadline passed): waits end, and nothing more is sent. */
+  get ended(): AbortSignal {
+    return this.#end.signal;
+  }
+
+  /**
+   * Ends the run now: every wait and request in flight is cut short, and checks still running must not send more
+   * (their verdict is already settled as INCONCLUSIVE by the runner).
+   */
+  async end(reason: string): Promise<void> {
+    this.#end.abort(reason);
+    await this.http.destroy();
+  }
+
   close(): Promise<void> {
-    return this.http.close();
+    return this.ended.aborted ? this.http.destroy() : this.http.close();
   }
 
   #entry(key: EndpointKey) {

@@ -15,9 +15,9 @@ export const tokenResponseSchema = {
   },
 } as const;
 
-const endpointKey = { type: 'string', pattern: '^(GET|POST) /\\S*$' } as const;
+export const endpointKey = { type: 'string', pattern: '^(GET|POST) /\\S*$' } as const;
 const nonEmpty = { type: 'string', minLength: 1 } as const;
-const httpUrl = { type: 'string', pattern: '^https?://[^\\s/]+(/\\S*)?$' } as const;
+export const httpUrl = { type: 'string', pattern: '^https?://[^\\s/]+(/\\S*)?$' } as const;
 
 const client = {
   type: 'object',

@@ -157,7 +157,7 @@ describe('harness conformance against broken targets', () => {
 
 describe('harness conformance, bad input', () => {
   it.each([
-    [['--only', 'NO-SUCH-CHECK'], '--only: unknown check ID or tag: no-such-check'],
+    [['--only', 'NO-SUCH-CHECK'], '--only: unknown check ID or tag: NO-SUCH-CHECK'],
     [['--base-url', 'http://127.0.0.1:9'], '--base-url without --profile needs CLIENT_ID and CLIENT_SECRET'],
     [['--format', 'pdf'], "option '--format <list>' argument 'pdf' is invalid"],
     [['--profile', '/nonexistent.yaml'], '--profile /nonexistent.yaml: cannot read: ENOENT'],

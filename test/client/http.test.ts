@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyError, HttpClient, TargetError } from '../../src/client/index.ts';
+import { classifyError, DEFAULT_MAX_BODY_BYTES, HttpClient, TargetError } from '../../src/client/index.ts';
+import { HUGE_BODY_BYTES, startHostile } from '../support/hostile.ts';
 import { closeAfterEach, sendJson, startServer, type TestServer } from './servers.ts';
 
 const cleanup = closeAfterEach();
@@ -78,6 +79,33 @@ describe('HttpClient.send', () => {
     const small = await client({ maxEvidenceBody: 10 }).send({ method: 'GET', url: `${s.origin}/` });
     expect(small.evidence.response?.body).toMatch(/^x{10}…\[truncated: 9990 of 10000 chars\]$/);
   });
+
+  it('reads a body over the cap only up to it, says so in the evidence, and refuses to parse it', async () => {
+    const s = await server((_req, res) => res.end('y'.repeat(5000)));
+    const ex = await client({ maxBodyBytes: 1000 }).send({ method: 'GET', url: `${s.origin}/` });
+    expect(ex.status).toBe(200);
+    expect(ex.bodyCutAt).toBe(1000);
+    expect(ex.text()).toBe('y'.repeat(1000));
+    expect(ex.evidence.response?.body).toBe(`${'y'.repeat(1000)} (body cut at 1000 bytes)`);
+    expect(() => ex.json()).toThrow('body cut at 1000 bytes');
+    const whole = await client({ maxBodyBytes: 5000 }).send({ method: 'GET', url: `${s.origin}/` });
+    expect(whole.bodyCutAt).toBeUndefined();
+  });
+
+  it.each(['huge', 'endless'] as const)(
+    'ends a %s body at the default cap at once, long before the timeout',
+    async (mode) => {
+      const hostile = await startHostile(mode);
+      cleanup(() => hostile.close());
+      const started = performance.now();
+      const ex = await client({ requestTimeoutMs: 30_000 }).send({ method: 'POST', url: hostile.authUrl });
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(ex.bodyCutAt).toBe(DEFAULT_MAX_BODY_BYTES);
+      expect(ex.text()).toHaveLength(DEFAULT_MAX_BODY_BYTES);
+      // Socket buffers hold a few MB at most; the server never got to send the rest.
+      expect(hostile.bodyBytesSent()).toBeLessThan(HUGE_BODY_BYTES / 10);
+    },
+  );
 
   it('completes a burst of 600 concurrent requests', async () => {
     const s = await server((req, res) => sendJson(res, 200, { n: req.url }));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, TokenError, TokenManager } from '../../src/client/index.ts';
+import { startHostile } from '../support/hostile.ts';
 import { CLIENT, closeAfterEach, type FakeTarget, startTarget, TENANT } from './servers.ts';
 
 const cleanup = closeAfterEach();
@@ -10,7 +11,9 @@ interface Setup {
   clock: { ms: number };
 }
 
-const setup = async (options: { expiresIn?: number; refreshMarginSeconds?: number } = {}): Promise<Setup> => {
+const setup = async (
+  options: { expiresIn?: number; refreshMarginSeconds?: number; rememberFailures?: boolean } = {},
+): Promise<Setup> => {
   const target = await startTarget(options.expiresIn);
   const http = new HttpClient();
   cleanup(
@@ -26,6 +29,7 @@ const setup = async (options: { expiresIn?: number; refreshMarginSeconds?: numbe
     ...(options.refreshMarginSeconds === undefined
       ? {}
       : { refreshMarginSeconds: options.refreshMarginSeconds }),
+    rememberFailures: options.rememberFailures ?? false,
   });
   return { target, tokens, clock };
 };
@@ -143,5 +147,47 @@ describe('TokenManager', () => {
     await tokenError(tokens.token(CLIENT));
     await tokenError(tokens.token(CLIENT));
     expect(target.tokenRequests()).toHaveLength(2);
+  });
+
+  it('with rememberFailures, answers a failed client with its first failure and sends nothing more', async () => {
+    const { target, tokens } = await setup({ rememberFailures: true });
+    target.breakTokenEndpoint(500, 'internal error');
+    const first = await tokenError(tokens.token(CLIENT));
+    const again = await tokenError(tokens.token(CLIENT));
+    expect(again).toBe(first);
+    expect(first.message).toContain('answered 500');
+    expect(target.tokenRequests()).toHaveLength(1);
+  });
+
+  it('turns a token endpoint that fails to answer into a TokenError carrying the transport error', async () => {
+    const hostile = await startHostile('reset');
+    const http = new HttpClient();
+    cleanup(
+      () => http.close(),
+      () => hostile.close(),
+    );
+    const tokens = new TokenManager({
+      authUrl: hostile.authUrl,
+      tenant: TENANT,
+      http,
+      rememberFailures: true,
+    });
+    const err = await tokenError(tokens.token(CLIENT));
+    expect(err.message).toMatch(/^connection reset: POST /);
+    expect(err.evidence.error?.kind).toBe('reset');
+    expect(await tokenError(tokens.token(CLIENT))).toBe(err);
+  });
+
+  it('says a 200 whose body is over the cap holds no token', async () => {
+    const hostile = await startHostile('endless');
+    const http = new HttpClient({ maxBodyBytes: 64 * 1024 });
+    cleanup(
+      () => http.close(),
+      () => hostile.close(),
+    );
+    const tokens = new TokenManager({ authUrl: hostile.authUrl, tenant: TENANT, http });
+    const err = await tokenError(tokens.token(CLIENT));
+    expect(err.message).toContain('answered 200 with a body over 65536 bytes');
+    expect(err.evidence.response?.body).toMatch(/\(body cut at 65536 bytes\)$/);
   });
 });
