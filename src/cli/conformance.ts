@@ -9,7 +9,7 @@ import { ReportDirError, timestampDir, writeReports } from '../report/write.ts';
 import { compareBaseline, loadBaseline } from '../runner/baseline.ts';
 import { RequestBudget } from '../runner/budget.ts';
 import { streamProgress } from '../runner/progress.ts';
-import { runConformance } from '../runner/runner.ts';
+import { runConformance, runDeadlineMs } from '../runner/runner.ts';
 import { selectChecks } from '../runner/select.ts';
 import { printPlan, printSummary } from '../runner/summary.ts';
 import { resolveTarget } from '../runner/target.ts';
@@ -125,7 +125,13 @@ export const runConformanceCommand = async (
     });
     const budget = budgetFor(options.maxRequests, profile);
     if (options.dryRun) {
-      printPlan(selection, target, options.maxRequests);
+      const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);
+      const deadlineMs =
+        options.deadline ?? runDeadlineMs(target, running, httpOptionsOf(network).requestTimeoutMs);
+      printPlan(selection, target, {
+        ...(options.maxRequests ? { maxRequests: options.maxRequests } : {}),
+        deadlineMs,
+      });
       return { exitCode: 0 };
     }
     const baseline = options.baseline ? loadBaseline(options.baseline) : undefined;

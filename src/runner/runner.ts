@@ -2,8 +2,16 @@
 // lane per rate-limit bucket, so no check spends another's budget mid-measurement), then the "after" lane; the
 // "alongside" lane (the token-expiry check, which mostly waits) runs beside all of them from the start.
 import { createHash } from 'node:crypto';
+import { renewAtFor } from '../../load/lib/wire.ts';
 import { type HttpClientOptions, TargetError, TokenError } from '../client/index.ts';
-import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
+import {
+  BUCKETS,
+  type BucketId,
+  type EndpointKey,
+  type Profile,
+  sectionOf,
+  TOKEN_LIFETIME_SECONDS,
+} from '../spec/index.ts';
 import { BudgetExhausted, type RequestBudget } from './budget.ts';
 import { CheckContext } from './context.ts';
 import { GRADES, type Grade, inconclusive, Outcome } from './grades.ts';
@@ -80,9 +88,9 @@ const TOKENS_ITEM = 'tokens';
 /** Deduplicated: checks that share a probe plan it once. */
 export const planOf = (selection: readonly Selected[], target: Target): PlanItem[] => {
   const clients = Object.keys(target.profile.clients).length;
-  // The token manager's requests: a token per client for each stretch it is renewed after (half its lifetime, at
-  // most 30 s early), and one refresh each should a token be refused.
-  const renewEvery = Math.max(1, target.tokenLifetimeSeconds - Math.min(30, target.tokenLifetimeSeconds / 2));
+  // The token manager's requests: a token per client for each stretch it is renewed after, and one refresh each
+  // should a token be refused.
+  const renewEvery = Math.max(1, renewAtFor(0, target.tokenLifetimeSeconds, TOKEN_LIFETIME_SECONDS) / 1000);
   const tokens = clients * Math.ceil(estimatedRunMs(target) / 1000 / renewEvery + 1);
   const items = new Map<string, PlanItem>([
     [TOKENS_ITEM, { key: TOKENS_ITEM, endpoint: TOKEN_ENDPOINT_KEY, requests: tokens, margin: clients }],

@@ -9,6 +9,9 @@ import type { PlanItem, RunReport } from './types.ts';
 
 const out = (line = ''): void => console.log(line);
 
+const formatSeconds = (ms: number): string =>
+  ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+
 /** Why a selected check will SKIP for side_effects: everything it would send is kept off; undefined otherwise. */
 const keptOff = ({ check }: Selected, target: Target): string | undefined => {
   const wanted = check.plan(target);
@@ -24,7 +27,11 @@ const keptOff = ({ check }: Selected, target: Target): string | undefined => {
   ].join('; ');
 };
 
-export const printPlan = (selection: readonly Selected[], target: Target, maxRequests?: number): void => {
+export const printPlan = (
+  selection: readonly Selected[],
+  target: Target,
+  { maxRequests, deadlineMs }: { maxRequests?: number; deadlineMs: number },
+): void => {
   const why = (s: Selected) => s.excluded ?? keptOff(s, target);
   const running = selection.filter((s) => why(s) === undefined);
   out(
@@ -59,6 +66,7 @@ export const printPlan = (selection: readonly Selected[], target: Target, maxReq
       `--max-requests ${maxRequests}: each check sets its requests and margin aside before it starts; those that do not fit SKIP`,
     );
   }
+  out(`the run ends by its deadline, ${formatSeconds(deadlineMs)} after it starts (--deadline)`);
   out('limits the tenant shares with its other integrations (SPEC.md §8 rule 1), after the run:');
   for (const row of bucketAftermath(plan, target)) {
     const { count, per } = row.limit;

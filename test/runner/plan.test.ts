@@ -65,7 +65,7 @@ describe('the plan', () => {
     const lines: string[] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
     try {
-      printPlan(selectChecks(allChecks(target), { slow: true }), target);
+      printPlan(selectChecks(allChecks(target), { slow: true }), target, { deadlineMs: 600_000 });
     } finally {
       log.mockRestore();
     }
@@ -78,6 +78,7 @@ describe('the plan', () => {
     );
     expect(text).toMatch(/^ {2}LIMIT-ADMITS-RULES-SCHEDULE +§8 table$/m);
     expect(text).not.toMatch(/^ {2}POST \/event\/transaction\/v3 +\d/m);
+    expect(text).toMatch(/^the run ends by its deadline, 10 min after it starts \(--deadline\)$/m);
   });
 
   it('says how long each bucket it reaches stays limited after the run: a window; never for one it cannot reach', () => {
