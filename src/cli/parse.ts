@@ -45,10 +45,15 @@ export const list = (value: string): string[] =>
 
 export const formats = (value: string): ReportFormat[] => list(value).map(oneOf(REPORT_FORMATS));
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** `500ms`, `10s`, `3m`: milliseconds. */
 export const duration = (value: string): number => {
   const match = /^(\d+)(ms|s|m)$/.exec(value);
   if (!match || Number(match[1]) === 0)
     throw new InvalidArgumentError('expected a duration such as 10s, 3m or 500ms');
-  return Number(match[1]) * { ms: 1, s: 1000, m: 60_000 }[match[2] as 'ms' | 's' | 'm'];
+  const ms = Number(match[1]) * { ms: 1, s: 1000, m: 60_000 }[match[2] as 'ms' | 's' | 'm'];
+  // Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer one would fire at once.
+  if (ms > MAX_TIMER_MS) throw new InvalidArgumentError(`at most ${(MAX_TIMER_MS / 60_000) | 0}m`);
+  return ms;
 };

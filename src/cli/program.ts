@@ -155,13 +155,13 @@ export const buildProgram = (): Command => {
       .addOption(
         new Option(
           '--rate <n>',
-          'requests per window for the over phase (default 130 % of the limit)',
+          'requests per window for the over phase (default twice the limit)',
         ).argParser(positiveInt),
       )
       .addOption(
         new Option(
           '--duration <d>',
-          'length of each phase, e.g. 10s or 3m (default: 10 s, or three windows)',
+          'length of each phase, e.g. 10s or 3m (default per phase: 5, 8 and 10 windows of a per-second limit; 1.2, 2.5 and 3 of a per-minute one)',
         ).argParser(duration),
       )
       .addOption(

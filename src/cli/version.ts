@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** harness's name on npm, where `harness` itself is taken; the command it installs is still `harness`. */
-export const PACKAGE_NAME = 'conformance-harness';
+const PACKAGE_NAME = 'conformance-harness';
 
 /** The folder holding harness's package.json: the clone, or the installed package when run from dist/. */
 export const packageRoot = (): string => {

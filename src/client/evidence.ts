@@ -41,7 +41,7 @@ export const DEFAULT_MAX_EVIDENCE_BODY = 4096;
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 /** What a cut body says in evidence and messages. */
-export const bodyCutNote = (cutAt: number): string => `body cut at ${cutAt} bytes`;
+const bodyCutNote = (cutAt: number): string => `body cut at ${cutAt} bytes`;
 
 export const truncate = (body: string, max: number): string =>
   body.length <= max

@@ -135,7 +135,8 @@ export class HttpClient {
       const evidence: Evidence = { ...label, request, response, startedAt, durationMs: elapsed(start) };
       return new Exchange(evidence, res.statusCode, raw, text, cutAt);
     } catch (err) {
-      // Only our timer aborts, so an abort of any shape is the whole-request timeout.
+      // Our timer aborts (the whole-request timeout); the run's end destroys the connections instead, which
+      // classifyError names.
       const kind: TargetErrorKind = controller.signal.aborted ? 'timeout' : classifyError(err);
       const message = this.redactor.text(describeFailure(kind, req.method, request.url, err));
       const evidence: Evidence = {

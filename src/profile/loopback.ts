@@ -9,7 +9,7 @@ LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
 
 /** 127.0.0.0/8, ::1 (IPv4-mapped forms included) or localhost. */
-export const isLoopbackUrl = (url: string): boolean => {
+const isLoopbackUrl = (url: string): boolean => {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   const family = isIP(host);
   if (family === 0) return host === 'localhost';
@@ -17,7 +17,7 @@ export const isLoopbackUrl = (url: string): boolean => {
 };
 
 /** The endpoints `side_effects` governs: the ones whose names say they act. */
-export const ACTING_ENDPOINTS = ENDPOINTS.filter((e) => e.sideEffects).map((e) => e.key);
+const ACTING_ENDPOINTS = ENDPOINTS.filter((e) => e.sideEffects).map((e) => e.key);
 
 export const requireSideEffectsOffLoopback = (profile: Profile, source: string): void => {
   if (profile.side_effects !== undefined || isLoopbackUrl(profile.base_url)) return;

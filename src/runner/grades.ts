@@ -3,9 +3,11 @@
 
 export const GRADES = ['ERROR', 'FAIL', 'INCONCLUSIVE', 'WARN', 'SKIP', 'INFO', 'PASS'] as const;
 /**
- * ERROR: harness itself went wrong (an exception, a bug), so the check says nothing about the server. FAIL: the server breaks a rule SPEC.md states. WARN: SPEC.md is silent and convention (RFC 6749/6750/9110) says
- * otherwise. SKIP: not run, with the reason. INCONCLUSIVE: outside traffic spoiled the measurement. INFO: a recorded
- * observation that is neither right nor wrong. PASS: the rule holds.
+ * ERROR: harness itself went wrong (an exception, a bug), so the check says nothing about the server. FAIL: the
+ * server breaks a rule SPEC.md states. WARN: SPEC.md is silent and convention (RFC 6749/6750/9110) says otherwise.
+ * INCONCLUSIVE: the evidence cannot decide (outside traffic spoiled the measurement, the API served nothing, the
+ * run's deadline cut the check short). SKIP: not run, with the reason. INFO: a recorded observation that is neither
+ * right nor wrong. PASS: the rule holds.
  */
 export type Grade = (typeof GRADES)[number];
 

@@ -169,7 +169,7 @@ class BucketProbe {
   /** Waits until the bucket has had no request of ours under way or answered for a whole window. */
   async quiet(why: string): Promise<number> {
     const { log } = this.#session;
-    while (log.busy(this.#plan.bucket)) await sleep(10);
+    while (log.busy(this.#plan.bucket)) await sleep(10, this.#session.ended);
     const margin = 20 + this.limit.windowMs / 100;
     const at = log.lastAnswer(this.#plan.bucket) + this.limit.windowMs + margin;
     await this.until(at, why);
@@ -212,7 +212,7 @@ class BucketProbe {
       for (let i = 0; i < MAX_POLLS && !found; i++) {
         const due = first + i * spacing;
         if (due > stop) break;
-        await sleep(due - clock());
+        await sleep(due - clock(), this.#session.ended);
         if (found) break;
         pending.push(
           this.fire(`${POLL} #${i + 1}`).then((exchange) => {

@@ -1,5 +1,5 @@
 // What a person reads on stdout: the plan (--dry-run), or the run's outcome with failures first and the summary last.
-import type { BucketId, EndpointKey } from '../spec/index.ts';
+import type { BucketId, EndpointKey, EndpointSpec } from '../spec/index.ts';
 import type { Difference } from './baseline.ts';
 import { GRADES, gradeRank } from './grades.ts';
 import { plannedFor, planOf, type Selected } from './runner.ts';
@@ -12,18 +12,24 @@ const out = (line = ''): void => console.log(line);
 const formatSeconds = (ms: number): string =>
   ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
 
-/** Why a selected check will SKIP for side_effects: everything it would send is kept off; undefined otherwise. */
+/** Why a selected check will SKIP for want of a path id: named by the profile nowhere, or only by a forbidden call. */
+const idMissing = (endpoint: EndpointSpec, target: Target): string => {
+  const missing = endpoint.pathIds.filter((name) => target.profile.ids?.[name] === undefined);
+  return missing.length > 0
+    ? `the profile gives no ${missing.join(', ')} for ${endpoint.key}`
+    : `the path ids of ${endpoint.key} come from an endpoint side_effects forbids`;
+};
+
+/** Why a selected check will SKIP for side_effects or ids: everything it would send is kept off; undefined otherwise. */
 const keptOff = ({ check }: Selected, target: Target): string | undefined => {
   const wanted = check.plan(target);
   if (wanted.length === 0 || plannedFor(check, target).length > 0) return undefined;
   const endpoints = [...new Set(wanted.map((item) => target.endpoint(item.endpoint as EndpointKey)))];
   const forbidden = endpoints.filter((e) => !target.mayCall(e)).map((e) => e.key);
-  const idless = endpoints.filter((e) => target.mayCall(e)).map((e) => e.key);
+  const idless = endpoints.filter((e) => target.mayCall(e)).map((e) => `SKIP: ${idMissing(e, target)}`);
   return [
     ...(forbidden.length > 0 ? [`SKIP: side_effects forbids calling ${forbidden.join(', ')}`] : []),
-    ...(idless.length > 0
-      ? [`SKIP: the path ids of ${idless.join(', ')} come from an endpoint side_effects forbids`]
-      : []),
+    ...idless,
   ].join('; ');
 };
 
