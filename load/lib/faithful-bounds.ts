@@ -20,8 +20,9 @@ export interface LimitWindow {
 /**
  * (L) A refusal at t needs at least N admitted in (t − W, t]. A fixed window refuses only when the window holding t
  * holds N, and that window began in (t − W, t]. A sliding log: by definition. A bucket holds at least
- * N − (admitted in (t − W, t]) at t: if it was last full at some s in that interval, it held N then and has only
- * gained since; if not, its cap never bound, so it gained the whole N of the window. Refusing, it held under one.
+ * N − (admitted in (t − W, t]) at t: if it was last full at some s in that interval, it held N then and has since
+ * lost only what it admitted; if not, its cap never bound, so over the window it gained N and lost only what it
+ * admitted. Refusing, it held under one token, so it admitted at least N.
  */
 export const leastAdmittedBeforeRefusal = (limit: LimitWindow): number => limit.count;
 
@@ -29,7 +30,7 @@ export const leastAdmittedBeforeRefusal = (limit: LimitWindow): number => limit.
  * (U) After a refusal at t, at most k·N are admitted in (t, t + k·W]. A fixed window: the window holding t is full,
  * and windows begin at least W apart after it, so at most k more begin in (t, t + k·W]. A sliding log: the interval
  * is k intervals (s − W, s]. A bucket held under one token at t and refills k·N in it (a whole-token schedule of
- * N per W puts exactly k·N in any half-open interval of k windows).
+ * N per W puts at most k·N in any half-open interval of k windows).
  */
 export const mostAdmittedAfterRefusal = (limit: LimitWindow, windows: number): number =>
   windows * limit.count;
