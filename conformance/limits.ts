@@ -2,6 +2,7 @@
 // the spec data, one set per bucket, and all of a bucket's checks grade one shared probe (src/runner/probe.ts)
 // with the bounds every faithful limiter obeys (src/runner/limit-bounds.ts): a FAIL holds whatever the
 // network did, wherever the server's window began and whichever kind of limiter it runs.
+import { mostAdmittedInSpan } from '../load/lib/faithful-bounds.ts';
 import type { CheckContext } from '../src/runner/context.ts';
 import { fail, inconclusive, skip, warn } from '../src/runner/grades.ts';
 import {
@@ -119,7 +120,7 @@ const refusesOverLimit = async (ctx: CheckContext, bucket: BucketId): Promise<st
     );
   }
   return inconclusive(
-    `${result.spend.requests.length} requests in ${Math.round(widthOf(result.spend.requests))} ms drew no 429 (${statusesOf(result.spend.requests)}), yet none of the bounds is exceeded: to prove a missing limit harness must have more than ${2 * result.limit.count} admitted within one window; a narrower burst (closer target, more connections) would decide`,
+    `${result.spend.requests.length} requests in ${Math.round(widthOf(result.spend.requests))} ms drew no 429 (${statusesOf(result.spend.requests)}), yet none of the bounds is exceeded: to prove a missing limit harness must have more than ${mostAdmittedInSpan(result.limit, 0)} admitted within one window; a narrower burst (closer target, more connections) would decide`,
   );
 };
 

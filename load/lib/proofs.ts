@@ -1,12 +1,16 @@
 // Proofs that a limit is broken, from what a client knows: each request reached the server somewhere between its
-// sending and its answer. Each proof holds for every faithful limiter of N per window W (a clock-aligned or an
-// anchored fixed window, a sliding log, a token bucket of capacity at most N refilling N per W), whatever the
-// network did and wherever the limiter's windows began, because it rests only on facts true of all four:
-//   (U) after a request refused at t, at most k·N are admitted in (t, t + k·W);
-//   (L) a request refused at t implies at least N admitted in (t − W, t];
-//   (B) at most (⌈D/W⌉ + 1)·N are admitted in any closed interval of length D (a fixed window's interval meets at
-//       most ⌈D/W⌉ + 1 windows; a bucket holds at most N and refills N·D/W).
-// A request sent in slot i with round trip r reached the server in [i·q, (i+1)·q + r] (q: the slot width).
+// sending and its answer. Each proof holds for every faithful limiter of N per window W, wherever its windows
+// began, because it rests only on the bounds every kind obeys (faithful-bounds.ts): (U) after a refusal at t, at
+// most k·N admitted in (t, t + k·W]; (L) a refusal at t needs N admitted in (t − W, t]; (B) at most so many admitted
+// in any interval of length D (its (S)). A request sent in slot i with round trip r reached the server in
+// [i·q, (i+1)·q + r] (q: the slot width).
+import {
+  type LimitWindow,
+  leastAdmittedBeforeRefusal,
+  mostAdmittedAfterRefusal,
+  mostAdmittedInSpan,
+  windowsMet,
+} from './faithful-bounds.ts';
 import type { Timeline } from './timeline.ts';
 
 export interface Proof {
@@ -17,6 +21,7 @@ export interface Proof {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
+const limitOf = (tl: Timeline): LimitWindow => ({ count: tl.limit, windowMs: tl.windowMs });
 const latestAdmitted = (tl: Timeline, i: number) => (i + 1) * tl.slotMs + tl.slots.admittedMaxRttMs[i]!;
 const latestRefusal = (tl: Timeline, j: number) => (j + 1) * tl.slotMs + tl.slots.limitedMinRttMs[j]!;
 
@@ -26,6 +31,7 @@ const latestRefusal = (tl: Timeline, j: number) => (j + 1) * tl.slotMs + tl.slot
  */
 export const tooManyAfterRefusal = (tl: Timeline, from: number, to: number): Proof | undefined => {
   const { slotMs: q, windowMs: w, limit: n, slots } = tl;
+  const limit = limitOf(tl);
   const length = to;
   let worst: { excess: number; proof: Proof } | undefined;
   for (let j = from; j < to; j++) {
@@ -43,15 +49,16 @@ export const tooManyAfterRefusal = (tl: Timeline, from: number, to: number): Pro
     let total = 0;
     for (let k = 1; k <= windows; k++) {
       total += certain[k]!;
-      const excess = total - k * n;
-      if (excess > 0 && (worst === undefined || excess / (k * n) > worst.excess)) {
+      const bound = mostAdmittedAfterRefusal(limit, k);
+      const excess = total - bound;
+      if (excess > 0 && (worst === undefined || excess / bound > worst.excess)) {
         worst = {
-          excess: excess / (k * n),
+          excess: excess / bound,
           proof: {
             breaks: 'too-many',
             message:
               `${total} requests admitted within ${k} window${k === 1 ? '' : 's'} after a 429 ` +
-              `(sent at ${seconds(j * q)}, answered by ${seconds(refusedBy)}): a faithful limiter admits at most ${k} × ${n} = ${k * n}`,
+              `(sent at ${seconds(j * q)}, answered by ${seconds(refusedBy)}): a faithful limiter admits at most ${k} × ${n} = ${bound}`,
           },
         };
       }
@@ -62,7 +69,8 @@ export const tooManyAfterRefusal = (tl: Timeline, from: number, to: number): Pro
 
 /** (B): admitted requests in an interval of known length, against the most any faithful limiter admits there. */
 export const tooManyInInterval = (tl: Timeline, from: number, to: number): Proof | undefined => {
-  const { slotMs: q, windowMs: w, limit: n, slots } = tl;
+  const { slotMs: q, limit: n, slots } = tl;
+  const limit = limitOf(tl);
   let worst: { excess: number; proof: Proof } | undefined;
   for (let start = from; start < to; start++) {
     if (slots.admitted[start] === 0) continue;
@@ -73,7 +81,7 @@ export const tooManyInInterval = (tl: Timeline, from: number, to: number): Proof
       admitted += slots.admitted[i]!;
       end = Math.max(end, latestAdmitted(tl, i));
       const span = end - start * q;
-      const bound = (Math.ceil(span / w) + 1) * n;
+      const bound = mostAdmittedInSpan(limit, span);
       if (admitted > bound && (worst === undefined || admitted / bound - 1 > worst.excess)) {
         worst = {
           excess: admitted / bound - 1,
@@ -81,7 +89,7 @@ export const tooManyInInterval = (tl: Timeline, from: number, to: number): Proof
             breaks: 'too-many',
             message:
               `${admitted} requests admitted between ${seconds(start * q)} and ${seconds(end)}: ` +
-              `any faithful limiter admits at most (⌈${(span / w).toFixed(2)}⌉ + 1) × ${n} = ${bound} in ${seconds(span)}`,
+              `any faithful limiter admits at most ${bound} in ${seconds(span)} (${windowsMet(limit, span)} fixed windows of ${n} may meet it)`,
           },
         };
       }
@@ -96,8 +104,10 @@ export const tooManyInInterval = (tl: Timeline, from: number, to: number): Proof
  * round trip in the slot is used: it arrived no later than its answer.
  */
 export const tooFewBeforeRefusal = (tl: Timeline, from: number, to: number): Proof | undefined => {
-  const { slotMs: q, windowMs: w, limit: n, slots } = tl;
+  const { slotMs: q, windowMs: w, slots } = tl;
+  const limit = limitOf(tl);
   const longestRtt = Math.max(0, ...slots.admittedMaxRttMs);
+  const least = leastAdmittedBeforeRefusal(limit);
   let fewest: { possible: number; proof: Proof } | undefined;
   for (let j = from; j < to; j++) {
     if (slots.limited[j] === 0) continue;
@@ -113,14 +123,14 @@ export const tooFewBeforeRefusal = (tl: Timeline, from: number, to: number): Pro
       }
       most = Math.max(most, possible);
     }
-    if (most < n && (fewest === undefined || most < fewest.possible)) {
+    if (most < least && (fewest === undefined || most < fewest.possible)) {
       fewest = {
         possible: most,
         proof: {
           breaks: 'too-few',
           message:
             `a 429 (sent at ${seconds(j * q)}, answered by ${seconds(arrivedBy)}) with at most ${most} requests ` +
-            `admitted in the window before it: a faithful limiter refuses only after ${n} (assuming no other traffic of the tenant)`,
+            `admitted in the window before it: a faithful limiter refuses only after ${least} (assuming no other traffic of the tenant)`,
         },
       };
     }

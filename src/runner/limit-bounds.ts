@@ -1,16 +1,18 @@
 // What the client can prove about a rate limit of N per window W from its own requests alone. A request reached the
-// server at some instant between when it was sent and when its answer arrived; that interval is all we know. Every
-// bound below holds for each faithful limiter kind a gateway may run (a fixed window aligned to the clock or
-// anchored at a first request, a sliding log, a token bucket of capacity at most N refilling N per W), whatever
-// the window's phase or the bucket's state, so a violation of one is a violation of SPEC.md §8 by every reading.
-//
-// (L) A refusal at t needs N admitted in (t−W, t]: a fixed window refuses only when its current window, which began
-//     after t−W, holds N; a sliding log by definition; a token bucket holds ≥ N − (admits in (t−W, t]) tokens at t.
-// (U) After a refusal at t, at most N are admitted in (t, t+W): the full fixed window ends and at most one more
-//     begins; a sliding log by definition; a bucket had under one token at t and refills N per W.
-// (S) In any interval of length ℓ at most N·(⌊ℓ/W⌋+2) are admitted (a fixed window's edges can cut it twice); and
-//     where a fixed window's edges are known to lie outside [T0, x], at most N + ⌊N·(x−T0)/W⌋ + 1 in it (the
-//     bucket's figure, one more for buckets that refill whole tokens).
+// server at some instant between when it was sent and when its answer arrived; that interval is all we know. The
+// scans below find, among those intervals, evidence past the bounds every faithful limiter obeys, whatever its
+// window's phase or its bucket's state (load/lib/faithful-bounds.ts derives them: (L) a refusal needs N admitted in
+// the window before it, (U) at most N admitted in the window after it, (S) at most so many in any stretch), so a
+// violation of one is a violation of SPEC.md §8 by every reading.
+import {
+  type LimitWindow,
+  leastAdmittedBeforeRefusal,
+  mostAdmittedAfterRefusal,
+  mostAdmittedInSpan,
+  refilledIn,
+} from '../../load/lib/faithful-bounds.ts';
+
+export type { LimitWindow };
 
 /** One of our requests to a bucket, as the client saw it. */
 export interface Observation {
@@ -22,11 +24,6 @@ export interface Observation {
   /** Whether it carried a valid token of the tenant whose bucket this is: only then does a success count for sure. */
   readonly ours: boolean;
   readonly label: string;
-}
-
-export interface LimitWindow {
-  readonly count: number;
-  readonly windowMs: number;
 }
 
 /** Requests sent closer together than this belong to one burst (a burst leaves within microseconds). */
@@ -64,11 +61,12 @@ export const refusedBelowLimit = <T extends Observation>(
   // those sent before it, less those answered by t−W: two counts by binary search over sorted times.
   const sent = counted.map((o) => o.sent).sort((a, b) => a - b);
   const answered = counted.map((o) => o.answered).sort((a, b) => a - b);
+  const least = leastAdmittedBeforeRefusal(limit);
   let best: RefusedBelowLimit<T> | undefined;
   for (const refused of among.filter(isRefused)) {
     const atMost =
       countBelow(sent, refused.answered) - countBelow(answered, refused.sent - limit.windowMs, true);
-    if (atMost >= limit.count || (best !== undefined && best.atMost <= atMost)) continue;
+    if (atMost >= least || (best !== undefined && best.atMost <= atMost)) continue;
     best = {
       refused,
       atMost,
@@ -76,7 +74,7 @@ export const refusedBelowLimit = <T extends Observation>(
         `'${refused.label}' (sent ${at(refused.sent)}, answered ${at(refused.answered)}) got 429, yet at most ` +
         `${atMost} requests can have been admitted in the ${ms(limit.windowMs)} before it (every request not ` +
         `refused that was answered after ${at(refused.sent - limit.windowMs)} and sent before ${at(refused.answered)}); ` +
-        `every faithful limiter of ${limit.count} per ${ms(limit.windowMs)} refuses only with ${limit.count} admitted in the window before`,
+        `every faithful limiter of ${limit.count} per ${ms(limit.windowMs)} refuses only with ${least} admitted in the window before`,
     };
   }
   return best;
@@ -106,18 +104,19 @@ export const admittedAfterRefusal = (
   limit: LimitWindow,
 ): AdmittedOverLimit | undefined => {
   const admitted = log.filter(isAdmitted);
+  const bound = mostAdmittedAfterRefusal(limit, 1);
   let best: AdmittedOverLimit | undefined;
   for (const refused of log.filter(isRefused)) {
     const until = refused.sent + limit.windowMs;
     const within = admitted.filter((o) => o.sent >= refused.answered && o.answered <= until).length;
-    if (within <= limit.count || (best !== undefined && best.admitted >= within)) continue;
+    if (within <= bound || (best !== undefined && best.admitted >= within)) continue;
     best = {
       admitted: within,
-      bound: limit.count,
+      bound,
       explain: (at) =>
         `after '${refused.label}' got 429 (sent ${at(refused.sent)}, answered ${at(refused.answered)}), ${within} ` +
         `requests sent after that answer were admitted and answered by ${at(until)}, within one window of the ` +
-        `refusal; every faithful limiter of ${limit.count} per ${ms(limit.windowMs)} admits at most ${limit.count} ` +
+        `refusal; every faithful limiter of ${limit.count} per ${ms(limit.windowMs)} admits at most ${bound} ` +
         'in the window after a refusal (a full fixed window ends and at most one more begins; a sliding log holds ' +
         'at most the limit; a token bucket had under one token and refills the limit per window)',
     };
@@ -130,16 +129,6 @@ export interface EdgeFree {
   readonly from: number;
   readonly until: number;
 }
-
-/** The most any faithful limiter admits in [from, from+span] (with `edgeFree`: no fixed-window edge inside). */
-export const faithfulMost = (limit: LimitWindow, span: number, edgeFree: boolean): number => {
-  const { count: n, windowMs: w } = limit;
-  const fixed = edgeFree ? n : n * (Math.floor(span / w) + 2);
-  // One more than the continuous refill: a bucket that refills a whole token at a time can add one at the start.
-  const bucket = n + Math.floor((n * span) / w) + 1;
-  // A sliding log admits n·⌈span/w⌉ at most: never more than the bucket's or the cut window's figure.
-  return Math.max(fixed, bucket);
-};
 
 /**
  * (S): a set of our admitted requests, all handled inside one interval, larger than any faithful limiter admits in
@@ -162,7 +151,7 @@ export const admittedInSpan = (
       inside += 1;
       const span = o.answered - from;
       const tight = edgeFree !== undefined && from >= edgeFree.from && o.answered <= edgeFree.until;
-      const bound = faithfulMost(limit, span, tight);
+      const bound = mostAdmittedInSpan(limit, span, tight);
       if (inside > bound) {
         return {
           admitted: inside,
@@ -174,7 +163,7 @@ export const admittedInSpan = (
               tight
                 ? 'an observed window edge places this stretch inside one fixed window'
                 : 'a fixed window cut by its edges'
-            }, or a token bucket: the limit plus ${Math.floor((limit.count * span) / limit.windowMs)} refilled)`,
+            }, or a token bucket: the limit plus ${refilledIn(limit, span)} refilled)`,
         };
       }
     }

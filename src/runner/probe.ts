@@ -9,6 +9,7 @@
 //   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides;
 //   5. after the next edge (found as in 2.): a limit's worth plus one at once: no faithful limiter admits them all.
 // The probe judges nothing; checks grade these observations.
+import { mostAdmittedInSpan } from '../../load/lib/faithful-bounds.ts';
 import { type Exchange, TargetError, TokenError } from '../client/index.ts';
 import { type BucketId, type EndpointSpec, RETRY_AFTER_PATTERN } from '../spec/index.ts';
 import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';
@@ -253,8 +254,8 @@ class BucketProbe {
     const quietAt = await this.quiet('for the bucket to be quiet for a whole window');
     const edgeFree = edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, quietAt, width);
     if (edgeFree !== undefined) await this.until(edgeFree.from, 'for the next window edge');
-    // Two past the limit: where a fixed window's edge is ruled out, bound (S) allows the limit plus one.
-    return this.burst(name, this.limit.count + 2, edgeFree);
+    // One past what bound (S) allows at once where a fixed window's edge is ruled out: the limit plus one.
+    return this.burst(name, mostAdmittedInSpan(this.limit, 0, true) + 1, edgeFree);
   }
 
   async variant(variant: Variant, options: CallOptions): Promise<VariantResult> {
@@ -296,7 +297,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   for (const name of ['spend, twice the limit', 'spend, twice the limit on open connections']) {
     if (spend.requests.some((r) => r.status === 429)) break;
     if (admittedInSpan(probe.view(), limit) !== undefined) break;
-    const more = await probe.burst(name, 2 * limit.count + 1);
+    const more = await probe.burst(name, mostAdmittedInSpan(limit, 0) + 1);
     const requests = [...spend.requests, ...more.requests];
     spend = { ...spend, requests, refusedBelowLimit: spend.refusedBelowLimit || more.refusedBelowLimit };
   }
