@@ -61,9 +61,9 @@ const primaryToken = (ctx: CheckContext): Promise<string> =>
   ctx.session.tokens.token(ctx.session.client('primary'));
 
 const after = { tags: ['bearer'], lane: 'after', required: true } as const;
-const onBearerEndpoint = (id: string, requests: number) => (target: Target) => [
-  { key: id, endpoint: bearerEndpoint(target).key, requests, margin: 0 },
-];
+const onBearerEndpoint =
+  (id: string, requests: number, margin = 0) =>
+  (target: Target) => [{ key: id, endpoint: bearerEndpoint(target).key, requests, margin }];
 
 const badTokenCheck = (
   id: string,
@@ -77,14 +77,14 @@ const badTokenCheck = (
   failsWith: ['FAIL', 'WARN'],
   title,
   ...cite(AUTH_RULES.bearerHeader),
-  plan: onBearerEndpoint(id, 1),
+  plan: onBearerEndpoint(id, 1, LIMITED_RETRIES),
   run: async (ctx) => {
     const endpoint = bearerEndpoint(ctx.target);
     // A spent limit would answer 429 before the token is even looked at.
-    return ctx.withRoom(endpoint, 1, async () => {
-      const value = authorization(await primaryToken(ctx));
-      return refused(label, await ctx.raw(endpoint, value, label));
-    });
+    const exchange = await pastTheLimit(ctx, endpoint, label, async () =>
+      ctx.raw(endpoint, authorization(await primaryToken(ctx)), label),
+    );
+    return refused(label, exchange);
   },
 });
 
@@ -152,22 +152,28 @@ export const bearerChecks = (): CheckDefinition[] => [
         key: `forbidden:${key}`,
         endpoint: key,
         requests: 1,
-        margin: 0,
+        margin: LIMITED_RETRIES,
       })),
     run: async (ctx) => {
       ctx.session.client('restricted');
+      // What the plan counts (see plannedFor), so every request sent is in the check's share and in --dry-run.
       const lacks = (ctx.target.profile.clients.restricted?.lacks ?? [])
         .map((key) => ctx.target.endpoint(key as EndpointKey))
-        .filter((e) => ctx.target.mayCall(e));
-      if (lacks.length === 0)
-        return skip('clients.restricted lacks no endpoint that side_effects lets harness call');
+        .filter((e) => ctx.target.reachable(e));
+      if (lacks.length === 0) {
+        return skip(
+          'clients.restricted lacks no endpoint that harness may call (side_effects) with ids it can obtain',
+        );
+      }
       const seen: string[] = [];
       for (const endpoint of lacks) {
         // Ids are placeholders: permission is decided before the resource is looked up, and real ids come from probes.
         const ids = Object.fromEntries(endpoint.pathIds.map((name) => [name, `harness-permission-${name}`]));
-        const exchange = await ctx.call(endpoint, { client: 'restricted', ids });
-        if (exchange.status !== 403)
-          return fail(`${endpoint.key} with a token lacking permission got ${exchange.status}, not 403`);
+        const label = `${endpoint.key} with a token lacking permission`;
+        const exchange = await pastTheLimit(ctx, endpoint, label, () =>
+          ctx.call(endpoint, { client: 'restricted', ids, label }),
+        );
+        if (exchange.status !== 403) return fail(`${label} got ${exchange.status}, not 403`);
         seen.push(`${endpoint.key}: 403`);
       }
       return seen.join('; ');

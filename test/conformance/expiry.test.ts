@@ -8,7 +8,7 @@ import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
-import { startForwarding, type Tamper } from '../support/forward.ts';
+import { checksThrough, type Tamper } from '../support/forward.ts';
 
 /** Another application of the tenant, outside harness, calling the schedule endpoint as fast as it is answered. */
 const otherIntegration = async (server: RunningReferenceServer, until: () => boolean) => {
@@ -73,30 +73,9 @@ describe('AUTH-TOKEN-EXPIRY with the tenant limit spent by its other integration
   });
 });
 
-/** Runs only AUTH-TOKEN-EXPIRY against the reference server, its token and API requests through `tamper`. */
-const expiryThrough = async (tamper: Tamper) => {
-  const server = await startReferenceServer(SCALED);
-  const profile = server.profile();
-  const proxy = await startForwarding(new URL(profile.base_url).origin, tamper);
-  try {
-    const through = (url: string) => `${proxy.origin}${new URL(url).pathname}`;
-    const target = resolveTarget({
-      ...profile,
-      base_url: through(profile.base_url),
-      auth_url: through(profile.auth_url),
-    });
-    const selection = selectChecks(allChecks(target), { only: ['AUTH-TOKEN-EXPIRY'], slow: true });
-    const report = await runConformance(target, selection, {
-      progress: silentProgress,
-      version: 'test',
-      command: 'test',
-    });
-    return report.checks.find((c) => c.id === 'AUTH-TOKEN-EXPIRY')!;
-  } finally {
-    await proxy.close();
-    await server.close();
-  }
-};
+/** AUTH-TOKEN-EXPIRY's result against the reference server, its token and API requests through `tamper`. */
+const expiryThrough = async (tamper: Tamper) =>
+  (await checksThrough(['AUTH-TOKEN-EXPIRY'], tamper))['AUTH-TOKEN-EXPIRY']!;
 
 describe('AUTH-TOKEN-EXPIRY against a token endpoint or API that is slow or fails', () => {
   it('waits out the lifetime from when the token answer arrived: a token endpoint taking 1.5 s is no FAIL', {

@@ -2,6 +2,14 @@
 // it itself: a slow token endpoint, an API that fails at one moment.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { allChecks } from '../../conformance/index.ts';
+import { startReferenceServer } from '../../src/reference/index.ts';
+import { silentProgress } from '../../src/runner/progress.ts';
+import { runConformance } from '../../src/runner/runner.ts';
+import { selectChecks } from '../../src/runner/select.ts';
+import { resolveTarget } from '../../src/runner/target.ts';
+import type { CheckResult } from '../../src/runner/types.ts';
+import { SCALED } from '../../src/testbed/conformance.ts';
 
 export interface Forwarded {
   readonly method: string;
@@ -61,4 +69,29 @@ export const startForwarding = async (upstream: string, tamper: Tamper) => {
         server.close(() => resolve());
       }),
   };
+};
+
+/** Runs the checks `only` selects against the reference server, every request through `tamper`; results by id. */
+export const checksThrough = async (only: string[], tamper: Tamper): Promise<Record<string, CheckResult>> => {
+  const server = await startReferenceServer(SCALED);
+  const profile = server.profile();
+  const proxy = await startForwarding(new URL(profile.base_url).origin, tamper);
+  try {
+    const through = (url: string) => `${proxy.origin}${new URL(url).pathname}`;
+    const target = resolveTarget({
+      ...profile,
+      base_url: through(profile.base_url),
+      auth_url: through(profile.auth_url),
+    });
+    const selection = selectChecks(allChecks(target), { only, slow: true });
+    const report = await runConformance(target, selection, {
+      progress: silentProgress,
+      version: 'test',
+      command: 'test',
+    });
+    return Object.fromEntries(report.checks.map((c) => [c.id, c]));
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
 };
