@@ -15,7 +15,7 @@ const bearerEndpoint = (target: Target): EndpointSpec => target.endpoint(BEARER_
 
 const refused = (label: string, exchange: Exchange): string => {
   const { status } = exchange;
-  if (status >= 200 && status < 300) return fail(`${label}: ${status}, the request was served`);
+  if (isSuccess(status)) return fail(`${label}: ${status}, the request was served`);
   // SPEC.md §7 names 401 only for an expired token; for other bad tokens RFC 6750 §3.1 says 401 too.
   if (status !== 401) return warn(`${label}: refused with ${status}, not 401 (RFC 6750 §3.1)`);
   if (!/^bearer\b/i.test(exchange.headers['www-authenticate'] ?? '')) {

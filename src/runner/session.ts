@@ -20,6 +20,7 @@ import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '..
 import { BucketLog, clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
 import { inconclusive, skip } from './grades.ts';
+import { isSuccess } from './probe.ts';
 import type { Progress } from './progress.ts';
 import type { Target } from './target.ts';
 
@@ -228,7 +229,7 @@ export class Session {
     } else {
       for (let i = entry.exchanges.length; i < count; i++) {
         const exchange = await this.once(`admitted:${endpoint.key}:${i}`, () => this.call(endpoint));
-        if (exchange.status < 200 || exchange.status > 299) break;
+        if (!isSuccess(exchange.status)) break;
         if (!entry.exchanges.includes(exchange)) entry.exchanges.push(exchange);
       }
     }
