@@ -30,13 +30,13 @@ const specForm = (ctx: CheckContext): Form => {
   return { grant_type: GRANT_TYPE, client_id, client_secret, scope: scopeFor(ctx.target.profile.tenant) };
 };
 
-const postForm = (ctx: CheckContext, form: Form, label: string): Promise<Exchange> =>
-  ctx.tokenRequest(new URLSearchParams(form).toString(), TOKEN_REQUEST_CONTENT_TYPE, label);
+const postForm = (ctx: CheckContext, form: Form, label: string, asSpec = false): Promise<Exchange> =>
+  ctx.tokenRequest(new URLSearchParams(form).toString(), TOKEN_REQUEST_CONTENT_TYPE, label, asSpec);
 
 /** The SPEC.md request, sent once and shared by every check that examines a successful token response. */
 const specResponse = (ctx: CheckContext): Promise<Exchange> =>
   ctx.session.once('token:spec-request', () =>
-    postForm(ctx, specForm(ctx), 'token request as SPEC.md §5 rule 1 says'),
+    postForm(ctx, specForm(ctx), 'token request as SPEC.md §5 rule 1 says', true),
   );
 
 const okBody = async (ctx: CheckContext): Promise<Record<string, unknown>> => {

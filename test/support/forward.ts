@@ -14,12 +14,13 @@ import { SCALED } from '../../src/testbed/conformance.ts';
 export interface Forwarded {
   readonly method: string;
   readonly path: string;
+  readonly contentType: string | undefined;
   /** Which request to this method and path it is, from 1. */
   readonly nth: number;
 }
 
-/** What to do with a request: forward it (after `delayMs`), or answer `status` without forwarding. */
-export type Tamper = (req: Forwarded) => { delayMs?: number; status?: number } | undefined;
+/** What to do with a request: forward it (after `delayMs`), answer `status` without forwarding, or `reset` it. */
+export type Tamper = (req: Forwarded) => { delayMs?: number; status?: number; reset?: boolean } | undefined;
 
 const bodyOf = async (req: IncomingMessage): Promise<Buffer> => {
   const chunks: Buffer[] = [];
@@ -35,8 +36,13 @@ export const startForwarding = async (upstream: string, tamper: Tamper) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const nth = (seen.get(`${method} ${path}`) ?? 0) + 1;
     seen.set(`${method} ${path}`, nth);
-    const { delayMs = 0, status } = tamper({ method, path, nth }) ?? {};
+    const {
+      delayMs = 0,
+      status,
+      reset,
+    } = tamper({ method, path, contentType: req.headers['content-type'], nth }) ?? {};
     await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (reset) return void req.socket.resetAndDestroy();
     if (status !== undefined)
       return void res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
     const headers = Object.fromEntries(
