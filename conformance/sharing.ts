@@ -1,6 +1,7 @@
 // SPEC.md §8 rule 1: who shares a limit. Graded from the requests a bucket's probe sends right after a fresh burst
 // was refused (see sharing-rules.ts), plus one check that spending one bucket leaves another alone.
 
+import type { Exchange } from '../src/client/index.ts';
 import { clock } from '../src/runner/bucket-log.ts';
 import type { CheckContext } from '../src/runner/context.ts';
 import { fail, inconclusive, skip } from '../src/runner/grades.ts';
@@ -146,7 +147,7 @@ export const independenceCheck = (): CheckDefinition =>
         }
         const answer = await ctx.call(other!);
         if (answer.status !== 429) return `with ${spent!.key} spent, ${other!.key} got ${answer.status}`;
-        const aloneOf = (exchange: typeof answer) => {
+        const aloneOf = (exchange: Exchange) => {
           const view = ctx.session.log.view(other!.bucket, { tenant });
           return refusedBelowLimit(
             view,
