@@ -1,6 +1,7 @@
 // SPEC.md §8 rule 1: who shares a limit. Graded from the requests a bucket's probe sends right after a fresh burst
 // was refused (see sharing-rules.ts), plus one check that spending one bucket leaves another alone.
 
+import type { Exchange } from '../src/client/index.ts';
 import { clock } from '../src/runner/bucket-log.ts';
 import type { CheckContext } from '../src/runner/context.ts';
 import { fail, inconclusive, skip } from '../src/runner/grades.ts';
@@ -114,7 +115,8 @@ export const independenceCheck = (): CheckDefinition =>
           requests: target.limitOf(target.endpoint(spent).bucket).count + 1,
           margin: 0,
         },
-        { key: 'independence:other', endpoint: other, requests: 2, margin: 0 },
+        // Before the spend, after it, and once again should that be refused.
+        { key: 'independence:other', endpoint: other, requests: 3, margin: 0 },
       ];
     },
     run: async (ctx) => {
@@ -124,7 +126,7 @@ export const independenceCheck = (): CheckDefinition =>
       const otherLimit = ctx.target.limitOf(other!.bucket);
       const tenant = ctx.target.profile.tenant;
       // Room in the other bucket first (held until its answer), so a refusal there cannot be its own traffic's doing.
-      return ctx.withRoom(other!, 2, async () => {
+      return ctx.withRoom(other!, 3, async () => {
         const origin = clock();
         // A refusal right before spending is the other bucket's own doing (a limit lower than stated, outside
         // traffic): one after it would prove nothing about the spent one.
@@ -145,24 +147,41 @@ export const independenceCheck = (): CheckDefinition =>
         }
         const answer = await ctx.call(other!);
         if (answer.status !== 429) return `with ${spent!.key} spent, ${other!.key} got ${answer.status}`;
-        const view = ctx.session.log.view(other!.bucket, { tenant });
-        const alone = refusedBelowLimit(
-          view,
-          otherLimit,
-          view.filter((o) => o.request.exchange === answer),
+        const aloneOf = (exchange: Exchange) => {
+          const view = ctx.session.log.view(other!.bucket, { tenant });
+          return refusedBelowLimit(
+            view,
+            otherLimit,
+            view.filter((o) => o.request.exchange === exchange),
+          );
+        };
+        const first = aloneOf(answer);
+        const ownTraffic = `with ${spent!.key} spent, ${other!.key} got 429, but its own recent traffic could explain it`;
+        if (first === undefined) return inconclusive(ownTraffic);
+        // One refusal can be a passing one (a restart, a blip): the spent bucket stays spent for its whole window, so
+        // asking again a moment later, well within it, must be refused again if spending it is what refuses.
+        await ctx.wait(
+          ctx.target.limitOf(spent!.bucket).windowMs / 20,
+          `to ask ${other!.key} again while ${spent!.key} stays spent`,
         );
-        if (alone === undefined) {
+        const again = await ctx.call(other!);
+        if (again.status !== 429) {
           return inconclusive(
-            `with ${spent!.key} spent, ${other!.key} got 429, but its own recent traffic could explain it`,
+            `with ${spent!.key} spent, ${other!.key} got 429 once, then ${again.status}: one refusal is no proof`,
           );
         }
-        return fail(`with ${spent!.key} spent, ${other!.key} got 429: ${alone.explain(relativeTo(origin))}`);
+        const second = aloneOf(again);
+        if (second === undefined) return inconclusive(`${ownTraffic} the second time`);
+        const at = relativeTo(origin);
+        return fail(
+          `with ${spent!.key} spent, ${other!.key} got 429 twice in a row: ${first.explain(at)}; then ${second.explain(at)}`,
+        );
       });
     },
   }) satisfies CheckDefinition;
 
 /** The callable bucket with the smallest limit (cheapest to spend) and one with room left after its own probe. */
-const independencePair = (target: Target): [EndpointKey, EndpointKey] | undefined => {
+export const independencePair = (target: Target): [EndpointKey, EndpointKey] | undefined => {
   const callable = target.endpoints.filter((e) => target.mayCall(e) && e.pathIds.length === 0);
   const byLimit = [...callable].sort(
     (a, b) => target.limitOf(a.bucket).count - target.limitOf(b.bucket).count,

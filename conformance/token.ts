@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import type { Exchange } from '../src/client/index.ts';
 import type { CheckContext } from '../src/runner/context.ts';
 import { fail, info, skip, warn } from '../src/runner/grades.ts';
+import { isSuccess } from '../src/runner/probe.ts';
 import { TOKEN_ENDPOINT_KEY } from '../src/runner/session.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
 import {
@@ -29,13 +30,13 @@ const specForm = (ctx: CheckContext): Form => {
   return { grant_type: GRANT_TYPE, client_id, client_secret, scope: scopeFor(ctx.target.profile.tenant) };
 };
 
-const postForm = (ctx: CheckContext, form: Form, label: string): Promise<Exchange> =>
-  ctx.tokenRequest(new URLSearchParams(form).toString(), TOKEN_REQUEST_CONTENT_TYPE, label);
+const postForm = (ctx: CheckContext, form: Form, label: string, asSpec = false): Promise<Exchange> =>
+  ctx.tokenRequest(new URLSearchParams(form).toString(), TOKEN_REQUEST_CONTENT_TYPE, label, asSpec);
 
 /** The SPEC.md request, sent once and shared by every check that examines a successful token response. */
 const specResponse = (ctx: CheckContext): Promise<Exchange> =>
   ctx.session.once('token:spec-request', () =>
-    postForm(ctx, specForm(ctx), 'token request as SPEC.md §5 rule 1 says'),
+    postForm(ctx, specForm(ctx), 'token request as SPEC.md §5 rule 1 says', true),
   );
 
 const okBody = async (ctx: CheckContext): Promise<Record<string, unknown>> => {
@@ -77,7 +78,7 @@ const refusal = async (ctx: CheckContext, label: string, change: (form: Form) =>
   const exchange = await postForm(ctx, change(specForm(ctx)), label);
   if (exchange.status === 400) return { grade: 'PASS', message: `${label}: 400` } as Judgement;
   // Issuing a token to a request SPEC.md's payload table forbids is a failure however the spec words errors.
-  if (exchange.status >= 200 && exchange.status < 300) {
+  if (isSuccess(exchange.status)) {
     return { grade: 'FAIL', message: `${label}: ${exchange.status}, a token was issued` } as Judgement;
   }
   return { grade: stated ? 'FAIL' : 'WARN', message: `${label}: ${exchange.status}, not 400` } as Judgement;

@@ -41,15 +41,18 @@ export class CheckContext {
     return exchange;
   }
 
-  /** POSTs exactly this body to the token endpoint. */
-  async tokenRequest(body: string, contentType: string, label: string): Promise<Exchange> {
-    const exchange = await this.session.http.send({
-      method: 'POST',
-      url: this.target.profile.auth_url,
-      headers: { 'content-type': contentType },
-      body,
-      label,
-    });
+  /** POSTs exactly this body to the token endpoint; `asSpec` when it is the request SPEC.md describes (see session.ts). */
+  async tokenRequest(body: string, contentType: string, label: string, asSpec = false): Promise<Exchange> {
+    const exchange = await this.session.http.tokenRequestOfCheck(
+      {
+        method: 'POST',
+        url: this.target.profile.auth_url,
+        headers: { 'content-type': contentType },
+        body,
+        label,
+      },
+      asSpec,
+    );
     this.record(exchange);
     return exchange;
   }

@@ -111,7 +111,11 @@ export const plannedFor = (check: CheckDefinition, target: Target): PlanItem[] =
         target.reachable(target.endpoint(item.endpoint as EndpointKey)),
     );
 
-const outcomeOf = (error: unknown, ctx: CheckContext): { grade: Grade; message: string } => {
+const outcomeOf = (
+  error: unknown,
+  ctx: CheckContext,
+  check: CheckDefinition,
+): { grade: Grade; message: string } => {
   if (error instanceof Outcome) return { grade: error.grade, message: error.message };
   if (error instanceof BudgetExhausted) return { grade: 'SKIP', message: error.message };
   if (error instanceof TokenError) {
@@ -120,10 +124,12 @@ const outcomeOf = (error: unknown, ctx: CheckContext): { grade: Grade; message: 
   }
   if (error instanceof TargetError) {
     ctx.record(error.evidence);
-    return { grade: 'FAIL', message: `the target failed to answer (${error.kind}): ${error.message}` };
+    const message = `the target failed to answer (${error.kind}): ${error.message}`;
+    // A check that only warns or informs cannot fail the run on a request SPEC.md does not require to work.
+    return check.failsWith.includes('FAIL') ? { grade: 'FAIL', message } : { grade: 'INCONCLUSIVE', message };
   }
-  // A fault in harness itself is no verdict on the target: ERROR, which exits 4.
-  return { grade: 'ERROR', message: `harness error: ${describeBug(error)}` };
+  // A fault in harness itself is no verdict on the target: ERROR, which exits 4. Its message can quote a secret.
+  return { grade: 'ERROR', message: `harness error: ${ctx.session.http.redactor.text(describeBug(error))}` };
 };
 
 /** The error and where it was thrown, on one line, so a bug report can start from the message. */
@@ -161,7 +167,7 @@ const runCheck = async (check: CheckDefinition, session: Session): Promise<Check
       message: await untilRunEnds(budget ? budget.within(items, run) : run(), session.ended),
     };
   } catch (error) {
-    verdict = outcomeOf(error, ctx);
+    verdict = outcomeOf(error, ctx, check);
     if (error instanceof Outcome && undeclared(check, verdict.grade)) {
       verdict = {
         grade: 'ERROR',

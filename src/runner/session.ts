@@ -20,6 +20,7 @@ import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '..
 import { BucketLog, clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
 import { inconclusive, skip } from './grades.ts';
+import { isSuccess } from './probe.ts';
 import type { Progress } from './progress.ts';
 import type { Target } from './target.ts';
 
@@ -47,8 +48,8 @@ class CountingHttpClient extends HttpClient {
   readonly sent = new Map<string, number>();
   readonly log = new BucketLog();
   /**
-   * The token endpoint's first failure to answer (hang, reset, garbage): later token requests of the run fail with
-   * it at once, so each token check FAILs on that evidence instead of waiting out a timeout of its own.
+   * The token endpoint's first failure to answer the SPEC.md request (hang, reset, garbage): later requests of the
+   * token manager fail with it at once, and checks' malformed requests SKIP, instead of waiting out timeouts of their own.
    */
   #tokenEndpointDown: TargetError | undefined;
 
@@ -67,7 +68,14 @@ class CountingHttpClient extends HttpClient {
   override async send(req: SendRequest): Promise<Exchange> {
     if (this.ended.aborted) return inconclusive(String(this.ended.reason));
     const key = this.keyOf(req);
-    if (key === TOKEN_ENDPOINT_KEY) return this.#sendToTokenEndpoint(req);
+    if (key === TOKEN_ENDPOINT_KEY) {
+      const down = this.#tokenEndpointDown;
+      if (down !== undefined) {
+        const message = `not sent: the token endpoint failed to answer earlier in this run: ${down.message}`;
+        throw new TargetError(down.kind, message, down.evidence, { cause: down });
+      }
+      return this.#sendToTokenEndpoint(req, true);
+    }
     this.budget?.spend(key);
     this.sent.set(key, (this.sent.get(key) ?? 0) + 1);
     const bucket = this.bucketOf(key);
@@ -93,18 +101,27 @@ class CountingHttpClient extends HttpClient {
     }
   }
 
-  async #sendToTokenEndpoint(req: SendRequest): Promise<Exchange> {
+  /**
+   * A check's own token request. One as SPEC.md shapes it (`asSpec`) is always sent, so AUTH-TOKEN-FORM grades the
+   * endpoint on its own answer. Any other is malformed on purpose: its failure says nothing of the SPEC.md request,
+   * so it is not remembered, and once that request failed it is not sent (SKIP) rather than FAILed on another's error.
+   */
+  tokenRequestOfCheck(req: SendRequest, asSpec: boolean): Promise<Exchange> {
+    if (this.ended.aborted) return inconclusive(String(this.ended.reason));
     const down = this.#tokenEndpointDown;
-    if (down !== undefined) {
-      const message = `not sent: the token endpoint failed to answer earlier in this run: ${down.message}`;
-      throw new TargetError(down.kind, message, down.evidence, { cause: down });
+    if (!asSpec && down !== undefined) {
+      return skip(`no token endpoint answer: see AUTH-TOKEN-FORM (${down.kind}: ${down.message})`);
     }
+    return this.#sendToTokenEndpoint(req, asSpec);
+  }
+
+  async #sendToTokenEndpoint(req: SendRequest, asSpec: boolean): Promise<Exchange> {
     this.budget?.spend(TOKEN_ENDPOINT_KEY);
     this.sent.set(TOKEN_ENDPOINT_KEY, (this.sent.get(TOKEN_ENDPOINT_KEY) ?? 0) + 1);
     try {
       return await super.send(req);
     } catch (error) {
-      if (error instanceof TargetError) this.#tokenEndpointDown ??= error;
+      if (asSpec && error instanceof TargetError) this.#tokenEndpointDown ??= error;
       throw error;
     }
   }
@@ -228,7 +245,7 @@ export class Session {
     } else {
       for (let i = entry.exchanges.length; i < count; i++) {
         const exchange = await this.once(`admitted:${endpoint.key}:${i}`, () => this.call(endpoint));
-        if (exchange.status < 200 || exchange.status > 299) break;
+        if (!isSuccess(exchange.status)) break;
         if (!entry.exchanges.includes(exchange)) entry.exchanges.push(exchange);
       }
     }

@@ -8,6 +8,7 @@ import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
+import { checksThrough, type Tamper } from '../support/forward.ts';
 
 /** Another application of the tenant, outside harness, calling the schedule endpoint as fast as it is answered. */
 const otherIntegration = async (server: RunningReferenceServer, until: () => boolean) => {
@@ -69,5 +70,34 @@ describe('AUTH-TOKEN-EXPIRY with the tenant limit spent by its other integration
       );
       expect(limited).toHaveLength(3);
     }
+  });
+});
+
+/** AUTH-TOKEN-EXPIRY's result against the reference server, its token and API requests through `tamper`. */
+const expiryThrough = async (tamper: Tamper) =>
+  (await checksThrough(['AUTH-TOKEN-EXPIRY'], tamper))['AUTH-TOKEN-EXPIRY']!;
+
+describe('AUTH-TOKEN-EXPIRY against a token endpoint or API that is slow or fails', () => {
+  it('waits out the lifetime from when the token answer arrived: a token endpoint taking 1.5 s is no FAIL', {
+    timeout: 30_000,
+  }, async () => {
+    // The request reaches the server 1.5 s after it was sent, so the token is issued that much later.
+    const expiry = await expiryThrough(({ method, path }) =>
+      method === 'POST' && path.endsWith('/token') ? { delayMs: 1500 } : undefined,
+    );
+    expect(expiry.grade, expiry.message).toBe('PASS');
+  });
+
+  it('is INCONCLUSIVE, naming the status, when the call with the new token gets 500', {
+    timeout: 30_000,
+  }, async () => {
+    // The third call is the one with the token renewed after the expired one got 401.
+    const expiry = await expiryThrough(({ path, nth }) =>
+      path.endsWith('/api/rules/schedule') && nth === 3 ? { status: 500 } : undefined,
+    );
+    expect(expiry.grade).toBe('INCONCLUSIVE');
+    expect(expiry.message).toMatch(
+      /^expired token: 401; the new token from the same request got 500, not a success/,
+    );
   });
 });

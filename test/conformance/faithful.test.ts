@@ -44,6 +44,32 @@ describe('conformance suite against the faithful reference server', () => {
     expect(runStart + report!.durationMs - probesDone).toBeLessThan(5000);
   });
 
+  it('AUTH-FORBIDDEN sends only to what it planned: no endpoint whose ids harness cannot obtain', async () => {
+    // Batch ids come from an acting endpoint side_effects does not list, so the batch status endpoint is unreachable.
+    const [report] = await runAgainst(
+      {},
+      {
+        only: ['AUTH-FORBIDDEN'],
+        adjust: (profile) => ({
+          ...profile,
+          side_effects: ['POST /api/rules/rerun'],
+          clients: {
+            ...profile.clients,
+            restricted: {
+              ...profile.clients.restricted!,
+              lacks: ['POST /api/rules/rerun', 'GET /api/transactions/batch/status/{batch_id}'],
+            },
+          },
+        }),
+      },
+    );
+    const forbidden = report!.checks.find((c) => c.id === 'AUTH-FORBIDDEN')!;
+    expect(forbidden.grade, forbidden.message).toBe('PASS');
+    expect(forbidden.message).toBe('POST /api/rules/rerun: 403');
+    const planned = new Set(report!.plan.map((item) => item.endpoint));
+    for (const endpoint of Object.keys(report!.sent)) expect(planned, endpoint).toContain(endpoint);
+  });
+
   it('with side_effects: deny, calls no endpoint that acts and says why each of its checks is skipped', async () => {
     const [report] = await runAgainst({}, { adjust: (profile) => ({ ...profile, side_effects: 'deny' }) });
     const acting = ENDPOINTS.filter((e) => e.sideEffects).map((e) => e.key);

@@ -1,0 +1,103 @@
+// A loopback proxy in front of the reference server that forwards every request, letting a test delay one or answer
+// it itself: a slow token endpoint, an API that fails at one moment.
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { allChecks } from '../../conformance/index.ts';
+import { startReferenceServer } from '../../src/reference/index.ts';
+import { silentProgress } from '../../src/runner/progress.ts';
+import { runConformance } from '../../src/runner/runner.ts';
+import { selectChecks } from '../../src/runner/select.ts';
+import { resolveTarget } from '../../src/runner/target.ts';
+import type { CheckResult } from '../../src/runner/types.ts';
+import { SCALED } from '../../src/testbed/conformance.ts';
+
+export interface Forwarded {
+  readonly method: string;
+  readonly path: string;
+  readonly contentType: string | undefined;
+  /** Which request to this method and path it is, from 1. */
+  readonly nth: number;
+}
+
+/** What to do with a request: forward it (after `delayMs`), answer `status` without forwarding, or `reset` it. */
+export type Tamper = (req: Forwarded) => { delayMs?: number; status?: number; reset?: boolean } | undefined;
+
+const bodyOf = async (req: IncomingMessage): Promise<Buffer> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+};
+
+export const startForwarding = async (upstream: string, tamper: Tamper) => {
+  const seen = new Map<string, number>();
+  const server = createServer(async (req, res) => {
+    const body = await bodyOf(req);
+    const method = req.method ?? 'GET';
+    const path = (req.url ?? '/').split('?')[0]!;
+    const nth = (seen.get(`${method} ${path}`) ?? 0) + 1;
+    seen.set(`${method} ${path}`, nth);
+    const {
+      delayMs = 0,
+      status,
+      reset,
+    } = tamper({ method, path, contentType: req.headers['content-type'], nth }) ?? {};
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (reset) return void req.socket.resetAndDestroy();
+    if (status !== undefined)
+      return void res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(
+        ([name]) => !['host', 'connection', 'content-length'].includes(name),
+      ),
+    ) as Record<string, string>;
+    const answer = await fetch(`${upstream}${req.url}`, {
+      method,
+      headers,
+      ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
+    });
+    const answerBody = Buffer.from(await answer.arrayBuffer());
+    const answerHeaders = Object.fromEntries(
+      [...answer.headers].filter(
+        ([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name),
+      ),
+    );
+    res.writeHead(answer.status, answerHeaders).end(answerBody);
+  });
+  // Longer than any wait of a check, as the reference server's: harness's idle connections are not reset under it.
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};
+
+/** Runs the checks `only` selects against the reference server, every request through `tamper`; results by id. */
+export const checksThrough = async (only: string[], tamper: Tamper): Promise<Record<string, CheckResult>> => {
+  const server = await startReferenceServer(SCALED);
+  const profile = server.profile();
+  const proxy = await startForwarding(new URL(profile.base_url).origin, tamper);
+  try {
+    const through = (url: string) => `${proxy.origin}${new URL(url).pathname}`;
+    const target = resolveTarget({
+      ...profile,
+      base_url: through(profile.base_url),
+      auth_url: through(profile.auth_url),
+    });
+    const selection = selectChecks(allChecks(target), { only, slow: true });
+    const report = await runConformance(target, selection, {
+      progress: silentProgress,
+      version: 'test',
+      command: 'test',
+    });
+    return Object.fromEntries(report.checks.map((c) => [c.id, c]));
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+};
