@@ -15,6 +15,7 @@ import { pointLatest, timestampDir } from '../report/write.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
+import { HARNESS_ERROR, TARGET_UNREACHABLE } from './exit-codes.ts';
 import { findK6 } from './k6.ts';
 import {
   httpOptionsOf,
@@ -39,9 +40,6 @@ export interface LoadOptions extends NetworkFlags {
 
 /** The embedded server's per-minute windows last 2 s, so `--scenario all` takes seconds, not a quarter hour. */
 const EMBEDDED_MINUTE_MS = 2000;
-/** Exit codes beside 0 (every phase passed), 1 (a phase failed) and 2 (bad input). */
-const TARGET_UNREACHABLE = 3;
-const HARNESS_OR_K6_ERROR = 4;
 
 const show = (path: string) => {
   const near = relative(process.cwd(), path);
@@ -122,7 +120,7 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
       }
       // k6 did not start, or ended without a summary: there is nothing to judge.
       console.error(`harness: ${(error as Error).message}`);
-      return { exitCode: HARNESS_OR_K6_ERROR, dir, files: [] };
+      return { exitCode: HARNESS_ERROR, dir, files: [] };
     } finally {
       forK6.dispose();
     }
@@ -173,11 +171,7 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
     // A k6 error makes every count doubtful, so it outranks a failed phase. INCONCLUSIVE and WARN are no failure
     // of the server; --strict makes them one for the exit code.
     const doubtful = graded.some((g) => g.verdict.grade === 'INCONCLUSIVE' || g.verdict.grade === 'WARN');
-    const exitCode = k6Failed
-      ? HARNESS_OR_K6_ERROR
-      : failed.length > 0 || (options.strict && doubtful)
-        ? 1
-        : 0;
+    const exitCode = k6Failed ? HARNESS_ERROR : failed.length > 0 || (options.strict && doubtful) ? 1 : 0;
     return { exitCode, dir, files };
   } finally {
     await server?.close();
