@@ -1,17 +1,18 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
 import { writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { rmdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { summaryHtml } from '../../load/lib/report-html.ts';
 import { byGrade, GRADE_ORDER, reportJson } from '../../load/lib/verdict.ts';
 import { TargetError, TokenError } from '../client/index.ts';
 import { k6Network } from '../k6/k6-network.ts';
-import { planProbes } from '../k6/plan.ts';
+import { k6PlanFor } from '../k6/plan.ts';
 import { availableProbes } from '../k6/probes.ts';
 import { type LoadOutcome, runLoad } from '../k6/run.ts';
 import { loadProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import { type GradedPhase, toLoadJUnit } from '../report/load-junit.ts';
-import { pointLatest, timestampDir } from '../report/write.ts';
+import { pointLatest } from '../report/write.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
@@ -24,6 +25,7 @@ import {
   unreachableOrigins,
   withNetworkFlags,
 } from './network.ts';
+import { reportDirFor } from './report-dir.ts';
 
 export interface LoadOptions extends NetworkFlags {
   profile?: string;
@@ -78,21 +80,18 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
       ...(options.duration ? { durationMs: options.duration } : {}),
       ...(options.rate ? { rate: options.rate } : {}),
     };
-    let totalMs: number;
-    try {
-      totalMs = planProbes(target, plan).totalMs;
-    } catch (error) {
-      throw new UsageError(`--scenario: ${(error as Error).message}`);
-    }
+    // The whole plan, pre-flight included, before any request: what the input gets wrong exits 2 here.
+    const { totalMs } = k6PlanFor(target, plan);
     const k6 = findK6();
+    const dir = await reportDirFor(options.reportDir);
     const network = networkFor(profile, server !== undefined);
     const unreachable = await unreachableOrigins(profile, network);
     if (unreachable.length > 0) {
       console.error(`harness: target unreachable, no phase run: ${unreachable.join('; ')}`);
+      await rmdir(dir);
       return { exitCode: TARGET_UNREACHABLE, files: [] };
     }
     const started = Date.now();
-    const dir = await timestampDir(resolve(options.reportDir));
     const label = options.scenario.join('+');
     console.error(
       `harness load: ${label} against ${profile.base_url}${server ? ' (embedded reference server)' : ''}, ` +
