@@ -7,6 +7,7 @@ import { byGrade, GRADE_ORDER, reportJson } from '../../load/lib/verdict.ts';
 import { TargetError, TokenError } from '../client/index.ts';
 import { k6Network } from '../k6/k6-network.ts';
 import { k6PlanFor } from '../k6/plan.ts';
+import { PreflightError } from '../k6/preflight.ts';
 import { availableProbes } from '../k6/probes.ts';
 import { type LoadOutcome, runLoad } from '../k6/run.ts';
 import { loadProfile } from '../profile/load.ts';
@@ -112,8 +113,9 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
         http: httpOptionsOf(network),
       });
     } catch (error) {
-      // The pre-flight could not talk to the target or get a token: no phase can run, and the fault is the target's.
-      if (error instanceof TargetError || error instanceof TokenError) {
+      // The pre-flight could not talk to the target or get a token or an id: no phase can run, and the fault is the
+      // target's.
+      if (error instanceof TargetError || error instanceof TokenError || error instanceof PreflightError) {
         console.error(`harness: target unusable, no phase run: ${error.message}`);
         return { exitCode: TARGET_UNREACHABLE, dir, files: [] };
       }

@@ -11,4 +11,10 @@ export {
 } from './evidence.ts';
 export { HttpClient, type HttpClientOptions, type SendRequest } from './http.ts';
 export { REDACTED, Redactor, redactToken } from './redact.ts';
-export { type IssuedToken, type TokenClient, TokenManager, type TokenManagerOptions } from './tokens.ts';
+export {
+  type IssuedToken,
+  issuedToken,
+  type TokenClient,
+  TokenManager,
+  type TokenManagerOptions,
+} from './tokens.ts';

@@ -41,7 +41,7 @@ interface Cached {
 }
 
 /** The token and its lifetime, or why the answer holds no usable token. */
-const issuedToken = (exchange: Exchange): { token: string; expiresIn: unknown } | string => {
+export const issuedToken = (exchange: Exchange): { token: string; expiresIn: unknown } | string => {
   const unusable = `answered ${exchange.status} without a usable access_token`;
   if (exchange.status !== 200) return unusable;
   if (exchange.bodyCutAt !== undefined) return `answered 200 with a body over ${exchange.bodyCutAt} bytes`;
