@@ -131,6 +131,20 @@ describe('conformance and load resolve the same plan for the same profile', () =
     );
   });
 
+  it('leaves out of both an endpoint whose ids form a loop, in a profile never checked for one', () => {
+    const looping: Profile = {
+      ...BASE,
+      ids: {
+        batch_id: { from: 'GET /api/rules/status/{execution_id}', pointer: '/id' },
+        execution_id: { from: 'GET /api/transactions/batch/status/{batch_id}', pointer: '/id' },
+      },
+    };
+    const load = loadDecides(looping);
+    expect(load).toEqual(conformanceDecides(looping));
+    expect(load).not.toHaveProperty('batch-status');
+    expect(load).not.toHaveProperty('rules-status');
+  });
+
   it('leaves out of both what side_effects denies', () => {
     const denied = ['transaction-event', 'rules-rerun', 'batch-upload-url', 'rules-execute'];
     for (const decided of [conformanceDecides, loadDecides].map((f) => f({ ...BASE, side_effects: 'deny' })))
