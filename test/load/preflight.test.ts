@@ -10,7 +10,7 @@ import { PreflightError, runPreflight } from '../../src/k6/preflight.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { harness } from '../cli/run.ts';
-import { profileFile } from './run-load.ts';
+import { profileFile, runLoad } from './run-load.ts';
 
 const UPLOAD_URL = 'POST /api/transactions/batch/generate-upload-url';
 
@@ -97,6 +97,28 @@ describe('the load pre-flight', () => {
       );
       server?.closeAllConnections();
       server?.close();
+    }
+  });
+
+  it("k6's probe requests carry the profile's headers too", { timeout: 120_000 }, async () => {
+    const { profile, seen } = await start({ token: TOKEN, upload: '{}' });
+    const transactions = 'POST /event/transaction/v3';
+    const run = await runLoad(
+      {
+        ...profile,
+        ids: {},
+        limits: { 'transaction-event': { count: 20, per: 'second' } },
+        requests: { [transactions]: { headers: { 'X-Api-Version': '2', Authorization: 'Basic not-this' } } },
+      },
+      ['--scenario', 'transactions', '--duration', '3s'],
+    );
+    expect(run.summary.phases.length, run.stderr).toBe(3);
+    const probes = seen.filter((r) => r.url === '/event/transaction/v3');
+    // The pre-flight's timed call, then k6's.
+    expect(probes.length).toBeGreaterThan(10);
+    for (const { headers } of probes) {
+      expect(headers['x-api-version']).toBe('2');
+      expect(headers.authorization).toBe('Bearer tok');
     }
   });
 });
