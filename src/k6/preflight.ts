@@ -85,9 +85,9 @@ const preflight = async (profile: Profile, plan: K6Plan, http: HttpClient): Prom
     const request = {
       method,
       path: withPathIds(key.slice(key.indexOf(' ') + 1), ids),
-      ...(example?.query === undefined ? {} : { query: example.query as Record<string, string> }),
+      ...(example?.query === undefined ? {} : { query: example.query }),
       ...(method === 'POST' ? { body: example?.body ?? {} } : {}),
-      ...(example?.headers === undefined ? {} : { headers: example.headers as Record<string, string> }),
+      ...(example?.headers === undefined ? {} : { headers: example.headers }),
       label: key,
     };
     return timed(() => api.raw(request, `Bearer ${tokens.primary!.token}`));
