@@ -17,7 +17,9 @@ const env = (name: string): string => {
 export interface LoadTarget {
   readonly base_url: string;
   readonly auth_url: string;
-  readonly requests?: Readonly<Record<string, { body?: unknown; query?: Record<string, string> }>>;
+  readonly requests?: Readonly<
+    Record<string, { body?: unknown; query?: Record<string, string>; headers?: Record<string, string> }>
+  >;
 }
 
 export const spec = JSON.parse(open('./spec.generated.json')) as K6Spec;

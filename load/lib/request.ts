@@ -17,7 +17,7 @@ import {
 } from './metrics.ts';
 import { slotsOf } from './options.ts';
 import { scheduledMs } from './schedule.ts';
-import { apiUrl } from './wire.ts';
+import { apiHeaders, apiUrl } from './wire.ts';
 
 /** Path ids, found once before the run (ids are not secrets, so setup may return them). */
 export type Ids = Readonly<Record<string, string>>;
@@ -50,7 +50,8 @@ const timedCall = (key: string, role: string, ids: Ids, tags: Record<string, str
   if (token === undefined) return undefined;
   const method = key.slice(0, key.indexOf(' '));
   const body = method === 'POST' ? JSON.stringify(target.requests?.[key]?.body ?? {}) : null;
-  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  // The profile's headers too, as conformance sends them (src/client/api.ts).
+  const headers = apiHeaders('application/json', `Bearer ${token}`, target.requests?.[key]?.headers);
   const sent = Date.now();
   const res = http.request(method, urlFor(key, ids), body, { headers, tags, ...timeoutParam });
   return { res, sent, answered: Date.now() };

@@ -59,6 +59,22 @@ export const withPathIds = (path: string, ids: Readonly<Record<string, string>>)
     path,
   );
 
+/**
+ * An API request's headers: `contentType` unless the profile's headers for the endpoint (`requests.*.headers`) name
+ * another, those headers, and Authorization from `authorization` alone, never from the profile. Names lower-cased.
+ */
+export const apiHeaders = (
+  contentType: string,
+  authorization: string | undefined,
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> => {
+  const headers: Record<string, string> = { 'content-type': contentType };
+  for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
+  delete headers.authorization;
+  if (authorization !== undefined) headers.authorization = authorization;
+  return headers;
+};
+
 /** base_url (trailing slashes dropped), the path, and the query when there is one. */
 export const urlOf = (baseUrl: string, path: string, query?: Readonly<Record<string, string>>): string => {
   const search = query === undefined ? '' : formEncoded(query);

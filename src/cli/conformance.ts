@@ -1,11 +1,10 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
 import { rmdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { allChecks } from '../../conformance/index.ts';
 import { loadProfile, validateProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import type { ReportFormat } from '../report/write.ts';
-import { ReportDirError, timestampDir, writeReports } from '../report/write.ts';
+import { writeReports } from '../report/write.ts';
 import { compareBaseline, loadBaseline } from '../runner/baseline.ts';
 import { RequestBudget } from '../runner/budget.ts';
 import { streamProgress } from '../runner/progress.ts';
@@ -16,6 +15,7 @@ import { resolveTarget } from '../runner/target.ts';
 import type { RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
+import { HARNESS_ERROR, TARGET_UNREACHABLE } from './exit-codes.ts';
 import {
   httpOptionsOf,
   type NetworkFlags,
@@ -24,6 +24,7 @@ import {
   unreachableOrigins,
   withNetworkFlags,
 } from './network.ts';
+import { reportDirFor } from './report-dir.ts';
 import { harnessVersion } from './version.ts';
 
 export interface ConformanceOptions extends NetworkFlags {
@@ -50,8 +51,6 @@ export interface ConformanceOptions extends NetworkFlags {
 const EMBEDDED = { minuteMs: 2000, tokenLifetimeSeconds: 5 } as const;
 /** Token lifetimes this short are waited out without --slow. */
 const SHORT_LIFETIME_SECONDS = 30;
-const TARGET_UNREACHABLE = 3;
-const HARNESS_ERROR = 4;
 
 /** Flags build or override a profile; client credentials come only from the environment, never from flags. */
 const profileFrom = (options: ConformanceOptions, env: NodeJS.ProcessEnv): Profile => {
@@ -81,16 +80,6 @@ const budgetFor = (maxRequests: number | undefined, profile: Profile): RequestBu
     );
   }
   return new RequestBudget(maxRequests, reachability);
-};
-
-/** The run's report directory, made before the first request so a place that cannot hold reports loses no run. */
-const reportDirFor = async (reportDir: string): Promise<string> => {
-  try {
-    return await timestampDir(resolve(reportDir));
-  } catch (error) {
-    if (error instanceof ReportDirError) throw new UsageError(`--report-dir ${reportDir}: ${error.message}`);
-    throw error;
-  }
 };
 
 export interface ConformanceCommandResult {

@@ -1,20 +1,23 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
 import { writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { rmdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { summaryHtml } from '../../load/lib/report-html.ts';
 import { byGrade, GRADE_ORDER, reportJson } from '../../load/lib/verdict.ts';
 import { TargetError, TokenError } from '../client/index.ts';
 import { k6Network } from '../k6/k6-network.ts';
-import { planProbes } from '../k6/plan.ts';
+import { k6PlanFor } from '../k6/plan.ts';
+import { PreflightError } from '../k6/preflight.ts';
 import { availableProbes } from '../k6/probes.ts';
 import { type LoadOutcome, runLoad } from '../k6/run.ts';
 import { loadProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import { type GradedPhase, toLoadJUnit } from '../report/load-junit.ts';
-import { pointLatest, timestampDir } from '../report/write.ts';
+import { pointLatest } from '../report/write.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
+import { HARNESS_ERROR, TARGET_UNREACHABLE } from './exit-codes.ts';
 import { findK6 } from './k6.ts';
 import {
   httpOptionsOf,
@@ -23,6 +26,7 @@ import {
   unreachableOrigins,
   withNetworkFlags,
 } from './network.ts';
+import { reportDirFor } from './report-dir.ts';
 
 export interface LoadOptions extends NetworkFlags {
   profile?: string;
@@ -39,9 +43,6 @@ export interface LoadOptions extends NetworkFlags {
 
 /** The embedded server's per-minute windows last 2 s, so `--scenario all` takes seconds, not a quarter hour. */
 const EMBEDDED_MINUTE_MS = 2000;
-/** Exit codes beside 0 (every phase passed), 1 (a phase failed) and 2 (bad input). */
-const TARGET_UNREACHABLE = 3;
-const HARNESS_OR_K6_ERROR = 4;
 
 const show = (path: string) => {
   const near = relative(process.cwd(), path);
@@ -80,21 +81,18 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
       ...(options.duration ? { durationMs: options.duration } : {}),
       ...(options.rate ? { rate: options.rate } : {}),
     };
-    let totalMs: number;
-    try {
-      totalMs = planProbes(target, plan).totalMs;
-    } catch (error) {
-      throw new UsageError(`--scenario: ${(error as Error).message}`);
-    }
+    // The whole plan, pre-flight included, before any request: what the input gets wrong exits 2 here.
+    const { totalMs } = k6PlanFor(target, plan);
     const k6 = findK6();
+    const dir = await reportDirFor(options.reportDir);
     const network = networkFor(profile, server !== undefined);
     const unreachable = await unreachableOrigins(profile, network);
     if (unreachable.length > 0) {
       console.error(`harness: target unreachable, no phase run: ${unreachable.join('; ')}`);
+      await rmdir(dir);
       return { exitCode: TARGET_UNREACHABLE, files: [] };
     }
     const started = Date.now();
-    const dir = await timestampDir(resolve(options.reportDir));
     const label = options.scenario.join('+');
     console.error(
       `harness load: ${label} against ${profile.base_url}${server ? ' (embedded reference server)' : ''}, ` +
@@ -115,14 +113,15 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
         http: httpOptionsOf(network),
       });
     } catch (error) {
-      // The pre-flight could not talk to the target or get a token: no phase can run, and the fault is the target's.
-      if (error instanceof TargetError || error instanceof TokenError) {
+      // The pre-flight could not talk to the target or get a token or an id: no phase can run, and the fault is the
+      // target's.
+      if (error instanceof TargetError || error instanceof TokenError || error instanceof PreflightError) {
         console.error(`harness: target unusable, no phase run: ${error.message}`);
         return { exitCode: TARGET_UNREACHABLE, dir, files: [] };
       }
       // k6 did not start, or ended without a summary: there is nothing to judge.
       console.error(`harness: ${(error as Error).message}`);
-      return { exitCode: HARNESS_OR_K6_ERROR, dir, files: [] };
+      return { exitCode: HARNESS_ERROR, dir, files: [] };
     } finally {
       forK6.dispose();
     }
@@ -173,11 +172,7 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
     // A k6 error makes every count doubtful, so it outranks a failed phase. INCONCLUSIVE and WARN are no failure
     // of the server; --strict makes them one for the exit code.
     const doubtful = graded.some((g) => g.verdict.grade === 'INCONCLUSIVE' || g.verdict.grade === 'WARN');
-    const exitCode = k6Failed
-      ? HARNESS_OR_K6_ERROR
-      : failed.length > 0 || (options.strict && doubtful)
-        ? 1
-        : 0;
+    const exitCode = k6Failed ? HARNESS_ERROR : failed.length > 0 || (options.strict && doubtful) ? 1 : 0;
     return { exitCode, dir, files };
   } finally {
     await server?.close();

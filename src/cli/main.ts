@@ -1,10 +1,7 @@
 import { CommanderError } from 'commander';
 import { UsageError } from './errors.ts';
+import { HARNESS_ERROR, USAGE_ERROR } from './exit-codes.ts';
 import { buildProgram } from './program.ts';
-
-const USAGE_EXIT = 2;
-/** A fault of harness itself, never a verdict on the target. */
-const HARNESS_ERROR_EXIT = 4;
 
 // Output piped into `head` and the like: the reader left, which is no error of ours.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -17,12 +14,12 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     // --help and --version end through here too, with their own exit code 0.
-    process.exitCode = error.exitCode === 0 ? 0 : USAGE_EXIT;
+    process.exitCode = error.exitCode === 0 ? 0 : USAGE_ERROR;
   } else if (error instanceof UsageError) {
     console.error(`harness: ${error.message}`);
-    process.exitCode = USAGE_EXIT;
+    process.exitCode = USAGE_ERROR;
   } else {
     console.error('harness: internal error (a fault of harness, not of the target):', error);
-    process.exitCode = HARNESS_ERROR_EXIT;
+    process.exitCode = HARNESS_ERROR;
   }
 }

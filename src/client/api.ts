@@ -1,8 +1,8 @@
-import { urlOf } from '../../load/lib/wire.ts';
+import { apiHeaders, urlOf } from '../../load/lib/wire.ts';
 import { API_CONTENT_TYPE } from '../spec/index.ts';
 import { TokenError } from './errors.ts';
 import type { Exchange } from './evidence.ts';
-import { type HttpClient, lowerCaseHeaders } from './http.ts';
+import type { HttpClient } from './http.ts';
 import type { IssuedToken, TokenClient, TokenManager } from './tokens.ts';
 
 export interface ApiRequest {
@@ -61,13 +61,10 @@ export class ApiClient {
    * undefined. No token handling, no retry; evidence still redacts whatever credential was sent.
    */
   raw(req: ApiRequest, authorization: string | undefined): Promise<Exchange> {
-    const { authorization: _ignored, ...extra } = lowerCaseHeaders(req.headers);
-    const headers: Record<string, string> = { 'content-type': API_CONTENT_TYPE, ...extra };
-    if (authorization !== undefined) headers.authorization = authorization;
     return this.#http.send({
       method: req.method,
       url: this.url(req.path, req.query),
-      headers,
+      headers: apiHeaders(API_CONTENT_TYPE, authorization, req.headers),
       body: req.body === undefined ? undefined : JSON.stringify(req.body),
       label: req.label ?? `${req.method} ${req.path}`,
     });

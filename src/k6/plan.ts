@@ -2,6 +2,7 @@
 // limits after the profile's overrides, the endpoints `side_effects` allows), the one the conformance checks use.
 // k6 gets the result as data (load/lib/plan.ts), so no rule about the target is written twice.
 import type { K6Plan, Phase, PhasePlan, ProbePlanSet } from '../../load/lib/plan.ts';
+import { InputError } from '../errors.ts';
 import type { Target } from '../runner/target.ts';
 import type { Limit } from '../spec/index.ts';
 import { scopeFor } from '../spec/index.ts';
@@ -117,8 +118,8 @@ export const planProbes = (target: Target, options: PlanOptions): ProbePlanSet =
   const wanted = options.scenarios.includes('all') ? all.map((p) => p.name) : options.scenarios;
   const unknown = wanted.filter((name) => !all.some((p) => p.name === name));
   if (unknown.length > 0) {
-    throw new Error(
-      `unknown or unavailable scenario: ${unknown.join(', ')} (available: ${all.map((p) => p.name).join(', ')})`,
+    throw new InputError(
+      `--scenario: unknown or unavailable scenario: ${unknown.join(', ')} (available: ${all.map((p) => p.name).join(', ')})`,
     );
   }
   // Phases of one bucket follow one another with only a short gap (answers of one phase arrive before the next

@@ -2,6 +2,7 @@
 // probed endpoints need, and at least one API call, timed so k6's VUs can be sized from a measured round trip.
 // Every one of these requests spends a limit, so the plan names them and the verdicts count them (verdict.ts).
 import type { PhasePlan, PreflightPlan } from '../../load/lib/plan.ts';
+import { InputError } from '../errors.ts';
 import type { Target } from '../runner/target.ts';
 import type { EndpointKey, PathId } from '../spec/index.ts';
 
@@ -22,9 +23,12 @@ export const planPreflight = (target: Target, phases: readonly PhasePlan[]): Pre
   for (const name of names) {
     const source = target.profile.ids?.[name as PathId];
     if (source?.value !== undefined) fixedIds[name] = source.value;
-    else if (source?.from !== undefined)
+    else if (source?.from !== undefined) {
+      // availableProbes leaves out what needs such an id; a plan built otherwise must still not send it.
+      if (!target.reachable(target.endpoint(source.from as EndpointKey)))
+        throw new InputError(`ids.${name}.from: side_effects does not let harness call ${source.from}`);
       idSources.push({ name, from: source.from, pointer: source.pointer ?? '' });
-    else throw new Error(`the profile does not say where ${name} comes from (ids.${name})`);
+    } else throw new InputError(`ids.${name}: the profile does not say where ${name} comes from`);
   }
   const biggest = [...phases].sort(
     (a, b) => a.limit.windowMs - b.limit.windowMs || b.limit.count - a.limit.count,

@@ -33,7 +33,7 @@ export const availableProbes = (target: Target): AvailableProbe[] => {
   const probes: AvailableProbe[] = [];
   for (const [bucket, name] of Object.entries(PROBE_NAMES) as [BucketId, string][]) {
     const endpoints = target.endpointsIn(bucket);
-    if (endpoints.length === 0 || !endpoints.every(target.mayCall)) continue;
+    if (endpoints.length === 0 || !endpoints.every(target.reachable)) continue;
     probes.push({ name, bucket, describes: limitOn(target, bucket, endpoints.map((e) => e.key).join(', ')) });
   }
   // The tenant probes ride on the busiest bucket they may use: a per-second limit takes seconds, not minutes.

@@ -5,6 +5,27 @@ import { BUCKETS, ENDPOINTS, type Profile } from '../spec/index.ts';
 
 const SPEC_KEYS = new Set<string>(ENDPOINTS.map((e) => e.key));
 
+const PATH_IDS = new Map<string, readonly string[]>(ENDPOINTS.map((e) => [e.key, e.pathIds]));
+
+/** An id taken from an endpoint that needs that very id, directly or through other ids, can never be had. */
+const checkIdLoops = (profile: Profile, fail: (pointer: string, message: string) => never): void => {
+  const ids: Readonly<Record<string, { from?: string } | undefined>> = profile.ids ?? {};
+  const needs = (name: string): readonly string[] => PATH_IDS.get(ids[name]?.from ?? '') ?? [];
+  for (const name of Object.keys(ids)) {
+    const seen = new Set<string>();
+    const pending = [...needs(name)];
+    while (pending.length > 0) {
+      const id = pending.pop()!;
+      if (id === name)
+        fail(`/ids/${name}/from`, `${ids[name]!.from} needs ${name} itself: the ids form a loop`);
+      if (!seen.has(id)) {
+        seen.add(id);
+        pending.push(...needs(id));
+      }
+    }
+  }
+};
+
 export const checkReferences = (profile: Profile, source: string): void => {
   const fail = (pointer: string, message: string): never => {
     throw new InputError(`${source}: ${pointer}: ${message}`);
@@ -28,6 +49,7 @@ export const checkReferences = (profile: Profile, source: string): void => {
   for (const [name, idSource] of Object.entries(profile.ids ?? {})) {
     if (idSource?.from !== undefined) expectKnown(idSource.from, `/ids/${name}/from`);
   }
+  checkIdLoops(profile, fail);
   for (const [role, client] of Object.entries(profile.clients)) {
     for (const [i, key] of (client?.lacks ?? []).entries()) expectKnown(key, `/clients/${role}/lacks/${i}`);
   }

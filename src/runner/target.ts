@@ -82,13 +82,17 @@ export const resolveTarget = (profile: Profile): Target => {
     if (!found) throw new Error(`no endpoint ${key} in this target`);
     return found;
   };
-  const reachable = (endpoint: EndpointSpec): boolean =>
+  // `taking`: the ids already being fetched on the way here. A profile is checked for loops when it is read
+  // (src/profile/references.ts); one built otherwise still ends: an id that needs itself is never had.
+  const reachableTaking = (endpoint: EndpointSpec, taking: ReadonlySet<string>): boolean =>
     mayCall(endpoint) &&
     endpoint.pathIds.every((name) => {
       const source = profile.ids?.[name];
       if (source?.value !== undefined) return true;
-      return source?.from !== undefined && reachable(find(source.from));
+      if (source?.from === undefined || taking.has(name)) return false;
+      return reachableTaking(find(source.from), new Set([...taking, name]));
     });
+  const reachable = (endpoint: EndpointSpec): boolean => reachableTaking(endpoint, new Set());
 
   return {
     profile,

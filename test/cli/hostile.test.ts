@@ -40,6 +40,13 @@ describe('an unusable --report-dir', () => {
     expectUsageError(result, `harness: --report-dir ${join(file, 'reports')}: ${file} is not a directory`);
   });
 
+  it('for load too: exit 2 naming the file, as for conformance', async () => {
+    const file = join(tmp(), 'a-file');
+    writeFileSync(file, '');
+    const result = await harness(['load', '--report-dir', join(file, 'reports')], {}, 30_000);
+    expectUsageError(result, `harness: --report-dir ${join(file, 'reports')}: ${file} is not a directory`);
+  });
+
   it.runIf(existsSync('/proc/self'))(
     'under /proc: exit 2 naming the directory it cannot create, instead of never ending',
     async () => {

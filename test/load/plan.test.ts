@@ -5,6 +5,7 @@ import { mergeSummaries, type PhaseResult } from '../../load/lib/evidence.ts';
 import type { PhasePlan } from '../../load/lib/plan.ts';
 import { atPointer } from '../../load/lib/pointer.ts';
 import { arrivalOf, scheduledMs, vusFor } from '../../load/lib/schedule.ts';
+import { InputError } from '../../src/errors.ts';
 import { k6PlanFor, planProbes } from '../../src/k6/plan.ts';
 import { planPreflight } from '../../src/k6/preflight-plan.ts';
 import { availableProbes } from '../../src/k6/probes.ts';
@@ -75,6 +76,12 @@ describe('load plan', () => {
     expect(totalMs).toBe(404_400);
     const chain = allPhases().filter((p) => p.bucket === 'rules-schedule');
     expect(chain.at(-1)!.startMs + chain.at(-1)!.durationMs).toBe(totalMs);
+  });
+
+  it('refuses an unknown scenario as bad input, naming --scenario', () => {
+    const plan = () => planProbes(resolveTarget(target), { scenarios: ['nope'] });
+    expect(plan).toThrow(InputError);
+    expect(plan).toThrow(/^--scenario: unknown or unavailable scenario: nope \(available: transactions, /);
   });
 
   it('plans the pre-flight: a token per role, the path ids, and what they spend of each limit', () => {

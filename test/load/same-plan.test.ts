@@ -3,7 +3,9 @@
 // (src/runner/target.ts), whatever each then does with them.
 import { describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
-import { planProbes } from '../../src/k6/plan.ts';
+import { InputError } from '../../src/errors.ts';
+import { k6PlanFor, planProbes } from '../../src/k6/plan.ts';
+import { planPreflight } from '../../src/k6/preflight-plan.ts';
 import { planOf } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
@@ -28,7 +30,7 @@ const conformanceDecides = (profile: Profile): Decided => {
   const decided: Decided = {};
   for (const item of plan.filter((i) => i.probe)) {
     const endpoint = target.endpoint(item.endpoint as EndpointKey);
-    if (!target.mayCall(endpoint)) continue;
+    if (!target.reachable(endpoint)) continue;
     const { count, per, windowMs } = target.limitOf(endpoint.bucket);
     decided[endpoint.bucket] = `${count}/${per} in ${windowMs} ms`;
   }
@@ -80,6 +82,18 @@ const PROFILES: readonly [string, Profile, Decided][] = [
     { 'rules-schedule': '120/minute in 60000 ms', 'batch-status': '120/minute in 60000 ms' },
   ],
   [
+    'side_effects: deny, batch_id taken from an endpoint it denies',
+    {
+      ...BASE,
+      side_effects: 'deny',
+      ids: {
+        batch_id: { from: 'POST /api/transactions/batch/generate-upload-url', pointer: '/batch_id' },
+        execution_id: { value: 'e-1' },
+      },
+    },
+    { 'rules-schedule': '120/minute in 60000 ms' },
+  ],
+  [
     'side_effects naming one acting endpoint, an Observability endpoint overridden by its key',
     {
       ...BASE,
@@ -96,6 +110,39 @@ describe('conformance and load resolve the same plan for the same profile', () =
     const load = loadDecides(profile);
     expect(load).toEqual(conformance);
     expect(load).toMatchObject(expected);
+  });
+
+  it('sends no pre-flight request to an id source side_effects denies', () => {
+    const profile: Profile = {
+      ...BASE,
+      side_effects: 'deny',
+      ids: { batch_id: { from: 'POST /api/transactions/batch/generate-upload-url', pointer: '/batch_id' } },
+    };
+    const all = k6PlanFor(resolveTarget(profile), { scenarios: ['all'] });
+    expect(all.preflight.idSources).toEqual([]);
+    // Even a plan given such a phase directly refuses it, naming the field.
+    const phases = planProbes(resolveTarget(BASE), { scenarios: ['batch-status'] }).probes.flatMap(
+      (p) => p.phases,
+    );
+    expect(() => planPreflight(resolveTarget(profile), phases)).toThrow(
+      new InputError(
+        'ids.batch_id.from: side_effects does not let harness call POST /api/transactions/batch/generate-upload-url',
+      ),
+    );
+  });
+
+  it('leaves out of both an endpoint whose ids form a loop, in a profile never checked for one', () => {
+    const looping: Profile = {
+      ...BASE,
+      ids: {
+        batch_id: { from: 'GET /api/rules/status/{execution_id}', pointer: '/id' },
+        execution_id: { from: 'GET /api/transactions/batch/status/{batch_id}', pointer: '/id' },
+      },
+    };
+    const load = loadDecides(looping);
+    expect(load).toEqual(conformanceDecides(looping));
+    expect(load).not.toHaveProperty('batch-status');
+    expect(load).not.toHaveProperty('rules-status');
   });
 
   it('leaves out of both what side_effects denies', () => {

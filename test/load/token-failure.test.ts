@@ -104,7 +104,7 @@ describe('harness load against a failing token endpoint', () => {
     const run = await harness(['load', '--profile', file, '--scenario', 'transactions'], env);
     expect(run.status).toBe(3);
     expect(run.stderr.trim().split('\n').at(-1)).toBe(
-      "harness: target unusable, no phase run: pre-flight: the token endpoint answered 503 to primary's request",
+      "harness: target unusable, no phase run: pre-flight: primary's token request: the token endpoint answered 503 without a usable access_token",
     );
     expect(running.tokenRequests().total).toBe(1);
   });

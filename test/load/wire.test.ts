@@ -2,7 +2,15 @@
 // must match what Node's URLSearchParams would have written.
 
 import { describe, expect, it } from 'vitest';
-import { formEncoded, type K6Spec, renewAtFor, tokenForm, urlOf, withPathIds } from '../../load/lib/wire.ts';
+import {
+  apiHeaders,
+  formEncoded,
+  type K6Spec,
+  renewAtFor,
+  tokenForm,
+  urlOf,
+  withPathIds,
+} from '../../load/lib/wire.ts';
 import { specData } from '../../src/spec/export.ts';
 import { GRANT_TYPE, RETRY_AFTER_PATTERN, TOKEN_LIFETIME_SECONDS } from '../../src/spec/index.ts';
 
@@ -11,6 +19,24 @@ describe('wire', () => {
     const pairs = { 'a b': 'yes please', 'x&y': 'c=d+e%', punct: "!'()~*-._", utf8: 'grüß 日本', empty: '' };
     expect(formEncoded(pairs)).toBe(new URLSearchParams(pairs).toString());
     expect(formEncoded({})).toBe('');
+  });
+
+  it("sends the profile's headers beside the content type, and never its Authorization", () => {
+    expect(apiHeaders('application/json', 'Bearer t')).toEqual({
+      'content-type': 'application/json',
+      authorization: 'Bearer t',
+    });
+    const extra = {
+      'X-Api-Version': '2',
+      'Content-Type': 'application/vnd.x+json',
+      AUTHORIZATION: 'Basic no',
+    };
+    expect(apiHeaders('application/json', 'Bearer t', extra)).toEqual({
+      'x-api-version': '2',
+      'content-type': 'application/vnd.x+json',
+      authorization: 'Bearer t',
+    });
+    expect(apiHeaders('application/json', undefined, extra)).not.toHaveProperty('authorization');
   });
 
   it('fills path ids percent-encoded, and joins base, path and query', () => {

@@ -102,6 +102,25 @@ describe('profile loader', () => {
       'p.yaml: /ids/execution_id: must',
     ],
     [
+      'an id taken from an endpoint that needs it',
+      VALID.replace(
+        '"POST /api/transactions/batch/generate-upload-url"',
+        '"GET /api/transactions/batch/status/{batch_id}"',
+      ),
+      'p.yaml: /ids/batch_id/from: GET /api/transactions/batch/status/{batch_id} needs batch_id itself: the ids form a loop',
+    ],
+    [
+      'two ids taken from each other',
+      VALID.replace(
+        '"POST /api/transactions/batch/generate-upload-url"',
+        '"GET /api/rules/status/{execution_id}"',
+      ).replace(
+        '{ value: exec-1 }',
+        '{ from: "GET /api/transactions/batch/status/{batch_id}", pointer: /id }',
+      ),
+      'p.yaml: /ids/batch_id/from: GET /api/rules/status/{execution_id} needs batch_id itself: the ids form a loop',
+    ],
+    [
       'the other tenant equal to the tenant',
       VALID.replace('tenant: globex', 'tenant: acme'),
       "p.yaml: /clients/other_tenant/tenant: must differ from the profile's tenant 'acme'",
