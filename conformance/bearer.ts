@@ -1,10 +1,10 @@
 // SPEC.md §5 rules 3-6 and the 401 and 403 rows of §7: how API endpoints treat the bearer token.
-import { type Exchange, issuedToken } from '../src/client/index.ts';
+import { type Exchange, isSuccess, issuedToken } from '../src/client/index.ts';
 import { clock } from '../src/runner/bucket-log.ts';
 import type { CheckContext } from '../src/runner/context.ts';
+import { TOKEN_ENDPOINT_KEY } from '../src/runner/counting-client.ts';
 import { fail, inconclusive, skip, warn } from '../src/runner/grades.ts';
-import { isSuccess, retryAfterSeconds } from '../src/runner/probe.ts';
-import { TOKEN_ENDPOINT_KEY } from '../src/runner/session.ts';
+import { retryAfterSeconds } from '../src/runner/probe-result.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
 import { AUTH_RULES, cite, type EndpointKey, type EndpointSpec } from '../src/spec/index.ts';

@@ -1,9 +1,10 @@
 // Beyond SPEC.md: which kind of limiter the target runs, told from outside (README: "The reference server"),
 // and the burst a client can get across a window edge. Recorded as INFO; SPEC.md §8 does not prescribe a kind. It
 // reads the Observability bucket's probe: what came back after the first 429 and right after the edge.
+
+import { isSuccess } from '../src/client/index.ts';
 import type { CheckContext } from '../src/runner/context.ts';
 import { info, skip } from '../src/runner/grades.ts';
-import { isSuccess } from '../src/runner/probe.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
 import { type BucketId, cite, limitQuote } from '../src/spec/index.ts';
 import { probe, probeRequests } from './bucket-probe.ts';

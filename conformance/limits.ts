@@ -3,6 +3,7 @@
 // with the bounds every faithful limiter obeys (src/runner/limit-bounds.ts): a FAIL holds whatever the
 // network did, wherever the server's window began and whichever kind of limiter it runs.
 import { mostAdmittedInSpan } from '../load/lib/faithful-bounds.ts';
+import { isSuccess } from '../src/client/index.ts';
 import type { CheckContext } from '../src/runner/context.ts';
 import { fail, inconclusive, skip, warn } from '../src/runner/grades.ts';
 import {
@@ -12,7 +13,7 @@ import {
   type Observation,
   refusedBelowLimit,
 } from '../src/runner/limit-bounds.ts';
-import { isSuccess, type ProbeResult, retryAfterSeconds, retryToleranceMs } from '../src/runner/probe.ts';
+import { type ProbeResult, retryAfterSeconds, retryToleranceMs } from '../src/runner/probe-result.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
 import {

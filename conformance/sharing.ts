@@ -2,6 +2,7 @@
 // was refused (see sharing-rules.ts), plus one check that spending one bucket leaves another alone.
 
 import type { Exchange } from '../src/client/index.ts';
+import { isSuccess } from '../src/client/index.ts';
 import { clock } from '../src/runner/bucket-log.ts';
 import type { CheckContext } from '../src/runner/context.ts';
 import { fail, inconclusive, skip } from '../src/runner/grades.ts';
@@ -11,7 +12,6 @@ import {
   refusedBelowLimit,
   relativeTo,
 } from '../src/runner/limit-bounds.ts';
-import { isSuccess } from '../src/runner/probe.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
 import { cite, type EndpointKey, LIMIT_RULES } from '../src/spec/index.ts';

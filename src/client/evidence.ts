@@ -145,3 +145,7 @@ export class Exchange {
     return this.evidence;
   }
 }
+
+/** A 2xx: the only answer that shows a request was served (and, for a limit, admitted). */
+export const isSuccess = (status: number | undefined): boolean =>
+  status !== undefined && status >= 200 && status < 300;

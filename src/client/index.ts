@@ -7,6 +7,7 @@ export {
   type EvidenceRequest,
   type EvidenceResponse,
   Exchange,
+  isSuccess,
   type TargetErrorKind,
 } from './evidence.ts';
 export { HttpClient, type HttpClientOptions, type SendRequest } from './http.ts';

@@ -4,6 +4,7 @@
 // window's phase or its bucket's state (load/lib/faithful-bounds.ts derives them: (L) a refusal needs N admitted in
 // the window before it, (U) at most N admitted in the window after it, (S) at most so many in any stretch), so a
 // violation of one is a violation of SPEC.md §8 by every reading.
+
 import {
   type LimitWindow,
   leastAdmittedBeforeRefusal,
@@ -11,6 +12,7 @@ import {
   mostAdmittedInSpan,
   refilledIn,
 } from '../../load/lib/faithful-bounds.ts';
+import { isSuccess } from '../client/index.ts';
 
 export type { LimitWindow };
 
@@ -31,8 +33,7 @@ const BURST_GAP_MS = 5;
 
 export const isRefused = (o: Observation): boolean => o.status === 429;
 /** Certainly spent a unit of the limit: a success of ours. */
-export const isAdmitted = (o: Observation): boolean =>
-  o.ours && o.status !== undefined && o.status >= 200 && o.status < 300;
+export const isAdmitted = (o: Observation): boolean => o.ours && isSuccess(o.status);
 /** May have spent a unit: anything not refused, our own or not (a gateway may count 401s, 403s and errors too). */
 const mayHaveCounted = (o: Observation): boolean => !isRefused(o);
 

@@ -2,30 +2,17 @@
 // lane per rate-limit bucket, so no check spends another's budget mid-measurement), then the "after" lane; the
 // "alongside" lane (the token-expiry check, which mostly waits) runs beside all of them from the start.
 import { createHash } from 'node:crypto';
-import { renewAtFor } from '../../load/lib/wire.ts';
 import { type HttpClientOptions, TargetError, TokenError } from '../client/index.ts';
-import {
-  BUCKETS,
-  type BucketId,
-  type EndpointKey,
-  type Profile,
-  sectionOf,
-  TOKEN_LIFETIME_SECONDS,
-} from '../spec/index.ts';
+import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
 import { BudgetExhausted, type RequestBudget } from './budget.ts';
 import { CheckContext } from './context.ts';
 import { GRADES, type Grade, inconclusive, Outcome } from './grades.ts';
+import { plannedFor, planOf, runDeadlineMs, type Selected, TOKENS_ITEM } from './plan.ts';
 import type { Progress } from './progress.ts';
 import { reproFor } from './repro.ts';
-import { noTokenReason, Session, TOKEN_ENDPOINT_KEY } from './session.ts';
+import { noTokenReason, Session } from './session.ts';
 import type { Target } from './target.ts';
-import type { CheckDefinition, CheckResult, PlanItem, RunReport } from './types.ts';
-
-export interface Selected {
-  readonly check: CheckDefinition;
-  /** Why the check does not run (not selected, or needs --slow); undefined when it runs. */
-  readonly excluded?: string;
-}
+import type { CheckDefinition, CheckResult, RunReport } from './types.ts';
 
 export interface RunOptions {
   readonly progress: Progress;
@@ -39,77 +26,8 @@ export interface RunOptions {
   readonly deadlineMs?: number;
 }
 
-const longestWindowMs = (target: Target): number =>
-  Math.max(...Object.keys(BUCKETS).map((b) => target.limitOf(b as BucketId).windowMs));
-
-/**
- * About how long the probes take: the per-second buckets alone, then the rest side by side, each about three
- * windows (spend and edge, a quiet window, the fresh burst) and a repeat.
- */
-const probesMs = (target: Target): number => 5 * (1000 + longestWindowMs(target));
-
-/**
- * About how long a run takes: the probes, and beside them the expiry check (when it runs), which waits out a token
- * lifetime and then a window for its calls to find room once the probes are done.
- */
-const estimatedRunMs = (target: Target, expiry = true): number =>
-  Math.max(probesMs(target), expiry ? target.tokenLifetimeSeconds * 1000 + longestWindowMs(target) : 0);
-
-/** The HttpClient's defaults, which the deadline allows for when the run sets no timeout of its own. */
-const DEFAULT_CONNECT_AND_REQUEST_MS = 5_000 + 15_000;
-
-/**
- * The default overall deadline: twice the estimate of the checks that run (the token lifetime only when the expiry
- * check waits it out), plus four requests' worth of connect and request timeouts, for a slow target.
- */
-export const runDeadlineMs = (
-  target: Target,
-  running: readonly CheckDefinition[],
-  requestTimeoutMs?: number,
-): number => {
-  const perRequest =
-    requestTimeoutMs === undefined ? DEFAULT_CONNECT_AND_REQUEST_MS : 5_000 + requestTimeoutMs;
-  return (
-    2 *
-      estimatedRunMs(
-        target,
-        running.some((c) => c.slow),
-      ) +
-    4 * perRequest
-  );
-};
-
 /** Lane of checks that run beside all others from the start (runCheck never rejects, so it is awaited last). */
 const ALONGSIDE = 'alongside';
-
-/** The token manager's requests, which no one check plans: the run sets them aside. */
-const TOKENS_ITEM = 'tokens';
-
-/** Deduplicated: checks that share a probe plan it once. */
-export const planOf = (selection: readonly Selected[], target: Target): PlanItem[] => {
-  const clients = Object.keys(target.profile.clients).length;
-  // The token manager's requests: a token per client for each stretch it is renewed after, and one refresh each
-  // should a token be refused.
-  const renewEvery = Math.max(1, renewAtFor(0, target.tokenLifetimeSeconds, TOKEN_LIFETIME_SECONDS) / 1000);
-  const tokens = clients * Math.ceil(estimatedRunMs(target) / 1000 / renewEvery + 1);
-  const items = new Map<string, PlanItem>([
-    [TOKENS_ITEM, { key: TOKENS_ITEM, endpoint: TOKEN_ENDPOINT_KEY, requests: tokens, margin: clients }],
-  ]);
-  for (const { check } of selection.filter((s) => s.excluded === undefined)) {
-    for (const item of plannedFor(check, target)) items.set(item.key, item);
-  }
-  return [...items.values()];
-};
-
-/** What a check plans to send, less what side_effects keeps harness from sending (that part of it SKIPs). */
-export const plannedFor = (check: CheckDefinition, target: Target): PlanItem[] =>
-  check
-    .plan(target)
-    .filter(
-      (item) =>
-        item.endpoint === TOKEN_ENDPOINT_KEY ||
-        target.reachable(target.endpoint(item.endpoint as EndpointKey)),
-    );
 
 const outcomeOf = (
   error: unknown,

@@ -1,6 +1,6 @@
 // --only / --skip / --slow: which checks run. Names are check IDs or tags, matched without regard to case.
 import { InputError } from '../errors.ts';
-import type { Selected } from './runner.ts';
+import type { Selected } from './plan.ts';
 import type { CheckDefinition } from './types.ts';
 
 export interface SelectOptions {

@@ -1,9 +1,9 @@
 // What a person reads on stdout: the plan (--dry-run), or the run's outcome with failures first and the summary last.
 import type { BucketId, EndpointKey, EndpointSpec } from '../spec/index.ts';
 import type { Difference } from './baseline.ts';
+import { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
 import { GRADES, gradeRank } from './grades.ts';
-import { plannedFor, planOf, type Selected } from './runner.ts';
-import { TOKEN_ENDPOINT_KEY } from './session.ts';
+import { plannedFor, planOf, type Selected } from './plan.ts';
 import type { BucketLimit, Target } from './target.ts';
 import type { PlanItem, RunReport } from './types.ts';
 

@@ -6,7 +6,7 @@ import { allChecks } from '../../conformance/index.ts';
 import { InputError } from '../../src/errors.ts';
 import { k6PlanFor, planProbes } from '../../src/k6/plan.ts';
 import { planPreflight } from '../../src/k6/preflight-plan.ts';
-import { planOf } from '../../src/runner/runner.ts';
+import { planOf } from '../../src/runner/plan.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { EndpointKey, Profile } from '../../src/spec/index.ts';

@@ -2,7 +2,7 @@
 // bucket how long the plan leaves the tenant limited.
 import { describe, expect, it, vi } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
-import { planOf } from '../../src/runner/runner.ts';
+import { planOf } from '../../src/runner/plan.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { bucketAftermath, printPlan } from '../../src/runner/summary.ts';
 import { resolveTarget } from '../../src/runner/target.ts';

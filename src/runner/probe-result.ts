@@ -1,0 +1,77 @@
+// What a bucket's probe (probe.ts) is given and what it hands the checks that grade it, and the Retry-After readings
+// they share.
+import type { Exchange } from '../client/index.ts';
+import { type BucketId, type EndpointSpec, RETRY_AFTER_PATTERN } from '../spec/index.ts';
+import type { LoggedRequest, LogView } from './bucket-log.ts';
+import type { Edge, EdgeFree } from './limit-bounds.ts';
+import type { CallOptions, Session } from './session.ts';
+import type { BucketLimit } from './target.ts';
+
+/** Requests sent once the bucket is spent, whose answer says whether they share it. */
+export interface Variant {
+  readonly name: string;
+  readonly endpoint: EndpointSpec;
+  /** Resolved before the bucket is spent, so the variant goes out while the bucket is still spent. */
+  readonly options: (session: Session) => Promise<CallOptions>;
+  /** Must it be refused (it shares the spent bucket) or admitted (it has its own)? */
+  readonly shares: boolean;
+  /** The bucket the variant would draw from if it did not share: which tenant, which of its requests. */
+  readonly own: (options: CallOptions, session: Session) => LogView;
+}
+
+export interface ProbePlan {
+  readonly bucket: BucketId;
+  /** Endpoints the bursts go to, round-robin (several only for the shared Observability bucket). */
+  readonly endpoints: readonly EndpointSpec[];
+  readonly options: CallOptions;
+  readonly variants: readonly Variant[];
+}
+
+export interface Burst {
+  readonly name: string;
+  /** Everything logged for the bucket while the burst ran. */
+  readonly requests: readonly LoggedRequest[];
+  /** Set on the fresh bursts: where, were the limiter a fixed window, no edge falls. */
+  readonly edgeFree?: EdgeFree;
+  /** Whether a request was refused though fewer than the limit can have been admitted in the window before it. */
+  readonly refusedBelowLimit: boolean;
+}
+
+export interface VariantResult {
+  readonly variant: Variant;
+  readonly options: CallOptions;
+  readonly requests: readonly LoggedRequest[];
+}
+
+export interface ProbeResult {
+  readonly limit: BucketLimit;
+  readonly tenant: string;
+  /** When the probe's first request left: evidence times are shown from here. */
+  readonly origin: number;
+  readonly spend: Burst;
+  /** The first 429 of the probe, by answer. */
+  readonly firstRefusal?: LoggedRequest;
+  readonly polls: readonly LoggedRequest[];
+  readonly edge?: Edge;
+  /** Retry-After of the first refusal, when integer seconds. */
+  readonly retryAfterSeconds?: number;
+  /** When a request honouring that Retry-After (plus tolerance) had to be admitted. */
+  readonly retryDeadline?: number;
+  readonly afterEdge?: Burst;
+  readonly fresh: readonly Burst[];
+  readonly variants: ReadonlyMap<string, VariantResult>;
+  /** The first answer other than 429 of each endpoint (routing checks read it). */
+  readonly firstByEndpoint: ReadonlyMap<string, Exchange>;
+  /** Probe requests answered 401 or 403 even after a token refresh. */
+  readonly unauthorised: number;
+}
+
+/** Whole seconds, as SPEC.md §8 rule 2 requires; undefined for anything else. */
+export const retryAfterSeconds = (exchange: Exchange): number | undefined => {
+  const value = exchange.headers['retry-after']?.trim();
+  return value !== undefined && RETRY_AFTER_PATTERN.test(value) ? Number(value) : undefined;
+};
+
+/** Slack for our own timing and the server's clock: a tenth of the window, at most a second. */
+export const retryToleranceMs = (limit: BucketLimit): number =>
+  Math.min(1000, Math.max(100, limit.windowMs / 10));
