@@ -1,5 +1,5 @@
 import { apiHeaders, urlOf } from '../../load/lib/wire.ts';
-import { API_CONTENT_TYPE } from '../spec/index.ts';
+import { API_CONTENT_TYPE, type Profile } from '../spec/index.ts';
 import { TokenError } from './errors.ts';
 import type { Exchange } from './evidence.ts';
 import type { HttpClient } from './http.ts';
@@ -16,6 +16,27 @@ export interface ApiRequest {
   headers?: Record<string, string>;
   label?: string;
 }
+
+/** What a profile's `requests` entry gives an endpoint (SPEC.md does not show query, body or headers). */
+type RequestExample = NonNullable<Profile['requests']>[string];
+
+/**
+ * An endpoint's request with the profile's example query, body (a POST gets `{}` without one) and headers: the one
+ * place conformance and the load pre-flight build it, so both send what the profile says.
+ */
+export const exampleRequest = (
+  method: string,
+  path: string,
+  example: RequestExample | undefined,
+  label: string,
+): ApiRequest => ({
+  method,
+  path,
+  ...(example?.query === undefined ? {} : { query: example.query }),
+  ...(method === 'POST' ? { body: example?.body ?? {} } : {}),
+  ...(example?.headers === undefined ? {} : { headers: example.headers }),
+  label,
+});
 
 export interface ApiClientOptions {
   baseUrl: string;

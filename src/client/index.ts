@@ -1,4 +1,4 @@
-export { ApiClient, type ApiClientOptions, type ApiRequest } from './api.ts';
+export { ApiClient, type ApiClientOptions, type ApiRequest, exampleRequest } from './api.ts';
 export { classifyError, TargetError, TokenError } from './errors.ts';
 export {
   DEFAULT_MAX_BODY_BYTES,

@@ -10,6 +10,7 @@ import { renewAtFor, withPathIds } from '../../load/lib/wire.ts';
 import {
   ApiClient,
   type Exchange,
+  exampleRequest,
   HttpClient,
   type HttpClientOptions,
   issuedToken,
@@ -80,16 +81,9 @@ const preflight = async (profile: Profile, plan: K6Plan, http: HttpClient): Prom
   }
   const api = new ApiClient({ baseUrl: profile.base_url, http, tokens: manager });
   const call = (key: string, ids: Record<string, string>) => {
-    const method = key.slice(0, key.indexOf(' '));
-    const example = profile.requests?.[key];
-    const request = {
-      method,
-      path: withPathIds(key.slice(key.indexOf(' ') + 1), ids),
-      ...(example?.query === undefined ? {} : { query: example.query }),
-      ...(method === 'POST' ? { body: example?.body ?? {} } : {}),
-      ...(example?.headers === undefined ? {} : { headers: example.headers }),
-      label: key,
-    };
+    const space = key.indexOf(' ');
+    const path = withPathIds(key.slice(space + 1), ids);
+    const request = exampleRequest(key.slice(0, space), path, profile.requests?.[key], key);
     return timed(() => api.raw(request, `Bearer ${tokens.primary!.token}`));
   };
   const ids: Record<string, string> = { ...plan.preflight.fixedIds };
@@ -98,7 +92,10 @@ const preflight = async (profile: Profile, plan: K6Plan, http: HttpClient): Prom
     let node: unknown;
     try {
       node = atPointer(answer.json(), source.pointer);
-    } catch {}
+    } catch (error) {
+      // An answer that is no JSON lacks the id like any other; anything else is harness's own fault.
+      if (!(error instanceof SyntaxError)) throw error;
+    }
     if (typeof node !== 'string' && typeof node !== 'number')
       throw new PreflightError(`pre-flight: ${source.from} answered ${answer.status} without ${source.name}`);
     ids[source.name] = String(node);

@@ -8,6 +8,7 @@ import {
   ApiClient,
   type ApiRequest,
   type Exchange,
+  exampleRequest,
   type HttpClientOptions,
   isSuccess,
   type TokenClient,
@@ -184,15 +185,12 @@ export class Session {
 
   /** The endpoint's request as the profile describes it (body, query, headers), path ids filled in. */
   async request(endpoint: EndpointSpec, options: Omit<CallOptions, 'client'> = {}): Promise<ApiRequest> {
-    const request = this.target.profile.requests?.[endpoint.key];
-    return {
-      method: endpoint.method,
-      path: await this.path(endpoint, options.ids),
-      ...(request?.query === undefined ? {} : { query: request.query }),
-      ...(endpoint.method === 'POST' ? { body: request?.body ?? {} } : {}),
-      ...(request?.headers === undefined ? {} : { headers: request.headers }),
-      label: options.label ?? endpoint.key,
-    };
+    return exampleRequest(
+      endpoint.method,
+      await this.path(endpoint, options.ids),
+      this.target.profile.requests?.[endpoint.key],
+      options.label ?? endpoint.key,
+    );
   }
 
   /** Calls an API endpoint as the profile describes it, with a valid token of the given client. */
