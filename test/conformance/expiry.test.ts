@@ -11,7 +11,7 @@ import { SCALED } from '../../src/testbed/conformance.ts';
 import { checksThrough, type Tamper } from '../support/forward.ts';
 
 /** Another application of the tenant, outside harness, calling the schedule endpoint as fast as it is answered. */
-const otherIntegration = async (server: RunningReferenceServer, until: () => boolean) => {
+const otherIntegration = async (server: RunningReferenceServer, until: () => boolean, spent: () => void) => {
   const profile = server.profile();
   const app = profile.clients.same_tenant!;
   const form = new URLSearchParams({
@@ -30,7 +30,10 @@ const otherIntegration = async (server: RunningReferenceServer, until: () => boo
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       });
       await res.arrayBuffer();
-      if (res.status === 429) refused += 1;
+      if (res.status === 429) {
+        refused += 1;
+        spent();
+      }
     }
   };
   await Promise.all(Array.from({ length: 8 }, loop));
@@ -49,7 +52,14 @@ describe('AUTH-TOKEN-EXPIRY with the tenant limit spent by its other integration
     const target = resolveTarget(server.profile());
     const selection = selectChecks(allChecks(target), { only: ['AUTH-TOKEN-EXPIRY'], slow: true });
     let done = false;
-    const spender = otherIntegration(server, () => done);
+    let spent: () => void = () => {};
+    const limitSpent = new Promise<void>((resolve) => {
+      spent = resolve;
+    });
+    const spender = otherIntegration(server, () => done, spent);
+    // The check starts once the other app has the limit spent, as it finds a busy tenant; started alongside, its
+    // calls could all go out before the other app's first, and the case would not be tested.
+    await limitSpent;
     const report = await runConformance(target, selection, {
       progress: silentProgress,
       version: 'test',
