@@ -151,7 +151,7 @@ describe('profile loader', () => {
     });
 
     it.each([
-      'http://10.0.0.8:8080',
+      'http://192.0.2.8:8080',
       'http://[2001:db8::1]',
       'http://127.example.test',
       'http://localhost.example.test',
