@@ -109,30 +109,17 @@ describe('harness certify with a profile', () => {
     const partial = join(tmp(), 'partial.yaml');
     const profile = server.profile();
     writeFileSync(partial, stringify({ ...profile, clients: { primary: profile.clients.primary } }));
-    const missing = await harness([
-      'certify',
-      '--profile',
-      partial,
-      '--key',
-      key,
-      '--out',
-      join(dir, 'x.tgz'),
-    ]);
+    /** A certify run that must stop on its input, before it sends anything or writes `out`. */
+    const refused = (profileFile: string, out: string) =>
+      harness(['certify', '--profile', profileFile, '--key', key, '--out', join(dir, out)]);
+    const missing = await refused(partial, 'x.tgz');
     expect(missing.status).toBe(2);
     expect(missing.stderr.trim()).toBe(
       `harness: ${partial}: certify runs every check, which needs clients.same_tenant, clients.restricted, clients.other_tenant`,
     );
     const denying = join(tmp(), 'deny.yaml');
     writeFileSync(denying, stringify({ ...profile, side_effects: ['POST /api/rules/execute'] }));
-    const denied = await harness([
-      'certify',
-      '--profile',
-      denying,
-      '--key',
-      key,
-      '--out',
-      join(dir, 'z.tgz'),
-    ]);
+    const denied = await refused(denying, 'z.tgz');
     expect(denied.status).toBe(2);
     expect(denied.stderr.trim()).toBe(
       `harness: ${denying}: certify runs every check, which calls every endpoint; side_effects (or where ids come from) keeps harness off POST /event/transaction/v3, POST /api/rules/rerun, POST /api/transactions/batch/generate-upload-url, GET /api/transactions/batch/status/{batch_id}, GET /api/transactions/batch/validation-result/{batch_id}`,
