@@ -1,9 +1,9 @@
 // A profile describes a target: the parts SPEC.md leaves open ("not shown") are the user's to fill in.
-import { closeSync, openSync, readSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { isScalar, parseDocument, visit } from 'yaml';
 import { InputError } from '../errors.ts';
+import { readAtMost } from '../read-at-most.ts';
 import { type Profile, profileSchema } from '../spec/index.ts';
 import { endpointKey, httpUrl } from '../spec/schemas.ts';
 import { requireSideEffectsOffLoopback } from './loopback.ts';
@@ -127,28 +127,20 @@ export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEn
   return validateProfile(resolveEnv(parsed.toJS() as Json, names, env, source), source);
 };
 
-/** The file's text, refused unread past MAX_PROFILE_BYTES (a device or pipe has no size to check first). */
+/** The file's text, refused unread past MAX_PROFILE_BYTES. */
 const readProfileText = (path: string): string => {
-  let fd: number | undefined;
+  let bytes: Buffer;
   try {
-    fd = openSync(path, 'r');
-    const buffer = Buffer.alloc(MAX_PROFILE_BYTES + 1);
-    let size = 0;
-    for (let n = -1; n !== 0 && size < buffer.length; size += n) {
-      n = readSync(fd, buffer, size, buffer.length - size, null);
-    }
-    if (size > MAX_PROFILE_BYTES) {
-      throw new InputError(
-        `--profile ${path}: larger than ${MAX_PROFILE_BYTES} bytes, the most a profile may be`,
-      );
-    }
-    return buffer.subarray(0, size).toString('utf8');
+    bytes = readAtMost(path, MAX_PROFILE_BYTES);
   } catch (error) {
-    if (error instanceof InputError) throw error;
     throw new InputError(`--profile ${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
+  if (bytes.length > MAX_PROFILE_BYTES) {
+    throw new InputError(
+      `--profile ${path}: larger than ${MAX_PROFILE_BYTES} bytes, the most a profile may be`,
+    );
+  }
+  return bytes.toString('utf8');
 };
 
 /** TLS files are named relative to the profile, so a profile and its certificates can move together. */
