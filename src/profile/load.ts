@@ -13,6 +13,12 @@ import { checkReferences } from './references.ts';
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
 const validate = ajv.compile<Profile>(profileSchema);
 
+/**
+ * How often YAML aliases may be expanded (the yaml package's maxAliasCount, its default made explicit): past it an
+ * alias bomb (a kilobyte that expands to billions of nodes) is refused before it is expanded (README: Bounds).
+ */
+export const MAX_ALIAS_COUNT = 100;
+
 /** A profile is a few kilobytes; past this it is no profile, and parsing it would only take time (README: Bounds). */
 export const MAX_PROFILE_BYTES = 256 * 1024;
 
@@ -124,7 +130,18 @@ export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEn
       `${source}: not valid YAML or JSON: ${error ?? `the key '${duplicate}' appears twice in one mapping`}`,
     );
   }
-  return validateProfile(resolveEnv(parsed.toJS() as Json, names, env, source), source);
+  let document: Json;
+  try {
+    document = parsed.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Json;
+  } catch (error) {
+    // The yaml package's word for an alias bomb, or an alias before its anchor: the document's fault, not ours.
+    if (!(error instanceof ReferenceError)) throw error;
+    const why = error.message.startsWith('Excessive alias count')
+      ? `aliases expanded more than ${MAX_ALIAS_COUNT} times (an alias bomb?)`
+      : error.message;
+    throw new InputError(`${source}: not valid YAML or JSON: ${why}`);
+  }
+  return validateProfile(resolveEnv(document, names, env, source), source);
 };
 
 /** The file's text, refused unread past MAX_PROFILE_BYTES. */
