@@ -101,17 +101,16 @@ const nonZeroBlock = (tar: Buffer, at: number): number => {
 };
 
 const gunzipAtMost = (archive: Buffer, limit: number): Buffer => {
-  const tooLarge = () =>
-    new ArchiveError(
-      `larger than ${limit} bytes unpacked, far more than a harness archive holds (a gzip bomb?)`,
-    );
-  if (archive.length > limit) throw tooLarge();
+  const tooLarge = (what: string, hint = '') =>
+    new ArchiveError(`larger than ${limit} bytes ${what}, far more than a harness archive holds${hint}`);
+  if (archive.length > limit) throw tooLarge('gzipped');
   try {
     // Node refuses bytes after the gzip data other than zeros, and unpacks a second gzip member after the first:
     // that one is then checked as tar data after the end of the archive.
     return gunzipSync(archive, { maxOutputLength: limit });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      throw tooLarge('unpacked', ' (a gzip bomb?)');
     throw new ArchiveError(`not a gzip file: ${(error as Error).message}`);
   }
 };

@@ -71,7 +71,7 @@ describe('tarGz and untarGz', () => {
     const started = performance.now();
     expect(() => untarGz(bomb, 1024 * 1024)).toThrow(/larger than 1048576 bytes unpacked, .*gzip bomb/);
     expect(performance.now() - started).toBeLessThan(1000);
-    expect(() => untarGz(Buffer.alloc(2049), 2048)).toThrow(/larger than 2048 bytes/);
+    expect(() => untarGz(Buffer.alloc(2049), 2048)).toThrow(/larger than 2048 bytes gzipped/);
     expect(untarGz(gzipSync(one), one.length)).toEqual([ENTRIES[0]]);
   });
 
