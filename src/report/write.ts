@@ -1,6 +1,7 @@
 // Writes a run's reports into its own directory and points `<parent>/latest` at it, so CI artifacts and people find
 // the newest run without knowing its timestamp.
 import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { lstat, mkdir, rename, rm, rmdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
@@ -82,6 +83,28 @@ export const timestampDir = async (root: string, date: Date = new Date()): Promi
   }
 };
 
+/** Why `latest` must stay as it is; undefined when it is missing, a link, or was an empty folder (now removed). */
+const whyLatestStays = async (latest: string): Promise<string | undefined> => {
+  let existing: Stats;
+  try {
+    existing = await lstat(latest);
+  } catch (error) {
+    return codeOf(error) === 'ENOENT' ? undefined : `cannot be read (${codeOf(error)})`;
+  }
+  if (existing.isSymbolicLink()) return undefined;
+  if (!existing.isDirectory()) return 'is a file, not the link harness keeps';
+  try {
+    // rmdir removes only an empty folder: whatever a user keeps in one stays.
+    await rmdir(latest);
+    return undefined;
+  } catch (error) {
+    const code = codeOf(error);
+    return code === 'ENOTEMPTY' || code === 'EEXIST'
+      ? 'is a folder, not the link harness keeps'
+      : `is a folder harness cannot remove (${code})`;
+  }
+};
+
 /**
  * A fresh symlink renamed over the old one: readers see the old run or the new one, never a missing link. A
  * `latest` that is no link (an artifact cache restores links as folders) is the user's: an empty folder is
@@ -92,15 +115,8 @@ export const pointLatest = async (dir: string): Promise<string | undefined> => {
   const parent = dirname(resolve(dir));
   const latest = join(parent, 'latest');
   const notMoved = (why: string) => `${latest} ${why}: left as it is; this run's reports are in ${dir}`;
-  try {
-    const existing = await lstat(latest);
-    if (existing.isDirectory()) await rmdir(latest);
-    else if (!existing.isSymbolicLink()) return notMoved('is a file, not the link harness keeps');
-  } catch (error) {
-    const code = codeOf(error);
-    if (code === 'ENOTEMPTY' || code === 'EEXIST') return notMoved('is a folder, not the link harness keeps');
-    if (code !== 'ENOENT') return notMoved(`cannot be read (${code})`);
-  }
+  const stays = await whyLatestStays(latest);
+  if (stays !== undefined) return notMoved(stays);
   const temp = join(parent, `.latest-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     // Relative, so the reports folder still works after being moved or unpacked from a CI artifact.
