@@ -146,6 +146,7 @@ export const runConformanceCommand = async (
     });
     if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
     const written = await writeReports(report, { dir, formats: options.format });
+    if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
     const differences = baseline ? compareBaseline(report, baseline) : [];
     printSummary(report, written.files, differences);
     const failing = (grade: string) => grade === 'FAIL' || (options.strict === true && grade === 'WARN');

@@ -152,7 +152,8 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
       ),
     );
     files.push(junit);
-    await pointLatest(dir);
+    const latestNotMoved = await pointLatest(dir);
+    if (latestNotMoved) console.error(`harness: ${latestNotMoved}`);
     for (const { result, verdict } of graded) {
       console.log(`${verdict.grade.padEnd(12)} ${result.plan.name.padEnd(34)} ${verdict.message}`);
     }

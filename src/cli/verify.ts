@@ -2,7 +2,9 @@
 // first mismatch otherwise, exit 2 when the archive or the key cannot be read at all.
 import { readFileSync } from 'node:fs';
 import { keyFingerprint, readPublicKey, sha256 } from '../certify/manifest.ts';
+import { MAX_ARCHIVE_BYTES } from '../certify/tar.ts';
 import { verifyArchive } from '../certify/verify.ts';
+import { readAtMost } from '../read-at-most.ts';
 import { SPEC_FILE } from './certify.ts';
 import { UsageError } from './errors.ts';
 
@@ -16,7 +18,8 @@ export const verify = (archivePath: string, options: VerifyOptions): void => {
   const key = readPublicKey(options.publicKey);
   let archive: Buffer;
   try {
-    archive = readFileSync(archivePath);
+    // One byte past the bound is enough for verifyArchive to refuse the file as too large.
+    archive = readAtMost(archivePath, MAX_ARCHIVE_BYTES);
   } catch (error) {
     throw new UsageError(`${archivePath}: cannot read (${(error as NodeJS.ErrnoException).code ?? error})`);
   }

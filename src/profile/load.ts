@@ -1,9 +1,9 @@
 // A profile describes a target: the parts SPEC.md leaves open ("not shown") are the user's to fill in.
-import { closeSync, openSync, readSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { isScalar, parseDocument, visit } from 'yaml';
 import { InputError } from '../errors.ts';
+import { readAtMost } from '../read-at-most.ts';
 import { type Profile, profileSchema } from '../spec/index.ts';
 import { endpointKey, httpUrl } from '../spec/schemas.ts';
 import { requireSideEffectsOffLoopback } from './loopback.ts';
@@ -12,6 +12,12 @@ import { checkReferences } from './references.ts';
 // strictRequired is off because the `ids` entries use `oneOf: [{required: [...]}]` to say "from+pointer or value".
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
 const validate = ajv.compile<Profile>(profileSchema);
+
+/**
+ * How often YAML aliases may be expanded (the yaml package's maxAliasCount, its default made explicit): past it an
+ * alias bomb (a kilobyte that expands to billions of nodes) is refused before it is expanded (README: Bounds).
+ */
+export const MAX_ALIAS_COUNT = 100;
 
 /** A profile is a few kilobytes; past this it is no profile, and parsing it would only take time (README: Bounds). */
 export const MAX_PROFILE_BYTES = 256 * 1024;
@@ -124,31 +130,34 @@ export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEn
       `${source}: not valid YAML or JSON: ${error ?? `the key '${duplicate}' appears twice in one mapping`}`,
     );
   }
-  return validateProfile(resolveEnv(parsed.toJS() as Json, names, env, source), source);
+  let document: Json;
+  try {
+    document = parsed.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Json;
+  } catch (error) {
+    // The yaml package's word for an alias bomb, or an alias before its anchor: the document's fault, not ours.
+    if (!(error instanceof ReferenceError)) throw error;
+    const why = error.message.startsWith('Excessive alias count')
+      ? `aliases expanded more than ${MAX_ALIAS_COUNT} times (an alias bomb?)`
+      : error.message;
+    throw new InputError(`${source}: not valid YAML or JSON: ${why}`);
+  }
+  return validateProfile(resolveEnv(document, names, env, source), source);
 };
 
-/** The file's text, refused unread past MAX_PROFILE_BYTES (a device or pipe has no size to check first). */
+/** The file's text, refused unread past MAX_PROFILE_BYTES. */
 const readProfileText = (path: string): string => {
-  let fd: number | undefined;
+  let bytes: Buffer;
   try {
-    fd = openSync(path, 'r');
-    const buffer = Buffer.alloc(MAX_PROFILE_BYTES + 1);
-    let size = 0;
-    for (let n = -1; n !== 0 && size < buffer.length; size += n) {
-      n = readSync(fd, buffer, size, buffer.length - size, null);
-    }
-    if (size > MAX_PROFILE_BYTES) {
-      throw new InputError(
-        `--profile ${path}: larger than ${MAX_PROFILE_BYTES} bytes, the most a profile may be`,
-      );
-    }
-    return buffer.subarray(0, size).toString('utf8');
+    bytes = readAtMost(path, MAX_PROFILE_BYTES);
   } catch (error) {
-    if (error instanceof InputError) throw error;
     throw new InputError(`--profile ${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
+  if (bytes.length > MAX_PROFILE_BYTES) {
+    throw new InputError(
+      `--profile ${path}: larger than ${MAX_PROFILE_BYTES} bytes, the most a profile may be`,
+    );
+  }
+  return bytes.toString('utf8');
 };
 
 /** TLS files are named relative to the profile, so a profile and its certificates can move together. */

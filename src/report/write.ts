@@ -1,7 +1,8 @@
 // Writes a run's reports into its own directory and points `<parent>/latest` at it, so CI artifacts and people find
 // the newest run without knowing its timestamp.
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, mkdir, rename, rm, rmdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import type { RunReport } from '../runner/types.ts';
@@ -82,24 +83,56 @@ export const timestampDir = async (root: string, date: Date = new Date()): Promi
   }
 };
 
-/** A fresh symlink renamed over the old one: readers see the old run or the new one, never a missing link. */
-export const pointLatest = async (dir: string): Promise<void> => {
-  const parent = dirname(resolve(dir));
-  const temp = join(parent, `.latest-${process.pid}-${randomBytes(4).toString('hex')}`);
-  // Relative, so the reports folder still works after being moved or unpacked from a CI artifact.
-  await symlink(basename(resolve(dir)), temp, 'dir');
+/** Why `latest` must stay as it is; undefined when it is missing, a link, or was an empty folder (now removed). */
+const whyLatestStays = async (latest: string): Promise<string | undefined> => {
+  let existing: Stats;
   try {
-    await rename(temp, join(parent, 'latest'));
+    existing = await lstat(latest);
+  } catch (error) {
+    return codeOf(error) === 'ENOENT' ? undefined : `cannot be read (${codeOf(error)})`;
+  }
+  if (existing.isSymbolicLink()) return undefined;
+  if (!existing.isDirectory()) return 'is a file, not the link harness keeps';
+  try {
+    // rmdir removes only an empty folder: whatever a user keeps in one stays.
+    await rmdir(latest);
+    return undefined;
+  } catch (error) {
+    const code = codeOf(error);
+    return code === 'ENOTEMPTY' || code === 'EEXIST'
+      ? 'is a folder, not the link harness keeps'
+      : `is a folder harness cannot remove (${code})`;
+  }
+};
+
+/**
+ * A fresh symlink renamed over the old one: readers see the old run or the new one, never a missing link. A
+ * `latest` that is no link (an artifact cache restores links as folders) is the user's: an empty folder is
+ * replaced, anything else left as it is. Returns why `latest` was not moved, for one line on stderr: the run's
+ * reports are written by then, and a convenience link is no reason to fail it.
+ */
+export const pointLatest = async (dir: string): Promise<string | undefined> => {
+  const parent = dirname(resolve(dir));
+  const latest = join(parent, 'latest');
+  const notMoved = (why: string) => `${latest} ${why}: left as it is; this run's reports are in ${dir}`;
+  const stays = await whyLatestStays(latest);
+  if (stays !== undefined) return notMoved(stays);
+  const temp = join(parent, `.latest-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    // Relative, so the reports folder still works after being moved or unpacked from a CI artifact.
+    await symlink(basename(resolve(dir)), temp, 'dir');
+    await rename(temp, latest);
+    return undefined;
   } catch (error) {
     await rm(temp, { force: true });
-    throw error;
+    return notMoved(`cannot be pointed at this run (${codeOf(error)})`);
   }
 };
 
 export const writeReports = async (
   report: RunReport,
   options: { dir: string; formats: readonly ReportFormat[] },
-): Promise<{ dir: string; files: string[] }> => {
+): Promise<{ dir: string; files: string[]; latestNotMoved?: string }> => {
   const formats = [...new Set(options.formats)];
   // Validated as it will be read back, and before anything is written, so an invalid run leaves no half a report.
   const json = `${JSON.stringify(report, null, 2)}\n`;
@@ -126,6 +159,6 @@ export const writeReports = async (
     await writeFile(file, render[format](), 'utf8');
     files.push(file);
   }
-  await pointLatest(options.dir);
-  return { dir: options.dir, files };
+  const latestNotMoved = await pointLatest(options.dir);
+  return { dir: options.dir, files, ...(latestNotMoved === undefined ? {} : { latestNotMoved }) };
 };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ArchiveError, type TarEntry, tarGz, untarGz } from '../../src/certify/tar.ts';
+import { editHeader } from './tar-edit.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'harness-tar-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,5 +41,56 @@ describe('tarGz and untarGz', () => {
     expect(() => untarGz(tarGz([ENTRIES[0]!, ENTRIES[0]!], AT))).toThrow(/appears twice/);
     expect(() => untarGz(Buffer.from('not gzip'))).toThrow(ArchiveError);
     expect(() => untarGz(gzipSync(tar.subarray(0, 512)))).toThrow(ArchiveError);
+  });
+
+  const one = gunzipSync(tarGz([ENTRIES[0]!], AT));
+  const unsigned = gunzipSync(tarGz([{ path: 'unsigned.txt', data: Buffer.from('x') }], AT));
+
+  it('refuse a second archive after the end-of-archive blocks, in the same gzip member or the next', () => {
+    const trailing = join(dir, 'trailing.tgz');
+    writeFileSync(trailing, gzipSync(Buffer.concat([one, unsigned])));
+    // What makes it matter: GNU tar unpacks the second archive when told to read past zero blocks.
+    expect(execFileSync('tar', ['-tizf', trailing], { encoding: 'utf8' })).toContain('unsigned.txt');
+    const after = /data after the end-of-archive blocks \(byte 2048\)/;
+    expect(() => untarGz(readFileSync(trailing))).toThrow(after);
+    expect(() => untarGz(Buffer.concat([gzipSync(one), gzipSync(unsigned)]))).toThrow(after);
+    expect(() => untarGz(gzipSync(Buffer.concat([one, Buffer.alloc(4096), Buffer.from([1])])))).toThrow(
+      /byte 6144/,
+    );
+  });
+
+  it('accept zeros after the end-of-archive blocks, as GNU tar pads its archives to 10 KiB', () => {
+    execFileSync('tar', ['--format=ustar', '-czf', 'gnu.tgz', 'manifest.json'], { cwd: dir });
+    expect(untarGz(readFileSync(join(dir, 'gnu.tgz')))).toEqual([ENTRIES[0]]);
+    expect(gunzipSync(readFileSync(join(dir, 'gnu.tgz'))).length).toBe(10240);
+  });
+
+  it('refuse an archive past the limit, gzipped or unpacked, without unpacking it all', () => {
+    const bomb = gzipSync(Buffer.concat([one, Buffer.alloc(50 * 1024 * 1024)]));
+    expect(bomb.length).toBeLessThan(100 * 1024);
+    const started = performance.now();
+    expect(() => untarGz(bomb, 1024 * 1024)).toThrow(/larger than 1048576 bytes unpacked, .*gzip bomb/);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(() => untarGz(Buffer.alloc(2049), 2048)).toThrow(/larger than 2048 bytes gzipped/);
+    expect(untarGz(gzipSync(one), one.length)).toEqual([ENTRIES[0]]);
+  });
+
+  it('refuse links, folders and other entries that are no regular file', () => {
+    for (const type of ['1', '2', '5', 'x', 'L']) {
+      const edited = editHeader(one, (header) => header.write(type, 156));
+      expect(() => untarGz(gzipSync(edited))).toThrow(`manifest.json: not a regular file (type "${type}"`);
+    }
+  });
+
+  it('refuse absolute paths, dot parts, control characters and a size that is not plain octal', () => {
+    for (const path of ['/etc/passwd', 'a/../../b', './manifest.json', 'a//b', 'a\x1b[2Jb']) {
+      const edited = editHeader(one, (header) => {
+        header.fill(0, 0, 100);
+        header.write(path, 0);
+      });
+      expect(() => untarGz(gzipSync(edited))).toThrow(`unsafe path in archive: ${JSON.stringify(path)}`);
+    }
+    const junk = editHeader(one, (header) => header.write('00000000010x', 124));
+    expect(() => untarGz(gzipSync(junk))).toThrow(/size runs past/);
   });
 });

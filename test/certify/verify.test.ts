@@ -1,38 +1,14 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type ManifestBody, redactProfile, sealArchive } from '../../src/certify/manifest.ts';
+import { redactProfile, sealArchive } from '../../src/certify/manifest.ts';
 import { tarGz, untarGz } from '../../src/certify/tar.ts';
 import { verifyArchive } from '../../src/certify/verify.ts';
 import type { Profile } from '../../src/spec/index.ts';
+import { AT, BODY, FILES } from './fixture.ts';
 
 const keys = () => generateKeyPairSync('ed25519');
 const { privateKey, publicKey } = keys();
-const AT = new Date('2026-11-21T23:45:12Z');
 
-const BODY: ManifestBody = {
-  harness: { version: '0.1.0', commit: 'abc' },
-  spec: { path: 'SPEC.md', sha256: 'f'.repeat(64) },
-  node: 'v20.20.2',
-  k6: 'k6 v2.2.0',
-  target: {
-    base_url: 'https://api.example.test',
-    auth_url: 'https://auth.example.test/t',
-    tenant: 'acme',
-    embedded: false,
-  },
-  profile: null,
-  startedAt: AT.toISOString(),
-  finishedAt: AT.toISOString(),
-  certifiable: true,
-  notCertifiable: [],
-  conformance: { exitCode: 0, summary: 'exit 0' },
-  load: { exitCode: 0, summary: 'exit 0' },
-};
-const FILES = [
-  { path: 'SPEC.md', data: Buffer.from('# SPEC\n') },
-  { path: 'conformance/conformance.json', data: Buffer.from('{"checks":[]}\n') },
-  { path: 'load/load-all.xml', data: Buffer.from('<testsuites/>\n') },
-];
 const { archive } = sealArchive(BODY, FILES, privateKey, AT);
 const entries = untarGz(archive);
 

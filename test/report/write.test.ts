@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { conformanceErrors, timestampDir, writeReports } from '../../src/report/write.ts';
+import { conformanceErrors, pointLatest, timestampDir, writeReports } from '../../src/report/write.ts';
 import { FIXTURE } from './fixture.ts';
 
 let root: string;
@@ -78,10 +78,27 @@ describe('writeReports', () => {
     expect(existsSync(join(root, 'latest'))).toBe(false);
   });
 
-  it('fails without clobbering a latest that is a real directory', async () => {
+  it('leaves a latest folder with content, or a file, as it is, and says so', async () => {
     await mkdir(join(root, 'latest', 'keep'), { recursive: true });
-    await expect(writeReports(FIXTURE, { dir: join(root, 'run'), formats: ['json'] })).rejects.toThrow();
-    expect(existsSync(join(root, 'latest', 'keep'))).toBe(true);
+    await writeFile(join(root, 'latest', 'keep', 'old.json'), '{}');
+    const dir = join(root, 'run');
+    const result = await writeReports(FIXTURE, { dir, formats: ['json'] });
+    expect(result.latestNotMoved).toBe(
+      `${join(root, 'latest')} is a folder, not the link harness keeps: left as it is; this run's reports are in ${dir}`,
+    );
+    expect(result.files).toEqual([join(dir, 'conformance.json')]);
+    expect(await readFile(join(root, 'latest', 'keep', 'old.json'), 'utf8')).toBe('{}');
+    await rm(join(root, 'latest'), { recursive: true });
+    await writeFile(join(root, 'latest'), 'mine');
+    expect(await pointLatest(dir)).toMatch(/latest is a file, not the link harness keeps: left as it is/);
+    expect(await readFile(join(root, 'latest'), 'utf8')).toBe('mine');
     expect((await readdir(root)).filter((name) => name.startsWith('.latest'))).toEqual([]);
+  });
+
+  it('replaces an empty latest folder with the link', async () => {
+    await mkdir(join(root, 'latest'));
+    const result = await writeReports(FIXTURE, { dir: join(root, 'run'), formats: ['json'] });
+    expect(result.latestNotMoved).toBeUndefined();
+    expect(await readlink(join(root, 'latest'))).toBe('run');
   });
 });

@@ -1,0 +1,142 @@
+// What a user hands harness that could hurt it: an archive with unsigned data after its end or a gzip bomb, a
+// profile with a YAML alias bomb, a `reports/latest` an artifact cache restored as a folder. Each ends quickly with
+// the exit code README gives, through the real binary.
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { sealArchive } from '../../src/certify/manifest.ts';
+import { MAX_ARCHIVE_BYTES, tarGz } from '../../src/certify/tar.ts';
+import { AT, BODY, FILES } from '../certify/fixture.ts';
+import { harness, tmp } from './run.ts';
+
+const dir = tmp();
+const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+const publicKeyFile = join(dir, 'signing.pub.pem');
+writeFileSync(publicKeyFile, publicKey.export({ type: 'spki', format: 'pem' }));
+const signedTar = gunzipSync(sealArchive(BODY, FILES, privateKey, AT).archive);
+
+const archiveFile = (name: string, archive: Buffer): string => {
+  const file = join(dir, name);
+  writeFileSync(file, archive);
+  return file;
+};
+
+const verify = async (file: string) => {
+  const started = performance.now();
+  const result = await harness(['verify', file, '--public-key', publicKeyFile], {}, 30_000);
+  return { ...result, seconds: (performance.now() - started) / 1000 };
+};
+
+describe('harness verify, given a hostile archive', () => {
+  it('accepts the archive as signed, padded with zeros as GNU tar pads', async () => {
+    const padded = await verify(
+      archiveFile('padded.tgz', gzipSync(Buffer.concat([signedTar, Buffer.alloc(8192)]))),
+    );
+    expect(padded.status, padded.stdout).toBe(0);
+  });
+
+  it('exits 1 on a second, unsigned archive after the end-of-archive blocks', async () => {
+    const unsigned = gunzipSync(tarGz([{ path: 'SPEC.md', data: Buffer.from('# not the SPEC\n') }], AT));
+    const result = await verify(archiveFile('trailing.tgz', gzipSync(Buffer.concat([signedTar, unsigned]))));
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe(
+      `verification failed: archive: data after the end-of-archive blocks (byte ${signedTar.length}), which tar -i would unpack and no signature covers\n`,
+    );
+  });
+
+  it('exits 1 on a gzip bomb that unpacks past the bound, quickly', async () => {
+    const bomb = gzipSync(Buffer.concat([signedTar, Buffer.alloc(MAX_ARCHIVE_BYTES)]), { level: 9 });
+    expect(bomb.length).toBeLessThan(MAX_ARCHIVE_BYTES / 500);
+    const result = await verify(archiveFile('bomb.tgz', bomb));
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe(
+      `verification failed: archive: larger than ${MAX_ARCHIVE_BYTES} bytes unpacked, far more than a harness archive holds (a gzip bomb?)\n`,
+    );
+    expect(result.seconds).toBeLessThan(10);
+  });
+
+  it.runIf(existsSync('/dev/zero'))(
+    'exits 1 on an endless file, read no further than the bound',
+    async () => {
+      const result = await verify('/dev/zero');
+      expect(result.status).toBe(1);
+      expect(result.stdout).toMatch(/^verification failed: archive: larger than \d+ bytes gzipped, /);
+      expect(result.seconds).toBeLessThan(10);
+    },
+  );
+});
+
+describe('a profile with YAML aliases', () => {
+  const profile = (name: string, text: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  // A kilobyte that would expand to 10^12 strings.
+  const laughs = [
+    'a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]',
+    ...Array.from({ length: 11 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(', ')}]`),
+  ].join('\n');
+
+  it('an alias bomb is bad input: one line naming the file, exit 2, quickly', async () => {
+    const file = profile('bomb.yaml', laughs);
+    const started = performance.now();
+    const result = await harness(['conformance', '--profile', file, '--dry-run'], {}, 30_000);
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toBe(
+      `harness: ${file}: not valid YAML or JSON: aliases expanded more than 100 times (an alias bomb?)\n`,
+    );
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('an alias before its anchor is bad input too', async () => {
+    const file = profile('unresolved.yaml', 'base_url: *later\ntenant: &later acme\n');
+    const result = await harness(['load', '--profile', file], {}, 30_000);
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toBe(
+      `harness: ${file}: not valid YAML or JSON: Unresolved alias (the anchor must be set before the alias): later\n`,
+    );
+  });
+});
+
+describe('a reports/latest that is a folder with content, as an artifact cache restores the link', () => {
+  const reportDir = () => {
+    const reports = join(tmp(), 'reports');
+    mkdirSync(join(reports, 'latest'), { recursive: true });
+    writeFileSync(join(reports, 'latest', 'conformance.json'), 'an earlier run');
+    return reports;
+  };
+  const expectLeftAsItIs = (reports: string, stderr: string) => {
+    expect(readFileSync(join(reports, 'latest', 'conformance.json'), 'utf8')).toBe('an earlier run');
+    const line = stderr.split('\n').find((l) => l.includes('latest'));
+    expect(line).toMatch(
+      new RegExp(
+        `^harness: ${reports}/latest is a folder, not the link harness keeps: left as it is; this run's reports are in ${reports}/\\d{4}-`,
+      ),
+    );
+  };
+
+  it('conformance keeps its exit code and summary, and leaves the folder as it is', async () => {
+    const reports = reportDir();
+    const result = await harness(
+      ['conformance', '--only', 'AUTH-TOKEN-FORM', '--report-dir', reports],
+      {},
+      60_000,
+    );
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/\nsummary: 70 checks in .*, 1 PASS\n$/);
+    expectLeftAsItIs(reports, result.stderr);
+  });
+
+  it('load keeps its exit code and summary, and leaves the folder as it is', {
+    timeout: 120_000,
+  }, async () => {
+    const reports = reportDir();
+    const result = await harness(['load', '--scenario', 'rerun', '--report-dir', reports], {}, 110_000);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/\nsummary: 3 phases: 3 PASS\n$/);
+    expectLeftAsItIs(reports, result.stderr);
+  });
+});
