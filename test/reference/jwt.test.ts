@@ -66,6 +66,16 @@ describe('reference server with tokens: jwt', () => {
     expect((await singleUse.call(TX, { token: once })).status).toBe(401);
   });
 
+  it('in gateway mode, counts an expired JWT toward its tenant and an altered one toward the anonymous key', async () => {
+    const RERUN = 'POST /api/rules/rerun';
+    const t = await start({ tokens: 'jwt', limitBeforeAuth: true, tokenLifetimeSeconds: 1 });
+    const expired = await t.newToken();
+    expect((await t.call(RERUN, { token: alterToken(expired)!.token })).status).toBe(401);
+    t.clock.advance(1000);
+    expect((await t.call(RERUN, { token: expired })).status).toBe(401);
+    expect((await t.call(RERUN, { role: 'same_tenant' })).status).toBe(429);
+  });
+
   it('takes only the token kinds it knows', () => {
     expect(resolveOptions().tokens).toBe('opaque');
     expect(() => resolveOptions({ tokens: 'paseto' as 'jwt' })).toThrow('unknown token kind paseto');
