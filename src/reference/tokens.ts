@@ -97,7 +97,10 @@ export class TokenStore {
   handOut(key: string, token: string): void {
     const record = this.records.get(key);
     if (record) this.records.set(key, { ...record, token });
-    this.remember(token);
+    // In the key's place: the log holds what clients were handed, and the key alone was never handed out.
+    const logged = this.log.lastIndexOf(key);
+    if (logged >= 0) this.log[logged] = token;
+    else this.remember(token);
   }
 
   private remember(token: string): void {
