@@ -8,6 +8,7 @@ import { retryAfterSeconds } from '../src/runner/probe-result.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
 import { AUTH_RULES, cite, type EndpointKey, type EndpointSpec } from '../src/spec/index.ts';
+import { alterToken } from './alter-token.ts';
 
 /** Bearer checks spend a few requests of this bucket after its probe, when it has room again. */
 const BEARER_ENDPOINT: EndpointKey = 'GET /api/rules/schedule';
@@ -65,11 +66,17 @@ const onBearerEndpoint =
   (id: string, requests: number, margin = 0) =>
   (target: Target) => [{ key: id, endpoint: bearerEndpoint(target).key, requests, margin }];
 
+/** The Authorization header a bad-token check sends, and what it is when more than the check's label says. */
+interface BadAuthorization {
+  readonly header: string | undefined;
+  readonly label?: string;
+}
+
 const badTokenCheck = (
   id: string,
   title: string,
   label: string,
-  authorization: (token: string) => string | undefined,
+  authorization: (token: string) => BadAuthorization,
 ): CheckDefinition => ({
   ...after,
   id,
@@ -80,35 +87,43 @@ const badTokenCheck = (
   plan: onBearerEndpoint(id, 1, LIMITED_RETRIES),
   run: async (ctx) => {
     const endpoint = bearerEndpoint(ctx.target);
+    let sent = label;
     // A spent limit would answer 429 before the token is even looked at.
-    const exchange = await pastTheLimit(ctx, endpoint, label, async () =>
-      ctx.raw(endpoint, authorization(await primaryToken(ctx)), label),
-    );
-    return refused(label, exchange);
+    const exchange = await pastTheLimit(ctx, endpoint, label, async () => {
+      const bad = authorization(await primaryToken(ctx));
+      sent = bad.label ?? label;
+      return ctx.raw(endpoint, bad.header, sent);
+    });
+    return refused(sent, exchange);
   },
 });
 
-/** Changes the last character, so the value keeps the token's length and alphabet. */
-const alter = (token: string): string => `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+const altered = (token: string): BadAuthorization => {
+  const alteration = alterToken(token);
+  if (alteration === undefined) {
+    return inconclusive(`the token (${token.length} characters) has no character that can be altered`);
+  }
+  return { header: `Bearer ${alteration.token}`, label: `altered token (${alteration.change})` };
+};
 
 export const bearerChecks = (): CheckDefinition[] => [
   badTokenCheck(
     'AUTH-BEARER-MISSING',
     'An API call without a token is refused with 401',
     'no Authorization header',
-    () => undefined,
+    () => ({ header: undefined }),
   ),
   badTokenCheck(
     'AUTH-BEARER-ALTERED',
     'An API call with an altered token is refused with 401',
     'altered token',
-    (t) => `Bearer ${alter(t)}`,
+    altered,
   ),
   badTokenCheck(
     'AUTH-BEARER-TRUNCATED',
     'An API call with a truncated token is refused with 401',
     'token cut to half its length',
-    (t) => `Bearer ${t.slice(0, Math.ceil(t.length / 2))}`,
+    (t) => ({ header: `Bearer ${t.slice(0, Math.ceil(t.length / 2))}` }),
   ),
   {
     ...after,

@@ -3,6 +3,7 @@
 // with the bounds every faithful limiter obeys (src/runner/limit-bounds.ts): a FAIL holds whatever the
 // network did, wherever the server's window began and whichever kind of limiter it runs.
 import { mostAdmittedInSpan } from '../load/lib/faithful-bounds.ts';
+import { retryAfterBeyondWindow } from '../load/lib/retry-after.ts';
 import { isSuccess } from '../src/client/index.ts';
 import type { CheckContext } from '../src/runner/context.ts';
 import { fail, inconclusive, skip, warn } from '../src/runner/grades.ts';
@@ -139,11 +140,9 @@ const retryAfterWellFormed = async (ctx: CheckContext, bucket: BucketId): Promis
   if (raw === undefined) return fail('the 429 carries no Retry-After header');
   const seconds = retryAfterSeconds(over);
   if (seconds === undefined) return fail(`Retry-After is '${raw}', not an integer number of seconds`);
-  const windowSeconds = Math.ceil(result.limit.windowMs / 1000);
-  // SPEC.md does not bound it; a wait longer than the window cannot be the time until capacity returns.
-  if (seconds > windowSeconds)
-    return warn(`Retry-After is ${seconds} s, longer than the ${windowSeconds} s window`);
-  return `Retry-After: ${seconds} (window ${windowSeconds} s)`;
+  const beyond = retryAfterBeyondWindow(seconds, result.limit.windowMs);
+  if (beyond !== undefined) return warn(beyond);
+  return `Retry-After: ${seconds} (window ${Math.ceil(result.limit.windowMs / 1000)} s)`;
 };
 
 // §7: "giving the seconds to wait before retrying".

@@ -47,7 +47,7 @@ export interface PhaseResult {
   readonly dropped: number;
   /** Sent too long after the phase's end to fit its slots. */
   readonly unslotted: number;
-  /** Share of the 429s whose Retry-After was integer seconds within the window; undefined with no 429. */
+  /** Share of the 429s whose Retry-After was integer seconds; undefined with no 429. */
   readonly retryAfterValid: number | undefined;
   readonly retryAfterMax: number | undefined;
   readonly roundTrips: RoundTrips | undefined;

@@ -21,7 +21,7 @@ export const tokenFailures = new Trend('harness_token_status');
 export const noToken = new Counter('harness_no_token');
 /** Sent too far past the phase's end to fit its slots: k6 could not keep to the schedule. */
 export const unslotted = new Counter('harness_unslotted');
-/** Of the 429s: Retry-After present, integer seconds, no longer than the window (SPEC.md §8 rule 2). */
+/** Of the 429s: Retry-After present and integer seconds (SPEC.md §8 rule 2). */
 export const retryAfterValid = new Rate('harness_retry_after_valid');
 export const retryAfterSeconds = new Trend('harness_retry_after_seconds');
 /** How late k6 started each iteration against its own schedule: the load generator's CPU starvation. */

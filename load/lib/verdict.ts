@@ -1,8 +1,9 @@
 // How each phase is graded. Pure TypeScript: k6's handleSummary judges a single instance, the harness CLI the
 // merged results of several, with this same code.
 //
-// FAIL is a claim about the server and is made only on proof (proofs.ts) or on a 429 without a valid Retry-After
-// or another refusal status. When harness itself fell short (dropped iterations, k6 starting iterations late,
+// FAIL is a claim about the server and is made only on proof (proofs.ts) or on a 429 without an integer
+// Retry-After or another refusal status; a Retry-After longer than the window is WARN, as in conformance
+// (retry-after.ts). When harness itself fell short (dropped iterations, k6 starting iterations late,
 // instances out of step, requests unanswered), the phase is INCONCLUSIVE. Otherwise the limit read between
 // refusals (estimate.ts) must match SPEC.md's within the tolerance; a reading further off, which the evidence cannot
 // prove, is INCONCLUSIVE too. A limiter that refuses yet lets through a burst larger than the limit is WARN: a
@@ -11,6 +12,7 @@ import { openingBurst, type Reading, sustained } from './estimate.ts';
 import type { LoadSummary, PhaseResult, TokenFailures } from './evidence.ts';
 import { offeredAt, type PhasePlan } from './plan.ts';
 import { tooFewBeforeRefusal, tooManyAfterRefusal, tooManyInInterval } from './proofs.ts';
+import { retryAfterBeyondWindow } from './retry-after.ts';
 import { slotRange, type Timeline, timelinesOf } from './timeline.ts';
 
 export type Grade = 'FAIL' | 'INCONCLUSIVE' | 'WARN' | 'PASS';
@@ -92,9 +94,7 @@ const faults = (result: PhaseResult, tl: Timeline, first: number, end: number): 
   if (tooFew) found.push(`limited below ${describeLimit(result.plan)}: ${tooFew.message}`);
   if (result.limited > 0 && result.retryAfterValid !== 1) {
     const bad = Math.round((1 - (result.retryAfterValid ?? 0)) * result.limited);
-    found.push(
-      `${bad} of ${result.limited} 429s without an integer Retry-After within the window (SPEC.md §8 rule 2)`,
-    );
+    found.push(`${bad} of ${result.limited} 429s without an integer Retry-After (SPEC.md §8 rule 2)`);
   }
   if (result.refused > 0)
     found.push(`${result.refused} requests answered with a status other than 2xx, 3xx or 429`);
@@ -170,7 +170,20 @@ const judgeRate = (
   return { grade: 'PASS', ...verdict, notes };
 };
 
-const judgePhase = (result: PhaseResult, tl: Timeline, lateSpreadMs: number): Verdict => {
+/** A Retry-After longer than the window makes a PASS a WARN, and is noted beside a FAIL or INCONCLUSIVE. */
+const withRetryAfter = (result: PhaseResult, verdict: Verdict): Verdict => {
+  const { retryAfterMax: longest, limited } = result;
+  const beyond =
+    longest === undefined ? undefined : retryAfterBeyondWindow(longest, result.plan.limit.windowMs);
+  if (beyond === undefined) return verdict;
+  const said = `${beyond}: the longest of ${limited} 429s`;
+  if (verdict.grade === 'PASS' || verdict.grade === 'WARN') {
+    return { ...verdict, grade: 'WARN', message: `${said}; ${verdict.message}` };
+  }
+  return { ...verdict, notes: [...verdict.notes, said] };
+};
+
+const judgeEvidence = (result: PhaseResult, tl: Timeline, lateSpreadMs: number): Verdict => {
   const { plan } = result;
   const { first, end } = slotRange(result);
   // The reading stops where the phase stops offering: its tail slots hold the next phase's first requests.
@@ -199,6 +212,9 @@ const judgePhase = (result: PhaseResult, tl: Timeline, lateSpreadMs: number): Ve
     notes: [],
   };
 };
+
+const judgePhase = (result: PhaseResult, tl: Timeline, lateSpreadMs: number): Verdict =>
+  withRetryAfter(result, judgeEvidence(result, tl, lateSpreadMs));
 
 /** Every phase's verdict, in the summary's order. */
 export const judgeAll = (summary: LoadSummary): Verdict[] => {

@@ -2,7 +2,12 @@
 import { rmdir } from 'node:fs/promises';
 import { allChecks } from '../../conformance/index.ts';
 import { loadProfile, validateProfile } from '../profile/load.ts';
-import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
+import {
+  type FaultName,
+  type RunningReferenceServer,
+  startReferenceServer,
+  type TokenKind,
+} from '../reference/index.ts';
 import type { ReportFormat } from '../report/write.ts';
 import { writeReports } from '../report/write.ts';
 import { compareBaseline, loadBaseline } from '../runner/baseline.ts';
@@ -34,6 +39,8 @@ export interface ConformanceOptions extends NetworkFlags {
   authUrl?: string;
   tenant?: string;
   fault?: FaultName;
+  /** Embedded server only; commander's default is opaque. */
+  tokens?: TokenKind;
   only?: string[];
   skip?: string[];
   strict?: boolean;
@@ -97,12 +104,15 @@ export const runConformanceCommand = async (
   const targeted = options.profile !== undefined || options.baseUrl !== undefined;
   if (targeted && options.fault)
     throw new UsageError('--fault applies to the embedded server only (no --profile)');
+  if (targeted && options.tokens === 'jwt')
+    throw new UsageError('--tokens applies to the embedded server only (no --profile)');
   let server: RunningReferenceServer | undefined;
   try {
     if (!targeted) {
       server = await startReferenceServer({
         ...EMBEDDED,
         ...(options.fault ? { fault: options.fault } : {}),
+        ...(options.tokens ? { tokens: options.tokens } : {}),
       });
     }
     const profile = withNetworkFlags(server ? server.profile() : profileFrom(options, process.env), options);

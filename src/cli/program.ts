@@ -1,6 +1,6 @@
 // Every command and option of the CLI is declared here, in one place; actions live beside it, one file each.
 import { Command, Option } from 'commander';
-import { FAULTS, LIMITER_KINDS } from '../reference/index.ts';
+import { FAULTS, LIMITER_KINDS, TOKEN_KINDS } from '../reference/index.ts';
 import { NETWORK_CONDITIONS } from '../testbed/toxiproxy.ts';
 import { certify } from './certify.ts';
 import { conformance } from './conformance.ts';
@@ -19,6 +19,11 @@ const faultOption = (description: string): Option =>
       'a fault name (see harness serve --list-faults)',
     ),
   );
+
+const tokensOption = (description: string): Option =>
+  new Option('--tokens <kind>', `${description}: opaque, or JWTs signed with jose (ES256)`)
+    .argParser(oneOf(TOKEN_KINDS))
+    .default('opaque');
 
 const limitOption = (description: string): Option =>
   new Option('--limit <bucket=count/unit>', `${description}, e.g. transaction-event=430/second`)
@@ -69,6 +74,7 @@ export const buildProgram = (): Command => {
       new Option('--token-lifetime <seconds>', 'token lifetime (SPEC.md: 3600)').argParser(positiveInt),
     )
     .addOption(limitOption('override one bucket'))
+    .addOption(tokensOption('the access tokens the server hands out'))
     .addOption(
       new Option('--limiter <kind>', 'the algorithm behind every limit (SPEC.md names none)')
         .argParser(oneOf(LIMITER_KINDS))
@@ -102,6 +108,7 @@ export const buildProgram = (): Command => {
       .option('--auth-url <url>', 'token endpoint URL (overrides the profile)')
       .option('--tenant <id>', 'tenant id (overrides the profile)')
       .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
+      .addOption(tokensOption(`${EMBEDDED_ONLY}the access tokens it hands out`))
       .addOption(
         new Option('--only <ids>', 'run only these check IDs or tags (comma-separated)').argParser(list),
       )

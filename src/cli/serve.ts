@@ -6,6 +6,7 @@ import {
   type LimiterKind,
   type ReferenceServerOptions,
   startReferenceServer,
+  type TokenKind,
 } from '../reference/index.ts';
 import { type NetworkCondition, startReferenceBehind } from '../testbed/toxiproxy.ts';
 import { UsageError } from './errors.ts';
@@ -21,6 +22,7 @@ interface ServeOptions {
   limit: LimitOverrides;
   limiter: LimiterKind;
   limitBeforeAuth?: boolean;
+  tokens: TokenKind;
   network?: NetworkCondition;
   profileOut?: string;
   tlsCert?: string;
@@ -70,6 +72,7 @@ export const serve = async (options: ServeOptions): Promise<void> => {
     limits: options.limit,
     limiter: options.limiter,
     limitBeforeAuth: options.limitBeforeAuth ?? false,
+    tokens: options.tokens,
     ...(tls === undefined ? {} : { tls }),
   };
   const running = await (options.network === undefined
@@ -94,6 +97,7 @@ export const serve = async (options: ServeOptions): Promise<void> => {
     );
   }
   console.log(`fault: ${options.fault ?? 'none (faithful to SPEC.md)'}`);
+  console.log(`tokens: ${options.tokens === 'jwt' ? 'JWTs signed ES256 with jose' : 'opaque'}`);
   if (tls) console.log(`tls: HTTPS${tls.clientCa ? ', client certificates required (mutual TLS)' : ''}`);
   console.log(
     `limiter: ${options.limiter}${options.limitBeforeAuth ? ', counted before auth (gateway mode)' : ''}`,

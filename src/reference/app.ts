@@ -9,10 +9,11 @@
 // would have got 403. A request with no token, or one the server never issued, names no tenant: it counts toward
 // an anonymous key per route, never toward a tenant's. SPEC.md §8 allows either reading, so harness must cope with
 // both.
-import type { IncomingMessage, RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { ENDPOINTS, type EndpointSpec, observabilityEndpoint, type PathId } from '../spec/index.ts';
 import { HANDLERS, type Handler, type HandlerContext, IdRegistry } from './handlers.ts';
 import { type Prepared, prepare, readBody, send } from './http.ts';
+import type { JwtTokens } from './jwt.ts';
 import { createLimiter, type LimitedRoute, newLimitState, retryAfterFor } from './limiter.ts';
 import type { ResolvedReferenceOptions } from './options.ts';
 import { Router } from './router.ts';
@@ -44,6 +45,7 @@ const FORBIDDEN = prepare(
   { 'www-authenticate': 'Bearer error="insufficient_scope"' },
 );
 const NOT_FOUND = prepare(404, { error: 'not_found' });
+const SERVER_ERROR = prepare(500, { error: 'server_error' });
 
 /** The token of an `Authorization: Bearer <token>` header (scheme in any case), undefined for another scheme. */
 const bearerToken = (header: string): string | undefined => {
@@ -55,6 +57,16 @@ const bearerToken = (header: string): string | undefined => {
   return header.slice(start);
 };
 
+/** Answers sync and async alike (signing and verifying JWTs is async); a bug answers 500, not an unhandled rejection. */
+const sendWhenReady = (res: ServerResponse, answer: Prepared | Promise<Prepared>): void => {
+  if (answer instanceof Promise) {
+    answer.then(
+      (prepared) => send(res, prepared),
+      () => send(res, SERVER_ERROR),
+    );
+  } else send(res, answer);
+};
+
 export interface App {
   readonly listener: RequestListener;
   /** Known only once the server listens. */
@@ -62,7 +74,8 @@ export interface App {
   issuedTokens(): readonly string[];
 }
 
-export const createApp = (options: ResolvedReferenceOptions): App => {
+/** `jwt`: hand out JWTs and take a token for the key its verified signature names (tokens: 'jwt'). */
+export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): App => {
   const { fault, now, limitBeforeAuth } = options;
   const clients = registerClients(options.allClients);
   const expired: ExpiredTokens =
@@ -73,7 +86,11 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
     store,
     lifetimeSeconds: options.tokenLifetimeSeconds,
     fault,
+    jwt,
   });
+  /** The store's key a presented token stands for: itself when opaque, the jti of a JWT whose signature verifies. */
+  const keyOf = (token: string): string | undefined | Promise<string | undefined> =>
+    jwt ? jwt.keyOf(token) : token;
   const context: { baseUrl: string; ids: HandlerContext['ids'] } = {
     baseUrl: '',
     ids: { batch_id: new IdRegistry(), execution_id: new IdRegistry() },
@@ -121,16 +138,20 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
     error_description: 'rate limit for the tenant and endpoint exceeded',
   });
 
-  const authenticate = (header: string | undefined, at: number): RegisteredClient | Prepared => {
+  const authenticate = (
+    header: string | undefined,
+    token: string | undefined,
+    key: string | undefined,
+    at: number,
+  ): RegisteredClient | Prepared => {
     if (header === undefined) return fault === 'missing-token-accepted' ? primary : missingToken;
-    const token = bearerToken(header);
     if (token === undefined) return missingToken;
     const client =
-      store.lookup(token, at) ??
+      (key === undefined ? undefined : store.lookup(key, at)) ??
       (acceptTruncated && token.length >= 8 ? store.lookupPrefix(token, at) : undefined) ??
       (acceptAltered ? store.lookupAltered(token, at) : undefined);
     if (!client) return invalidToken;
-    if (singleUse) store.revoke(token);
+    if (singleUse) store.revoke(key ?? token);
     return client;
   };
 
@@ -142,9 +163,8 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
   };
 
   /** Gateway mode's key: the client any issued token belongs to, expired or not, else the route's anonymous key. */
-  const gatewayState = (header: string | undefined, route: ApiRoute, id: string | undefined) => {
-    const token = header === undefined ? undefined : bearerToken(header);
-    const owner = token === undefined ? undefined : store.owner(token);
+  const gatewayState = (key: string | undefined, route: ApiRoute, id: string | undefined) => {
+    const owner = key === undefined ? undefined : store.owner(key);
     return owner ? stateFor(owner.index, route, id) : anonymous[route.index]!;
   };
 
@@ -156,15 +176,18 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
           error_description: 'every API request gets this status',
         });
 
-  const answer = (req: IncomingMessage, route: ApiRoute, id: string | undefined): Prepared => {
+  const answer = async (req: IncomingMessage, route: ApiRoute, id: string | undefined): Promise<Prepared> => {
     if (hostile) return hostile;
-    const at = now();
     const header = req.headers.authorization;
+    const token = header === undefined ? undefined : bearerToken(header);
+    const key = token === undefined ? undefined : await keyOf(token);
+    // After verifying, so the limiter sees times in the order it admits requests.
+    const at = now();
     if (limitBeforeAuth) {
-      const wait = gatewayState(header, route, id).admit(at);
+      const wait = gatewayState(key, route, id).admit(at);
       if (wait > 0) return refuse(wait, at);
     }
-    const client = authenticate(header, at);
+    const client = authenticate(header, token, key, at);
     if (client.kind === 'response') return client;
     if (client.lacks.size > 0 && client.lacks.has(route.key)) return forbidden;
     if (!limitBeforeAuth) {
@@ -190,10 +213,12 @@ export const createApp = (options: ResolvedReferenceOptions): App => {
           : prepare(405, { error: 'method_not_allowed' }, { allow: match.allow }),
       );
     } else if (match.target.kind === 'token') {
-      readBody(req, res, true, (body) => send(res, tokenEndpoint(req.headers['content-type'], body, now())));
+      readBody(req, res, true, (body) =>
+        sendWhenReady(res, tokenEndpoint(req.headers['content-type'], body, now())),
+      );
     } else {
       const { target, id } = match;
-      readBody(req, res, false, () => send(res, answer(req, target, id)));
+      readBody(req, res, false, () => sendWhenReady(res, answer(req, target, id)));
     }
   };
 

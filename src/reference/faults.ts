@@ -157,7 +157,7 @@ const FAULT_LIST = [
   {
     name: 'altered-token-accepted',
     clause: '§5 rule 3',
-    rule: 'a token differing from an issued one in its last character only is accepted, as if unsigned',
+    rule: 'a token differing from an issued one in any one character is accepted, as if unsigned',
   },
   {
     name: 'no-www-authenticate',

@@ -4,6 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Profile } from '../spec/index.ts';
 import { createApp, TOKEN_PATH } from './app.ts';
+import { createJwtTokens } from './jwt.ts';
 import {
   type ReferenceClients,
   type ReferenceServerOptions,
@@ -20,6 +21,7 @@ export type {
   ReferenceServerOptions,
   ResolvedReferenceOptions,
 } from './options.ts';
+export { TOKEN_KINDS, type TokenKind } from './options.ts';
 
 export interface RunningReferenceServer {
   readonly baseUrl: string;
@@ -39,7 +41,7 @@ export async function startReferenceServer(
   options?: ReferenceServerOptions,
 ): Promise<RunningReferenceServer> {
   const resolved = resolveOptions(options);
-  const app = createApp(resolved);
+  const app = createApp(resolved, resolved.tokens === 'jwt' ? await createJwtTokens() : undefined);
   const tls = options?.tls;
   const server = tls
     ? createHttpsServer(

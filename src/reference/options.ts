@@ -14,6 +14,10 @@ import {
 import { type FaultName, isFaultName } from './faults.ts';
 import { isLimiterKind, type LimiterKind } from './limiter-kinds.ts';
 
+/** What the token endpoint hands out: random opaque strings, or JWTs signed with jose (jwt.ts). */
+export const TOKEN_KINDS = ['opaque', 'jwt'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
 export interface ReferenceClient {
   client_id: string;
   client_secret: string;
@@ -29,6 +33,8 @@ export interface ReferenceServerOptions {
   clients?: ReferenceClient[];
   tenant?: string;
   tokenLifetimeSeconds?: number;
+  /** Default opaque. */
+  tokens?: TokenKind;
   /** How long a "minute" of a per-minute limit lasts, so tests need not wait a real minute. */
   minuteMs?: number;
   limits?: Partial<Record<BucketId, Limit>>;
@@ -64,6 +70,7 @@ export interface ResolvedReferenceOptions {
   /** Every registered client: the four roles plus any further ones given. */
   readonly allClients: readonly ReferenceClient[];
   readonly tokenLifetimeSeconds: number;
+  readonly tokens: TokenKind;
   readonly minuteMs: number;
   /** SPEC.md §8 with the overrides applied; a wrong-limit-* fault enforces a different count than this says. */
   readonly limits: Readonly<Record<BucketId, Limit>>;
@@ -141,6 +148,8 @@ export const resolveOptions = (options: ReferenceServerOptions = {}): ResolvedRe
   }
   const limiter = options.limiter ?? 'anchored';
   if (!isLimiterKind(limiter)) throw new RangeError(`unknown limiter ${String(limiter)}`);
+  const tokens = options.tokens ?? 'opaque';
+  if (!TOKEN_KINDS.includes(tokens)) throw new RangeError(`unknown token kind ${String(tokens)}`);
   const tenant = options.tenant ?? 'acme';
   const allClients = options.clients ?? defaultClients(tenant);
   const limits = {} as Record<BucketId, Limit>;
@@ -162,6 +171,7 @@ export const resolveOptions = (options: ReferenceServerOptions = {}): ResolvedRe
     clients: roles(allClients, tenant),
     allClients,
     tokenLifetimeSeconds: lifetime(options.tokenLifetimeSeconds ?? TOKEN_LIFETIME_SECONDS),
+    tokens,
     minuteMs: positive('minuteMs', options.minuteMs ?? 60_000),
     limits,
     observability: [...observability],

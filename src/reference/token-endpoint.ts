@@ -10,6 +10,7 @@ import {
 } from '../spec/index.ts';
 import type { FaultName } from './faults.ts';
 import { type Prepared, prepare } from './http.ts';
+import type { JwtTokens } from './jwt.ts';
 import { authenticateClient, type RegisteredClient, type TokenStore } from './tokens.ts';
 
 export interface TokenEndpointSettings {
@@ -17,11 +18,17 @@ export interface TokenEndpointSettings {
   readonly store: TokenStore;
   readonly lifetimeSeconds: number;
   readonly fault: FaultName | undefined;
+  /** Hand out JWTs naming the store's keys; opaque tokens (the keys themselves) without. */
+  readonly jwt: JwtTokens | undefined;
 }
 
 type Fields = Record<TokenRequestField, string>;
 
-export type TokenEndpoint = (contentType: string | undefined, body: Buffer, now: number) => Prepared;
+export type TokenEndpoint = (
+  contentType: string | undefined,
+  body: Buffer,
+  now: number,
+) => Prepared | Promise<Prepared>;
 
 const mediaType = (contentType: string | undefined): string =>
   (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
@@ -69,7 +76,7 @@ const jsonFields = (body: Buffer): Fields | string => {
 };
 
 export const createTokenEndpoint = (settings: TokenEndpointSettings): TokenEndpoint => {
-  const { clients, store, lifetimeSeconds, fault } = settings;
+  const { clients, store, lifetimeSeconds, fault, jwt } = settings;
   const cacheHeaders =
     fault === 'no-cache-control'
       ? { pragma: 'no-cache' }
@@ -86,6 +93,8 @@ export const createTokenEndpoint = (settings: TokenEndpointSettings): TokenEndpo
         ? String(lifetimeSeconds)
         : lifetimeSeconds;
   const tokenType = fault === 'token-type-lowercase' ? TOKEN_TYPE.toLowerCase() : TOKEN_TYPE;
+  const granted = (token: string): Prepared =>
+    prepare(200, { access_token: token, expires_in: expiresIn, token_type: tokenType }, cacheHeaders);
 
   return (contentType, body, now) => {
     // Parameters of the media type (charset) are accepted; the body is read as UTF-8 either way.
@@ -116,7 +125,12 @@ export const createTokenEndpoint = (settings: TokenEndpointSettings): TokenEndpo
     if (wellFormed && fields.scope !== scopeFor(client.client.tenant)) {
       return error('invalid_scope', "scope names a tenant other than the client's");
     }
-    const token = store.issue(client, now);
-    return prepare(200, { access_token: token, expires_in: expiresIn, token_type: tokenType }, cacheHeaders);
+    const key = store.issue(client, now);
+    if (!jwt) return granted(key);
+    const claims = { jti: key, clientId: client.client.client_id, scope: fields.scope, issuedAtMs: now };
+    return jwt.sign({ ...claims, lifetimeSeconds }).then((token) => {
+      store.handOut(key, token);
+      return granted(token);
+    });
   };
 };

@@ -16,6 +16,8 @@ export interface RegisteredClient {
 interface TokenRecord {
   readonly client: RegisteredClient;
   readonly expiresAt: number;
+  /** What the client was handed: the key itself, or a JWT naming it (see handOut). */
+  readonly token: string;
 }
 
 const MAX_TOKENS_PER_CLIENT = 1000;
@@ -85,11 +87,25 @@ export class TokenStore {
       if (!oldest.done) this.revoke(oldest.value);
     }
     const token = randomBytes(32).toString('base64url');
-    this.log.push(token);
-    if (this.log.length > ISSUED_LOG_SIZE) this.log.shift();
-    this.records.set(token, { client, expiresAt: now + this.lifetimeMs });
+    this.remember(token);
+    this.records.set(token, { client, expiresAt: now + this.lifetimeMs, token });
     client.tokens.add(token);
     return token;
+  }
+
+  /** The client was handed `token` (a JWT) for the key `issue` returned: the fault scans and the log see that. */
+  handOut(key: string, token: string): void {
+    const record = this.records.get(key);
+    if (record) this.records.set(key, { ...record, token });
+    // In the key's place: the log holds what clients were handed, and the key alone was never handed out.
+    const logged = this.log.lastIndexOf(key);
+    if (logged >= 0) this.log[logged] = token;
+    else this.remember(token);
+  }
+
+  private remember(token: string): void {
+    this.log.push(token);
+    if (this.log.length > ISSUED_LOG_SIZE) this.log.shift();
   }
 
   /** Every token issued (the last 10,000), expired or not: lets a test grep artifacts for leaked tokens. */
@@ -113,18 +129,21 @@ export class TokenStore {
 
   /** For the truncated-token-accepted fault only: a linear scan is fine there. */
   lookupPrefix(prefix: string, now: number): RegisteredClient | undefined {
-    for (const token of this.records.keys()) {
-      if (token.startsWith(prefix)) return this.lookup(token, now);
-    }
-    return undefined;
+    return this.lookupHandedOut((token) => token.startsWith(prefix), now);
   }
 
-  /** For the altered-token-accepted fault only: an issued token of the same length, but for its last character. */
-  lookupAltered(token: string, now: number): RegisteredClient | undefined {
-    const stem = token.slice(0, -1);
-    for (const issued of this.records.keys()) {
-      if (issued.length === token.length && issued.startsWith(stem)) return this.lookup(issued, now);
-    }
+  /** For the altered-token-accepted fault only: a token handed out that differs in one character, anywhere. */
+  lookupAltered(altered: string, now: number): RegisteredClient | undefined {
+    return this.lookupHandedOut((token) => {
+      if (token.length !== altered.length) return false;
+      let differing = 0;
+      for (let i = 0; i < token.length && differing < 2; i++) if (token[i] !== altered[i]) differing++;
+      return differing === 1;
+    }, now);
+  }
+
+  private lookupHandedOut(matches: (token: string) => boolean, now: number): RegisteredClient | undefined {
+    for (const [key, record] of this.records) if (matches(record.token)) return this.lookup(key, now);
     return undefined;
   }
 

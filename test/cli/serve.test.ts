@@ -75,11 +75,38 @@ describe('harness serve --limiter sliding-log --limit-before-auth', () => {
   });
 });
 
+describe('harness serve --tokens jwt', () => {
+  let server: Awaited<ReturnType<typeof startHarness>>;
+  let profile: Profile;
+
+  beforeAll(async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'harness-serve-')), 'profile.yaml');
+    server = await startHarness(['serve', '--tokens', 'jwt', '--profile-out', file], /profile written to/);
+    profile = loadProfile(file);
+  });
+  afterAll(() => {
+    server.child.kill('SIGTERM');
+  });
+
+  it('hands out JWTs that serve API calls', async () => {
+    expect(server.stdout()).toContain('tokens: JWTs signed ES256 with jose');
+    const http = new HttpClient();
+    const tokens = new TokenManager({ authUrl: profile.auth_url, tenant: profile.tenant, http });
+    const api = new ApiClient({ baseUrl: profile.base_url, http, tokens });
+    const token = await tokens.token(profile.clients.primary);
+    const schedule = await api.call(profile.clients.primary, { method: 'GET', path: '/api/rules/schedule' });
+    await http.close();
+    expect(token.split('.')).toHaveLength(3);
+    expect(schedule.status).toBe(200);
+  });
+});
+
 describe('harness serve, bad input', () => {
   it.each([
     [['serve', '--fault', 'nope'], "option '--fault <name>' argument 'nope' is invalid"],
     [['serve', '--port', '70000'], "option '--port <n>' argument '70000' is invalid"],
     [['serve', '--limiter', 'leaky'], "option '--limiter <kind>' argument 'leaky' is invalid"],
+    [['serve', '--tokens', 'paseto'], "option '--tokens <kind>' argument 'paseto' is invalid"],
     [['serve', '--limit', 'transactions=5/second'], "unknown bucket 'transactions'"],
     [['serve', '--host', '192.0.2.1'], 'not a loopback address'],
     [['serve', '--colour'], "unknown option '--colour'"],

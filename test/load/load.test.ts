@@ -79,6 +79,17 @@ describe('harness load', () => {
     },
   );
 
+  it('WARNs a Retry-After longer than the window, as conformance does: SPEC.md asks only for integer seconds', {
+    timeout: 120_000,
+  }, async () => {
+    const run = await against({ fault: 'retry-after-too-long' }, TRANSACTIONS);
+    expect(run.status, run.stdout).toBe(0);
+    expect(run.stdout).toMatch(NO_FAIL);
+    expect(run.stdout).toMatch(
+      /^WARN\s+over_transactions\s+Retry-After is 3600 s, longer than the 1 s window/m,
+    );
+  });
+
   it('holds the Observability endpoints to one shared limit, and catches separate buckets', {
     timeout: 120_000,
   }, async () => {

@@ -1,6 +1,7 @@
 // One probe per fault: each tells whether the rule that fault breaks holds on a server. A faithful server passes
 // them all; a server with fault F fails exactly the probe of F (checked in faults.test.ts). Probes look at their
 // own rule only and get by under every other fault (see TestServer.tokenAttempt and TestServer.token).
+import { alterToken } from '../../conformance/alter-token.ts';
 import type { FaultName } from '../../src/reference/index.ts';
 import type { BucketId, Limit } from '../../src/spec/index.ts';
 import type { Reply, TestServer } from './helpers.ts';
@@ -118,9 +119,7 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'altered-token-accepted': async (t) => {
     const full = await t.newToken();
-    return (
-      (await t.call(TX, { token: `${full.slice(0, -1)}${full.endsWith('A') ? 'B' : 'A'}` })).status === 401
-    );
+    return (await t.call(TX, { token: alterToken(full)!.token })).status === 401;
   },
   // An unknown token rather than none: the missing-token-accepted fault serves a request without one.
   'no-www-authenticate': async (t) =>
