@@ -23,6 +23,9 @@ export interface EntrySink {
   end(): void;
 }
 
+/** The gzipped bytes: a file's stream, or chunks a test hands over. */
+export type ArchiveSource = NodeJS.ReadableStream | AsyncIterable<Buffer> | Iterable<Buffer>;
+
 /** Called at each entry's header, once the header is found sound. */
 export type OnEntry = (path: string, size: number) => EntrySink;
 
@@ -192,7 +195,7 @@ const isZlibError = (error: unknown): error is Error =>
  * first of these.
  */
 export const readTarGz = async (
-  source: NodeJS.ReadableStream | AsyncIterable<Buffer> | Iterable<Buffer>,
+  source: ArchiveSource,
   onEntry: OnEntry,
   limit = MAX_ARCHIVE_BYTES,
 ): Promise<void> => {

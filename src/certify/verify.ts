@@ -10,7 +10,14 @@ import {
   SIGNATURE,
   signatureMatches,
 } from './manifest.ts';
-import { ArchiveError, type EntrySink, MAX_ARCHIVE_BYTES, type OnEntry, readTarGz } from './untar.ts';
+import {
+  ArchiveError,
+  type ArchiveSource,
+  type EntrySink,
+  MAX_ARCHIVE_BYTES,
+  type OnEntry,
+  readTarGz,
+} from './untar.ts';
 
 export type Verification =
   | { readonly ok: true; readonly manifest: Manifest }
@@ -56,7 +63,7 @@ const openManifest = (bytes: Buffer, signature: Buffer, key: KeyObject): Manifes
 };
 
 export const verifyArchive = async (
-  source: Parameters<typeof readTarGz>[0],
+  source: ArchiveSource,
   key: KeyObject,
   limit = MAX_ARCHIVE_BYTES,
 ): Promise<Verification> => {
