@@ -35,8 +35,9 @@ const held = (path: string, size: number, done: (data: Buffer) => void): EntrySi
     throw new Mismatch(
       `${path}: ${size} bytes, far more than harness writes (verify reads ${MAX_HELD_BYTES})`,
     );
-  const chunks: Buffer[] = [];
-  return { write: (chunk) => chunks.push(chunk), end: () => done(Buffer.concat(chunks)) };
+  const data = Buffer.alloc(size);
+  let filled = 0;
+  return { write: (chunk) => (filled += chunk.copy(data, filled)), end: () => done(data) };
 };
 
 /** Hashes an entry as it passes, and compares at its end. */
