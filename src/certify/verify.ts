@@ -1,44 +1,107 @@
-// Checking a certification archive: the manifest's signature first (so nothing unsigned is trusted), then every
-// file against the manifest's hash of it, in the manifest's order, stopping at the first mismatch.
-import type { KeyObject } from 'node:crypto';
-import { MANIFEST, MANIFEST_FORMAT, type Manifest, SIGNATURE, sha256, signatureMatches } from './manifest.ts';
-import { ArchiveError, type TarEntry, untarGz } from './tar.ts';
+// Checking a certification archive as it streams. harness writes the manifest first and its signature second, so
+// the signature is checked before any other file is read (nothing unsigned is trusted), then each file's SHA-256
+// as its data passes, stopping at the first mismatch. Only the manifest and the signature are held whole.
+import { createHash, type KeyObject } from 'node:crypto';
+import {
+  MANIFEST,
+  MANIFEST_FORMAT,
+  type Manifest,
+  type ManifestFile,
+  SIGNATURE,
+  signatureMatches,
+} from './manifest.ts';
+import {
+  ArchiveError,
+  type ArchiveSource,
+  type EntrySink,
+  MAX_ARCHIVE_BYTES,
+  type OnEntry,
+  readTarGz,
+} from './untar.ts';
 
 export type Verification =
   | { readonly ok: true; readonly manifest: Manifest }
   | { readonly ok: false; readonly mismatch: string };
 
-const mismatch = (text: string): Verification => ({ ok: false, mismatch: text });
+/** The most of the manifest or of its signature verify holds: harness writes a few kilobytes and 89 bytes. */
+export const MAX_HELD_BYTES = 1024 * 1024;
 
-export const verifyArchive = (archive: Buffer, key: KeyObject): Verification => {
-  let entries: TarEntry[];
+/** A mismatch found while reading, which ends the reading. */
+class Mismatch extends Error {}
+
+/** Collects an entry read whole (the manifest, its signature); `done` gets its bytes at its end. */
+const held = (path: string, size: number, done: (data: Buffer) => void): EntrySink => {
+  if (size > MAX_HELD_BYTES)
+    throw new Mismatch(
+      `${path}: ${size} bytes, far more than harness writes (verify reads ${MAX_HELD_BYTES})`,
+    );
+  const data = Buffer.alloc(size);
+  let filled = 0;
+  return { write: (chunk) => (filled += chunk.copy(data, filled)), end: () => done(data) };
+};
+
+/** Hashes an entry as it passes, and compares at its end. */
+const hashed = (file: ManifestFile): EntrySink => {
+  const hash = createHash('sha256');
+  return {
+    write: (chunk) => hash.update(chunk),
+    end: () => {
+      const actual = hash.digest('hex');
+      if (actual !== file.sha256)
+        throw new Mismatch(`${file.path}: sha256 ${actual} in the archive, ${file.sha256} in the manifest`);
+    },
+  };
+};
+
+const openManifest = (bytes: Buffer, signature: Buffer, key: KeyObject): Manifest => {
+  if (!signatureMatches(bytes, signature, key))
+    throw new Mismatch(`${MANIFEST}: the signature in ${SIGNATURE} does not match it with this public key`);
+  // Signed, so written by harness: its shape is harness's own.
+  const manifest = JSON.parse(bytes.toString('utf8')) as Manifest;
+  if (manifest.format !== MANIFEST_FORMAT)
+    throw new Mismatch(`${MANIFEST}: format ${manifest.format}, this harness reads ${MANIFEST_FORMAT}`);
+  return manifest;
+};
+
+export const verifyArchive = async (
+  source: ArchiveSource,
+  key: KeyObject,
+  limit = MAX_ARCHIVE_BYTES,
+): Promise<Verification> => {
+  let manifestBytes: Buffer | undefined;
+  let manifest: Manifest | undefined;
+  /** The manifest's files not yet read, in its order. */
+  const unread = new Map<string, ManifestFile>();
+  let entries = 0;
+  const onEntry: OnEntry = (path, size) => {
+    const place = entries++;
+    const expected = [MANIFEST, SIGNATURE][place];
+    if (expected !== undefined && path !== expected)
+      throw new Mismatch(
+        `${expected}: not the ${place === 0 ? 'first' : 'second'} file of the archive, where harness writes it (${path} is)`,
+      );
+    if (place === 0) return held(path, size, (bytes) => (manifestBytes = bytes));
+    if (place === 1)
+      return held(path, size, (signature) => {
+        manifest = openManifest(manifestBytes!, signature, key);
+        for (const file of manifest.files) unread.set(file.path, file);
+      });
+    const file = unread.get(path);
+    if (file === undefined) throw new Mismatch(`${path}: in the archive, not in the manifest`);
+    unread.delete(path);
+    return hashed(file);
+  };
   try {
-    entries = untarGz(archive);
+    await readTarGz(source, onEntry, limit);
   } catch (error) {
-    if (error instanceof ArchiveError) return mismatch(`archive: ${error.message}`);
+    if (error instanceof Mismatch) return { ok: false, mismatch: error.message };
+    if (error instanceof ArchiveError) return { ok: false, mismatch: `archive: ${error.message}` };
     throw error;
   }
-  const byPath = new Map(entries.map((e) => [e.path, e.data]));
-  const manifestBytes = byPath.get(MANIFEST);
-  const signature = byPath.get(SIGNATURE);
-  if (manifestBytes === undefined) return mismatch(`${MANIFEST}: missing from the archive`);
-  if (signature === undefined) return mismatch(`${SIGNATURE}: missing from the archive`);
-  if (!signatureMatches(manifestBytes, signature, key))
-    return mismatch(`${MANIFEST}: the signature in ${SIGNATURE} does not match it with this public key`);
-
-  // Signed, so written by harness: its shape is harness's own.
-  const manifest = JSON.parse(manifestBytes.toString('utf8')) as Manifest;
-  if (manifest.format !== MANIFEST_FORMAT)
-    return mismatch(`${MANIFEST}: format ${manifest.format}, this harness reads ${MANIFEST_FORMAT}`);
-  for (const file of manifest.files) {
-    const data = byPath.get(file.path);
-    if (data === undefined) return mismatch(`${file.path}: listed in the manifest, missing from the archive`);
-    const actual = sha256(data);
-    if (actual !== file.sha256)
-      return mismatch(`${file.path}: sha256 ${actual} in the archive, ${file.sha256} in the manifest`);
-  }
-  const listed = new Set([MANIFEST, SIGNATURE, ...manifest.files.map((f) => f.path)]);
-  const extra = entries.find((e) => !listed.has(e.path));
-  if (extra !== undefined) return mismatch(`${extra.path}: in the archive, not in the manifest`);
+  if (manifestBytes === undefined) return { ok: false, mismatch: `${MANIFEST}: missing from the archive` };
+  if (manifest === undefined) return { ok: false, mismatch: `${SIGNATURE}: missing from the archive` };
+  const [missing] = unread.values();
+  if (missing !== undefined)
+    return { ok: false, mismatch: `${missing.path}: listed in the manifest, missing from the archive` };
   return { ok: true, manifest };
 };

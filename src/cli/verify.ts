@@ -1,10 +1,8 @@
 // `harness verify`: exit 0 with what was certified when the signature and every hash match, exit 1 naming the
 // first mismatch otherwise, exit 2 when the archive or the key cannot be read at all.
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { keyFingerprint, readPublicKey, sha256 } from '../certify/manifest.ts';
-import { MAX_ARCHIVE_BYTES } from '../certify/tar.ts';
-import { verifyArchive } from '../certify/verify.ts';
-import { readAtMost } from '../read-at-most.ts';
+import { type Verification, verifyArchive } from '../certify/verify.ts';
 import { SPEC_FILE } from './certify.ts';
 import { UsageError } from './errors.ts';
 
@@ -14,16 +12,17 @@ export interface VerifyOptions {
 
 const MISMATCH = 1;
 
-export const verify = (archivePath: string, options: VerifyOptions): void => {
+export const verify = async (archivePath: string, options: VerifyOptions): Promise<void> => {
   const key = readPublicKey(options.publicKey);
-  let archive: Buffer;
+  let result: Verification;
   try {
-    // One byte past the bound is enough for verifyArchive to refuse the file as too large.
-    archive = readAtMost(archivePath, MAX_ARCHIVE_BYTES);
+    result = await verifyArchive(createReadStream(archivePath), key);
   } catch (error) {
-    throw new UsageError(`${archivePath}: cannot read (${(error as NodeJS.ErrnoException).code ?? error})`);
+    // Only the file's own errors (opening or reading it) are bad input; anything else is harness's fault.
+    const { syscall, code } = error as NodeJS.ErrnoException;
+    if (syscall === undefined) throw error;
+    throw new UsageError(`${archivePath}: cannot read (${code})`);
   }
-  const result = verifyArchive(archive, key);
   if (!result.ok) {
     console.log(`verification failed: ${result.mismatch}`);
     process.exitCode = MISMATCH;

@@ -1,16 +1,20 @@
-import { generateKeyPairSync } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { redactProfile, sealArchive } from '../../src/certify/manifest.ts';
-import { tarGz, untarGz } from '../../src/certify/tar.ts';
-import { verifyArchive } from '../../src/certify/verify.ts';
+import { tarGz } from '../../src/certify/tar.ts';
+import { MAX_HELD_BYTES, verifyArchive as verifySource } from '../../src/certify/verify.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { AT, BODY, FILES } from './fixture.ts';
+import { untarGz } from './untar.ts';
 
 const keys = () => generateKeyPairSync('ed25519');
 const { privateKey, publicKey } = keys();
 
 const { archive } = sealArchive(BODY, FILES, privateKey, AT);
-const entries = untarGz(archive);
+const entries = await untarGz(archive);
+const verifyArchive = (gzipped: Buffer, key: KeyObject) => verifySource([gzipped], key);
 
 /** The archive with one byte of one entry changed, repacked as a tamperer would. */
 const tampered = (path: string, at: (length: number) => number) =>
@@ -26,8 +30,8 @@ const tampered = (path: string, at: (length: number) => number) =>
   );
 
 describe('verifyArchive', () => {
-  it('accepts the archive as sealed, with its manifest', () => {
-    const result = verifyArchive(archive, publicKey);
+  it('accepts the archive as sealed, with its manifest', async () => {
+    const result = await verifyArchive(archive, publicKey);
     expect(result.ok).toBe(true);
     if (result.ok) expect(result.manifest.files.map((f) => f.path)).toEqual(FILES.map((f) => f.path));
   });
@@ -35,8 +39,8 @@ describe('verifyArchive', () => {
   const positions = { first: () => 0, middle: (n: number) => Math.floor(n / 2), last: (n: number) => n - 1 };
   for (const path of entries.map((e) => e.path)) {
     for (const [where, at] of Object.entries(positions)) {
-      it(`fails when the ${where} byte of ${path} changes, naming it`, () => {
-        const result = verifyArchive(tampered(path, at), publicKey);
+      it(`fails when the ${where} byte of ${path} changes, naming it`, async () => {
+        const result = await verifyArchive(tampered(path, at), publicKey);
         expect(result.ok).toBe(false);
         // A changed manifest or signature breaks the signature; any other file its hash.
         const named = path.startsWith('manifest.json') ? 'manifest.json' : path;
@@ -45,13 +49,13 @@ describe('verifyArchive', () => {
     }
   }
 
-  it('fails on a file added, a file removed, or another key', () => {
-    const added = verifyArchive(
+  it('fails on a file added, a file removed, or another key', async () => {
+    const added = await verifyArchive(
       tarGz([...entries, { path: 'extra.txt', data: Buffer.from('x') }], AT),
       publicKey,
     );
     expect(added).toEqual({ ok: false, mismatch: 'extra.txt: in the archive, not in the manifest' });
-    const removed = verifyArchive(
+    const removed = await verifyArchive(
       tarGz(
         entries.filter((e) => e.path !== 'SPEC.md'),
         AT,
@@ -62,9 +66,58 @@ describe('verifyArchive', () => {
       ok: false,
       mismatch: 'SPEC.md: listed in the manifest, missing from the archive',
     });
-    const other = verifyArchive(archive, keys().publicKey);
+    const other = await verifyArchive(archive, keys().publicKey);
     expect(other.ok).toBe(false);
     if (!other.ok) expect(other.mismatch).toMatch(/^manifest\.json: the signature .* does not match/);
+  });
+});
+
+describe('verifyArchive, as the archive streams', () => {
+  const [manifest, signature, ...files] = entries;
+  const tar = (...list: typeof entries) => gunzipSync(tarGz(list, AT));
+
+  it('needs the manifest first and its signature second, where harness writes them', async () => {
+    expect(
+      await verifyArchive(tarGz([files[0]!, manifest!, signature!, ...files.slice(1)], AT), publicKey),
+    ).toEqual({
+      ok: false,
+      mismatch: 'manifest.json: not the first file of the archive, where harness writes it (SPEC.md is)',
+    });
+    expect(await verifyArchive(tarGz([manifest!, ...files, signature!], AT), publicKey)).toEqual({
+      ok: false,
+      mismatch: 'manifest.json.sig: not the second file of the archive, where harness writes it (SPEC.md is)',
+    });
+    expect(await verifyArchive(tarGz([manifest!], AT), publicKey)).toEqual({
+      ok: false,
+      mismatch: 'manifest.json.sig: missing from the archive',
+    });
+  });
+
+  it(`holds no manifest larger than ${MAX_HELD_BYTES} bytes`, async () => {
+    const large = { path: 'manifest.json', data: Buffer.alloc(MAX_HELD_BYTES + 1, 0x20) };
+    expect(await verifyArchive(tarGz([large, signature!, ...files], AT), publicKey)).toEqual({
+      ok: false,
+      mismatch: `manifest.json: ${MAX_HELD_BYTES + 1} bytes, far more than harness writes (verify reads ${MAX_HELD_BYTES})`,
+    });
+  });
+
+  it('stops reading at a file the manifest does not list: 8 MiB after it are never read', async () => {
+    const extra = { path: 'extra.bin', data: randomBytes(8 * 1024 * 1024) };
+    const gzipped = gzipSync(tar(manifest!, signature!, extra, ...files), { level: 1 });
+    let read = 0;
+    async function* pieces() {
+      for (let at = 0; at < gzipped.length; at += 16 * 1024) {
+        const piece = gzipped.subarray(at, at + 16 * 1024);
+        read += piece.length;
+        yield piece;
+      }
+    }
+    expect(await verifySource(pieces(), publicKey)).toEqual({
+      ok: false,
+      mismatch: 'extra.bin: in the archive, not in the manifest',
+    });
+    expect(gzipped.length).toBeGreaterThan(8 * 1024 * 1024);
+    expect(read).toBeLessThan(1024 * 1024);
   });
 });
 

@@ -5,8 +5,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { tarGz, untarGz } from '../../src/certify/tar.ts';
+import { tarGz } from '../../src/certify/tar.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { untarGz } from '../certify/untar.ts';
 import { type Finished, harness, profileFor, secretsOf, tmp } from './run.ts';
 
 const CERTIFY_MS = 300_000;
@@ -17,11 +18,9 @@ execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519', '-out', key]);
 execFileSync('openssl', ['pkey', '-in', key, '-pubout', '-out', publicKey]);
 
 const verify = (archive: string) => harness(['verify', archive, '--public-key', publicKey]);
-const manifestOf = (archive: string) =>
+const manifestOf = async (archive: string) =>
   JSON.parse(
-    untarGz(readFileSync(archive))
-      .find((e) => e.path === 'manifest.json')!
-      .data.toString('utf8'),
+    (await untarGz(readFileSync(archive))).find((e) => e.path === 'manifest.json')!.data.toString('utf8'),
   );
 
 describe('harness certify with no profile (the embedded server)', () => {
@@ -41,7 +40,7 @@ describe('harness certify with no profile (the embedded server)', () => {
     expect(verified.stdout).toMatch(
       /^certifiable: no: ran against the embedded reference server, not a target/m,
     );
-    const manifest = manifestOf(archive);
+    const manifest = await manifestOf(archive);
     expect(manifest.files.map((f: { path: string }) => f.path)).toEqual(
       expect.arrayContaining([
         'SPEC.md',
@@ -55,7 +54,7 @@ describe('harness certify with no profile (the embedded server)', () => {
   });
 
   it('fails verification with exit 1 naming the first file changed', async () => {
-    const entries = untarGz(readFileSync(archive));
+    const entries = await untarGz(readFileSync(archive));
     for (const path of ['conformance/conformance.json', 'manifest.json']) {
       const changed = join(dir, `changed-${path.replace('/', '-')}.tgz`);
       const repacked = entries.map((e) => {
@@ -91,14 +90,14 @@ describe('harness certify with a profile', () => {
     expect((await verify(archive)).status).toBe(0);
     const secrets = secretsOf(server);
     expect(secrets.length).toBeGreaterThan(10);
-    for (const entry of untarGz(readFileSync(archive))) {
+    for (const entry of await untarGz(readFileSync(archive))) {
       const text = entry.data.toString('utf8');
       for (const secret of secrets) expect(text.includes(secret), `${entry.path} holds a secret`).toBe(false);
     }
     for (const text of [certified.stdout, certified.stderr]) {
       for (const secret of secrets) expect(text.includes(secret)).toBe(false);
     }
-    const manifest = manifestOf(archive);
+    const manifest = await manifestOf(archive);
     expect(manifest.target.embedded).toBe(false);
     expect(manifest.profile.clients.primary).toEqual({ client_id: server.clients.primary.client_id });
     expect(manifest.notCertifiable).toContain('profile sets the token lifetime to 5 s');

@@ -1,13 +1,14 @@
-// What a user hands harness that could hurt it: an archive with unsigned data after its end or a gzip bomb, a
-// profile with a YAML alias bomb, a `reports/latest` an artifact cache restored as a folder. Each ends quickly with
-// the exit code README gives, through the real binary.
+// What a user hands harness that could hurt it: an archive with unsigned data after its end, a gzip bomb or an
+// endless gzip stream, a profile with a YAML alias bomb, a `reports/latest` an artifact cache restored as a folder.
+// Each ends quickly with the exit code README gives, through the real binary.
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { sealArchive } from '../../src/certify/manifest.ts';
-import { MAX_ARCHIVE_BYTES, tarGz } from '../../src/certify/tar.ts';
+import { tarGz } from '../../src/certify/tar.ts';
+import { MAX_ARCHIVE_BYTES } from '../../src/certify/untar.ts';
 import { AT, BODY, FILES } from '../certify/fixture.ts';
 import { harness, tmp } from './run.ts';
 
@@ -57,15 +58,35 @@ describe('harness verify, given a hostile archive', () => {
     expect(result.seconds).toBeLessThan(10);
   });
 
-  it.runIf(existsSync('/dev/zero'))(
-    'exits 1 on an endless file, read no further than the bound',
-    async () => {
-      const result = await verify('/dev/zero');
-      expect(result.status).toBe(1);
-      expect(result.stdout).toMatch(/^verification failed: archive: larger than \d+ bytes gzipped, /);
-      expect(result.seconds).toBeLessThan(10);
-    },
-  );
+  it('exits 1 on a gzip stream that would never end, read no further than the bound', async () => {
+    // Empty stored deflate blocks, five bytes each: gzip that unpacks to nothing however long it runs.
+    const header = gzipSync(signedTar).subarray(0, 10);
+    const blocks = Buffer.alloc(MAX_ARCHIVE_BYTES, Buffer.from([0, 0, 0, 0xff, 0xff]));
+    const result = await verify(archiveFile('endless.tgz', Buffer.concat([header, blocks])));
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe(
+      `verification failed: archive: larger than ${MAX_ARCHIVE_BYTES} bytes gzipped, far more than a harness archive holds\n`,
+    );
+    expect(result.seconds).toBeLessThan(10);
+  });
+
+  it('a missing archive or a folder is bad input: one line naming it, exit 2', async () => {
+    for (const [file, code] of [
+      [join(dir, 'missing.tgz'), 'ENOENT'],
+      [dir, 'EISDIR'],
+    ]) {
+      const result = await verify(file!);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toBe(`harness: ${file}: cannot read (${code})\n`);
+    }
+  });
+
+  it.runIf(existsSync('/dev/zero'))('exits 1 on an endless file of zeros, at its first bytes', async () => {
+    const result = await verify('/dev/zero');
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('verification failed: archive: not a gzip file: incorrect header check\n');
+    expect(result.seconds).toBeLessThan(10);
+  });
 });
 
 describe('a profile with YAML aliases', () => {
