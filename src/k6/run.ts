@@ -148,6 +148,7 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
         HARNESS_START_AT: String(startAt),
         HARNESS_PLAN: JSON.stringify(plan),
         HARNESS_INSTANCES: String(run.instances),
+        HARNESS_INSTANCE: String(i),
         HARNESS_SUMMARY_JSON: summaryFiles[i],
         ...(run.instances === 1
           ? { HARNESS_SUMMARY_HTML: join(run.dir, `load-${run.label}-summary.html`) }
