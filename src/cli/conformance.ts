@@ -26,6 +26,7 @@ import {
   withNetworkFlags,
 } from './network.ts';
 import { reportDirFor } from './report-dir.ts';
+import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
 export interface ConformanceOptions extends NetworkFlags {
@@ -93,6 +94,7 @@ export interface ConformanceCommandResult {
 /** `harness conformance` without touching process state, so `harness certify` can run it too. */
 export const runConformanceCommand = async (
   options: ConformanceOptions,
+  stop?: AbortSignal,
 ): Promise<ConformanceCommandResult> => {
   const targeted = options.profile !== undefined || options.baseUrl !== undefined;
   if (targeted && options.fault)
@@ -143,6 +145,7 @@ export const runConformanceCommand = async (
       http: httpOptionsOf(network),
       ...(budget ? { budget } : {}),
       ...(options.deadline === undefined ? {} : { deadlineMs: options.deadline }),
+      ...(stop ? { stop } : {}),
     });
     if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
     const written = await writeReports(report, { dir, formats: options.format });
@@ -171,5 +174,7 @@ export const runConformanceCommand = async (
 };
 
 export const conformance = async (options: ConformanceOptions): Promise<void> => {
-  process.exitCode = (await runConformanceCommand(options)).exitCode;
+  process.exitCode = await whileInterruptible(
+    async (stop) => (await runConformanceCommand(options, stop)).exitCode,
+  );
 };
