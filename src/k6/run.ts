@@ -132,8 +132,12 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   const { target, secrets } = splitProfile(run.profile);
   const plan = k6PlanFor(resolveTarget(run.profile), run.plan);
   const phases = plan.probes.flatMap((p) => p.phases);
+  const interrupted = () => {
+    if (run.stop?.aborted) throw new LoadInterrupted(`${run.stop.reason} before k6 started`);
+  };
+  interrupted();
   const preflight = await runPreflight(run.profile, plan, run.http);
-  if (run.stop?.aborted) throw new LoadInterrupted(`${run.stop.reason} before k6 started`);
+  interrupted();
   const vus = phases.reduce((n, p) => n + vusFor(p, preflight.roundTripMs, run.instances).preAllocatedVUs, 0);
   const startAt = Date.now() + leadMs(Math.ceil(vus / run.instances));
   const files: string[] = [];
