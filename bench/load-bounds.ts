@@ -6,7 +6,7 @@
 //   sigint-conformance conformance against the embedded server, SIGINT once a check waits
 //   sigterm-load      load --scenario transactions, SIGTERM once k6 has sent 200 requests
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { tmp } from '../test/cli/run.ts';
@@ -79,9 +79,10 @@ const measure = async (name: string, mode: Mode) => {
     target.profile.limits = { 'transaction-event': { count: mode.limit, per: 'second' } };
   const profile = target ? profileFile(target.profile) : undefined;
   const reports = tmp();
+  const temp = tmp();
   const args = [...mode.args(profile?.file), '--report-dir', reports];
   const time = spawn('/usr/bin/time', ['-f', '%e s %M KB', process.execPath, BIN, ...args], {
-    env: { ...process.env, ...profile?.env },
+    env: { ...process.env, ...profile?.env, TMPDIR: temp },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -93,18 +94,25 @@ const measure = async (name: string, mode: Mode) => {
     await mode.interrupt({ kill: (signal) => process.kill(node, signal) } as ChildProcess, () => out, target);
   }
   const code = await exited;
-  const reportText = readdirSync(realpathSync(join(reports, 'latest')))
-    .map((file) => readFileSync(join(reports, 'latest', file), 'utf8'))
-    .join('\n');
+  const sentAtExit = target?.apiRequests.length ?? 0;
+  const latest = join(reports, 'latest');
+  const reportFiles = existsSync(latest) ? readdirSync(realpathSync(latest)) : [];
+  const reportText = reportFiles.map((file) => readFileSync(join(latest, file), 'utf8')).join('\n');
+  // A k6 left behind goes on loading the target.
+  await delay(1500);
+  const after = (target?.apiRequests.length ?? 0) - sentAtExit;
+  // tsx, which runs harness from source, keeps its cache there.
+  const tempLeft = readdirSync(temp).filter((entry) => !entry.startsWith('tsx-')).length;
   const secrets = ['load-secret', ...(target?.tokenRequests.map((_, i) => `token-${i + 1}"`) ?? [])];
   const found = secrets.filter((s) => out.includes(s) || reportText.includes(s)).length;
   const [wall, rss] = /([\d.]+) s (\d+) KB/.exec(out)?.slice(1) ?? ['?', '0'];
   const verdict = /^summary: .*$/m.exec(out)?.[0] ?? '(no summary)';
-  const tokens = target
-    ? `, ${target.tokenRequests.length} token / ${target.apiRequests.length} API requests`
+  const requests = target
+    ? `; ${target.tokenRequests.length} token / ${sentAtExit} API requests, ${after} more after exit`
     : '';
   console.log(
-    `${name} | ${wall} s | ${code} | ${Math.round(Number(rss) / 1024)} MB | ${found} | ${verdict}${tokens}`,
+    `${name} | ${wall} s | ${code} | ${Math.round(Number(rss) / 1024)} MB | ${found} | ${verdict}; ` +
+      `${reportFiles.length} reports, ${tempLeft} temp folders left${requests}`,
   );
   await target?.close();
 };
