@@ -103,4 +103,18 @@ describe('harness load against a costly target', () => {
     for (const phase of run.summary.phases) expect(run.grades[phase.plan.name]).toBe('INCONCLUSIVE');
     // Measured: 2,633 token requests in 20 s with a backoff per VU, 91 in 19 s with the run's bound.
   });
+
+  it('takes no token from a 16 MB token answer, and reads at most the bound of them', {
+    timeout: 120_000,
+  }, async () => {
+    target = await startLoadTarget({ tokens: PREFLIGHT_TOKENS, expiresIn: 2, hugeTokens: true });
+    const run = await runLoad(target.profile, ['--scenario', 'transactions', '--duration', '3s']);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^INCONCLUSIVE\s+over_transactions\s+.*not sent for want of a token: the token endpoint answered 200 without an access_token/m,
+    );
+    const fromK6 = target.tokenRequests.slice(PREFLIGHT_TOKENS);
+    const seconds = (fromK6.at(-1)! - target.tokenRequests[PREFLIGHT_TOKENS - 1]!) / 1000;
+    expect(fromK6.length).toBeLessThanOrEqual(1 + TOKEN_REQUESTS_PER_SECOND * seconds);
+  });
 });

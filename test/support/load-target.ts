@@ -7,8 +7,9 @@ import type { AddressInfo } from 'node:net';
 import type { Profile } from '../../src/spec/index.ts';
 
 export interface LoadTargetOptions {
-  /** Tokens issued before every token request is answered 503. */
+  /** Tokens issued before every token request is answered 503 (or, with `hugeTokens`, with a 16 MB token). */
   readonly tokens?: number;
+  readonly hugeTokens?: boolean;
   /** `expires_in` of the tokens issued. */
   readonly expiresIn?: number;
   /** Bytes of every API answer's body (200, JSON). */
@@ -29,9 +30,11 @@ export interface LoadTarget {
 
 const CHUNK = Buffer.alloc(64 * 1024, 'x');
 
-const sendBody = (res: ServerResponse, bytes: number): void => {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes + 2) });
-  res.write('"');
+/** A JSON string of `bytes` x's between `before` and `after`, written as fast as the reader takes it. */
+const sendBody = (res: ServerResponse, bytes: number, before = '"', after = '"'): void => {
+  const length = Buffer.byteLength(before) + bytes + Buffer.byteLength(after);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(length) });
+  res.write(before);
   let left = bytes;
   const pump = (): void => {
     while (left > 0 && !res.destroyed) {
@@ -39,7 +42,7 @@ const sendBody = (res: ServerResponse, bytes: number): void => {
       left -= chunk.length;
       if (!res.write(chunk)) return void res.once('drain', pump);
     }
-    if (!res.destroyed) res.end('"');
+    if (!res.destroyed) res.end(after);
   };
   pump();
 };
@@ -52,7 +55,16 @@ export const startLoadTarget = async (options: LoadTargetOptions = {}): Promise<
     if (req.method === 'HEAD') return void res.writeHead(404).end();
     if (req.method === 'POST' && req.url === '/oauth2/token') {
       tokenRequests.push(Date.now());
-      if (tokenRequests.length > (options.tokens ?? Number.POSITIVE_INFINITY)) {
+      const failing = tokenRequests.length > (options.tokens ?? Number.POSITIVE_INFINITY);
+      if (failing && options.hugeTokens) {
+        return sendBody(
+          res,
+          16 * 1024 * 1024,
+          '{"access_token":"',
+          '","expires_in":3600,"token_type":"Bearer"}',
+        );
+      }
+      if (failing) {
         res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"temporarily_unavailable"}');
         return;
       }
