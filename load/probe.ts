@@ -40,7 +40,7 @@ const pathIds = (): Ids => {
 /** Ids, then a wait for the common start, so several instances run one schedule on one clock. */
 export function setup(): SetupData {
   const ids = pathIds();
-  const at = startAt();
+  const at = startAt;
   if (at > Date.now()) sleep((at - Date.now()) / 1000);
   const now = Date.now();
   // Only ids and times: setup's return value lands in every summary, so no token or secret may be in it.

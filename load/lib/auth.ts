@@ -3,13 +3,27 @@
 // request; it fetches its own only when that one is due for renewal or is refused. setup() never returns a token:
 // k6 copies setup()'s return value into every summary.
 //
-// A token endpoint that fails must not be hammered once per iteration, nor fill stderr with a stack trace each:
-// a VU whose token request fails backs off (1 s, doubling, at most 30 s) and meanwhile sends nothing, and what the
-// token endpoint answered is recorded (metrics.ts) for the verdict to name.
-import http, { type RefinedResponse, type ResponseType } from 'k6/http';
-import { plan, prefetchedToken, secretOf, spec, target, timeoutParam } from './config.ts';
+// A token endpoint that fails must not be hammered, by one VU or by hundreds: every token request waits for a turn
+// of its VU (token-turns.ts), which bounds the whole run's token requests at 1 + 10 a second; meanwhile the VU sends
+// nothing, and what the token endpoint answered is recorded (metrics.ts) for the verdict to name. A token answer is
+// the one body a VU reads; one over MAX_TOKEN_BODY_BYTES gives no token, as in harness's own client.
+import http, { type RefinedResponse } from 'k6/http';
+import {
+  instanceIndex,
+  instances,
+  phases,
+  plan,
+  prefetchedToken,
+  roundTripMs,
+  secretOf,
+  spec,
+  startAt,
+  target,
+  timeoutParam,
+} from './config.ts';
 import { noToken, tokenFailures } from './metrics.ts';
-import { renewAtFor, tokenForm } from './wire.ts';
+import { runVus, tokenTurns } from './token-turns.ts';
+import { MAX_TOKEN_BODY_BYTES, renewAtFor, tokenForm } from './wire.ts';
 
 interface Held {
   readonly token: string;
@@ -18,56 +32,57 @@ interface Held {
   readonly after401: boolean;
 }
 
-interface Backoff {
-  readonly failures: number;
-  readonly retryAt: number;
-}
-
-const FIRST_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 30_000;
-
 const held = new Map<string, Held>();
-const backoff = new Map<string, Backoff>();
+
+// setup() (VU 0) fetches path ids only when run outside the CLI, a request per id source: it takes no turn.
+const turns =
+  __VU === 0
+    ? undefined
+    : tokenTurns(instanceIndex + instances * (__VU - 1), runVus(phases, roundTripMs, instances), startAt);
 
 /** The token answer's body, or nothing usable: a body that is no JSON must not throw once per iteration. */
-const issuedBy = (res: RefinedResponse<ResponseType>): { access_token?: unknown; expires_in?: unknown } => {
-  if (res.status !== 200) return {};
+const issuedBy = (res: RefinedResponse<'text'>): { access_token?: unknown; expires_in?: unknown } => {
+  if (res.status !== 200 || typeof res.body !== 'string' || res.body.length > MAX_TOKEN_BODY_BYTES) return {};
   try {
     return res.json() as { access_token?: unknown; expires_in?: unknown };
   } catch {
     return {};
   }
 };
+
+const requestToken = (role: string): RefinedResponse<'text'> => {
+  const client = plan.clients[role];
+  if (client === undefined) throw new Error(`the plan has no token request for client ${role}`);
+  return http.post(target.auth_url, tokenForm(spec.token.grantType, client, secretOf(role)), {
+    tags: { endpoint: 'POST {auth_url}', name: 'token' },
+    responseType: 'text',
+    ...timeoutParam,
+  });
+};
+
 /** A token for `role`, or undefined when its token endpoint is failing (the iteration then sends nothing). */
 export const tokenFor = (role: string, tags: Record<string, string>): string | undefined => {
   const now = Date.now();
   const current = held.get(role) ?? prefetchedToken(role);
-  if (current !== undefined && current.token !== '' && now < current.renewAt) {
-    if (!held.has(role)) held.set(role, { ...current, after401: false });
-    return current.token;
-  }
-  const waiting = backoff.get(role);
-  if (waiting !== undefined && now < waiting.retryAt) {
+  const valid = current !== undefined && current.token !== '' && now < current.renewAt;
+  if (valid && !held.has(role)) held.set(role, { ...current, after401: false });
+  // Renewal starts a VU's period ahead, so a turn comes before the token is due.
+  const renewing = turns !== undefined && now >= (current?.renewAt ?? 0) - turns.periodMs;
+  if (valid && !renewing) return current.token;
+  if (turns !== undefined && !turns.take(now)) {
+    if (valid) return current.token;
     noToken.add(1, tags);
     return undefined;
   }
-  const client = plan.clients[role];
-  if (client === undefined) throw new Error(`the plan has no token request for client ${role}`);
-  const res = http.post(target.auth_url, tokenForm(spec.token.grantType, client, secretOf(role)), {
-    tags: { endpoint: 'POST {auth_url}', name: 'token' },
-    ...timeoutParam,
-  });
+  const res = requestToken(role);
   const body = issuedBy(res);
   if (typeof body.access_token !== 'string' || body.access_token === '') {
     // Status 0: no answer (refused, reset, timed out); 200 here came without a usable access_token.
     tokenFailures.add(res.status, tags);
+    if (valid) return current.token;
     noToken.add(1, tags);
-    const failures = (waiting?.failures ?? 0) + 1;
-    const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (failures - 1));
-    backoff.set(role, { failures, retryAt: Date.now() + delay });
     return undefined;
   }
-  backoff.delete(role);
   const after401 = current?.token === '';
   held.set(role, {
     token: body.access_token,

@@ -1,7 +1,7 @@
 // What one k6 run targets, from the environment the harness CLI sets (never the command line, where `ps` shows it):
 // HARNESS_TARGET (where the endpoints are and what to send them), HARNESS_SECRETS (client secrets by role),
 // HARNESS_PLAN (the resolved plan, src/k6/plan.ts); from the CLI's pre-flight also HARNESS_ROUND_TRIP_MS,
-// HARNESS_START_AT, HARNESS_IDS and HARNESS_TOKENS;
+// HARNESS_START_AT, HARNESS_INSTANCE, HARNESS_IDS and HARNESS_TOKENS;
 // with --timeout, HARNESS_TIMEOUT_MS.
 import type { K6Plan } from './plan.ts';
 import type { K6Spec } from './wire.ts';
@@ -35,7 +35,10 @@ export const timeoutParam = __ENV.HARNESS_TIMEOUT_MS ? { timeout: `${__ENV.HARNE
 export const roundTripMs = Number(__ENV.HARNESS_ROUND_TRIP_MS ?? '250');
 
 /** When the first phase starts (epoch ms), the same for every instance, so their slots line up. */
-export const startAt = (): number => Number(__ENV.HARNESS_START_AT ?? Date.now() + 1000);
+export const startAt = Number(__ENV.HARNESS_START_AT ?? Date.now() + 1000);
+
+/** This instance's number among `instances`, from 0 (HARNESS_INSTANCE). */
+export const instanceIndex = Number(__ENV.HARNESS_INSTANCE ?? '0');
 
 /** Read when a VU needs a token, so the secrets live only in the VU's memory and never in options or setup data. */
 export const secretOf = (role: string): string => {

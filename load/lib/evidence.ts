@@ -65,6 +65,8 @@ export interface LoadSummary {
   /** harness's own API requests just before the run, per limiter key: they spend the same limits. */
   readonly preflightRequests: Readonly<Record<string, number>>;
   readonly phases: readonly PhaseResult[];
+  /** A signal stopped the run this long (ms) after its start: phases not over by then are not judged. */
+  readonly interrupted?: { readonly reason: string; readonly atMs: number };
 }
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);

@@ -86,4 +86,7 @@ export const optionsFor = (
   // count, min and max per slot are the evidence; p(99) of a phase's round trips sizes the verdict's tolerance.
   summaryTrendStats: ['count', 'min', 'avg', 'max', 'p(99)'],
   setupTimeout: `${setupTimeoutMs}ms`,
+  // A probe reads only an answer's status and headers: k6 would otherwise hold every body whole (a target answering
+  // 16 MB bodies took k6 past 4 GB). The few requests whose body is read ask for it (responseType: 'text').
+  discardResponseBodies: true,
 });

@@ -2,7 +2,7 @@
 // profile's body and query, and the outcome recorded as evidence: the slot of its send time and its round trip.
 // The request reached the server somewhere between sending and answer; that interval is all a verdict may use.
 import exec from 'k6/execution';
-import http, { type RefinedResponse, type ResponseType } from 'k6/http';
+import http, { type Params, type RefinedResponse, type ResponseType } from 'k6/http';
 import { forget, tokenFor } from './auth.ts';
 import { phases, spec, target, timeoutParam } from './config.ts';
 import {
@@ -45,7 +45,13 @@ interface Timed {
  * Sends as `role`, timed from just before sending to just after the answer (the token is fetched first); nothing
  * when there is no token (the token endpoint is failing).
  */
-const timedCall = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed | undefined => {
+const timedCall = (
+  key: string,
+  role: string,
+  ids: Ids,
+  tags: Record<string, string>,
+  read: Pick<Params, 'responseType'>,
+): Timed | undefined => {
   const token = tokenFor(role, tags);
   if (token === undefined) return undefined;
   const method = key.slice(0, key.indexOf(' '));
@@ -53,16 +59,25 @@ const timedCall = (key: string, role: string, ids: Ids, tags: Record<string, str
   // The profile's headers too, as conformance sends them (src/client/api.ts).
   const headers = apiHeaders('application/json', `Bearer ${token}`, target.requests?.[key]?.headers);
   const sent = Date.now();
-  const res = http.request(method, urlFor(key, ids), body, { headers, tags, ...timeoutParam });
+  const res = http.request(method, urlFor(key, ids), body, { headers, tags, ...read, ...timeoutParam });
   return { res, sent, answered: Date.now() };
 };
 
-/** On a 401 fetches a fresh token and sends once more (SPEC.md §5 rule 4); the retry is the one recorded. */
-const call = (key: string, role: string, ids: Ids, tags: Record<string, string>): Timed | undefined => {
-  const first = timedCall(key, role, ids, tags);
+/**
+ * On a 401 fetches a fresh token and sends once more (SPEC.md §5 rule 4); the retry is the one recorded. A probe
+ * reads no body (options.ts discards them) unless `read` asks for it.
+ */
+const call = (
+  key: string,
+  role: string,
+  ids: Ids,
+  tags: Record<string, string>,
+  read: Pick<Params, 'responseType'> = {},
+): Timed | undefined => {
+  const first = timedCall(key, role, ids, tags, read);
   if (first?.res.status !== 401 || !forget(role)) return first;
   renewed.add(1);
-  return timedCall(key, role, ids, tags);
+  return timedCall(key, role, ids, tags, read);
 };
 
 export const probeRequest = (index: number, data: SetupData): void => {
@@ -97,6 +112,6 @@ export const probeRequest = (index: number, data: SetupData): void => {
   }
 };
 
-/** For setup(): a plain call with token renewal, untimed; undefined when no token could be had. */
+/** For setup(): a plain call with token renewal and its body read, untimed; undefined when no token could be had. */
 export const fetchFrom = (key: string, role: string, ids: Ids) =>
-  call(key, role, ids, { name: 'setup: path id' })?.res;
+  call(key, role, ids, { name: 'setup: path id' }, { responseType: 'text' })?.res;

@@ -221,7 +221,12 @@ export const judgeAll = (summary: LoadSummary): Verdict[] => {
   const timelines = timelinesOf(summary);
   const lateSpreadMs =
     summary.lateMs.length > 1 ? Math.max(...summary.lateMs) - Math.min(...summary.lateMs) : 0;
-  return summary.phases.map((p) => judgePhase(p, timelines.get(p.plan.limiterKey)!, lateSpreadMs));
+  const { interrupted } = summary;
+  return summary.phases.map((p) =>
+    interrupted !== undefined && p.plan.startMs + p.plan.durationMs > interrupted.atMs
+      ? { grade: 'INCONCLUSIVE', message: `${interrupted.reason} before this phase ended`, notes: [] }
+      : judgePhase(p, timelines.get(p.plan.limiterKey)!, lateSpreadMs),
+  );
 };
 
 /** Phases with their verdicts, failures first, then the rest in grade order, stable within a grade. */

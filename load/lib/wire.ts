@@ -10,6 +10,9 @@ export interface K6Spec {
   readonly retryAfterPattern: string;
 }
 
+/** The most of a token answer k6 uses, the cap harness's own client puts on a body (DEFAULT_MAX_BODY_BYTES). */
+export const MAX_TOKEN_BODY_BYTES = 64 * 1024;
+
 /** SPEC.md §4 "Token endpoint payload", form fields in order. */
 export const tokenForm = (
   grantType: string,

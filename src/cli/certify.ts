@@ -15,6 +15,7 @@ import { runConformanceCommand } from './conformance.ts';
 import { UsageError } from './errors.ts';
 import { findK6, k6VersionLine } from './k6.ts';
 import { runLoadCommand } from './load.ts';
+import { whileInterruptible } from './signals.ts';
 import { harnessCommit, harnessVersion } from './version.ts';
 
 export interface CertifyOptions {
@@ -70,29 +71,35 @@ const checkInput = (options: CertifyOptions): Profile | undefined => {
   return profile;
 };
 
-const runCertify = async (options: CertifyOptions, staging: string): Promise<number> => {
+const runCertify = async (options: CertifyOptions, staging: string, stop: AbortSignal): Promise<number> => {
   const key = readPrivateKey(options.key);
   const profile = checkInput(options);
   const k6 = k6VersionLine(findK6());
   const target = options.profile === undefined ? {} : { profile: options.profile };
   const startedAt = new Date();
   console.error('harness certify: conformance, every check (token expiry beside the rest)');
-  const conformance = await runConformanceCommand({
-    ...target,
-    slow: true,
-    reportDir: join(staging, 'conformance'),
-    format: [...REPORT_FORMATS],
-  });
+  const conformance = await runConformanceCommand(
+    {
+      ...target,
+      slow: true,
+      reportDir: join(staging, 'conformance'),
+      format: [...REPORT_FORMATS],
+    },
+    stop,
+  );
   const report = conformance.report;
   if (report === undefined) return conformance.exitCode;
   console.error('harness certify: load --scenario all');
-  const load = await runLoadCommand({
-    ...target,
-    scenario: ['all'],
-    instances: 1,
-    reportDir: join(staging, 'load'),
-    limit: {},
-  });
+  const load = await runLoadCommand(
+    {
+      ...target,
+      scenario: ['all'],
+      instances: 1,
+      reportDir: join(staging, 'load'),
+      limit: {},
+    },
+    stop,
+  );
   const finishedAt = new Date();
   const loadFiles = reportFiles(load.dir, 'load');
   const files: TarEntry[] = [
@@ -136,7 +143,7 @@ const runCertify = async (options: CertifyOptions, staging: string): Promise<num
 export const certify = async (options: CertifyOptions): Promise<void> => {
   const staging = await mkdtemp(join(tmpdir(), 'harness-certify-'));
   try {
-    process.exitCode = await runCertify(options, staging);
+    process.exitCode = await whileInterruptible((stop) => runCertify(options, staging, stop));
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

@@ -31,6 +31,7 @@ import {
   withNetworkFlags,
 } from './network.ts';
 import { reportDirFor } from './report-dir.ts';
+import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
 export interface ConformanceOptions extends NetworkFlags {
@@ -100,6 +101,7 @@ export interface ConformanceCommandResult {
 /** `harness conformance` without touching process state, so `harness certify` can run it too. */
 export const runConformanceCommand = async (
   options: ConformanceOptions,
+  stop?: AbortSignal,
 ): Promise<ConformanceCommandResult> => {
   const targeted = options.profile !== undefined || options.baseUrl !== undefined;
   if (targeted && options.fault)
@@ -153,6 +155,7 @@ export const runConformanceCommand = async (
       http: httpOptionsOf(network),
       ...(budget ? { budget } : {}),
       ...(options.deadline === undefined ? {} : { deadlineMs: options.deadline }),
+      ...(stop ? { stop } : {}),
     });
     if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
     const written = await writeReports(report, { dir, formats: options.format });
@@ -182,5 +185,7 @@ export const runConformanceCommand = async (
 };
 
 export const conformance = async (options: ConformanceOptions): Promise<void> => {
-  process.exitCode = (await runConformanceCommand(options)).exitCode;
+  process.exitCode = await whileInterruptible(
+    async (stop) => (await runConformanceCommand(options, stop)).exitCode,
+  );
 };

@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { rmdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import type { PhasePlan } from '../../load/lib/plan.ts';
 import { summaryHtml } from '../../load/lib/report-html.ts';
 import { byGrade, GRADE_ORDER, reportJson } from '../../load/lib/verdict.ts';
 import { TargetError, TokenError } from '../client/index.ts';
@@ -9,7 +10,7 @@ import { k6Network } from '../k6/k6-network.ts';
 import { k6PlanFor } from '../k6/plan.ts';
 import { PreflightError } from '../k6/preflight.ts';
 import { availableProbes } from '../k6/probes.ts';
-import { type LoadOutcome, runLoad } from '../k6/run.ts';
+import { LoadInterrupted, type LoadOutcome, runLoad } from '../k6/run.ts';
 import { loadProfile } from '../profile/load.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import { type GradedPhase, toLoadJUnit } from '../report/load-junit.ts';
@@ -27,6 +28,7 @@ import {
   withNetworkFlags,
 } from './network.ts';
 import { reportDirFor } from './report-dir.ts';
+import { whileInterruptible } from './signals.ts';
 
 export interface LoadOptions extends NetworkFlags {
   profile?: string;
@@ -56,8 +58,34 @@ export interface LoadCommandResult {
   readonly files: readonly string[];
 }
 
+/** A signal before any phase had a result: every phase INCONCLUSIVE with the reason, in the report CI reads. */
+const reportInterrupted = async (
+  dir: string,
+  label: string,
+  phases: readonly PhasePlan[],
+  reason: string,
+  durationMs: number,
+): Promise<LoadCommandResult> => {
+  console.error(`harness: ${reason}: no phase judged`);
+  const junit = join(dir, `load-${label}.xml`);
+  writeFileSync(
+    junit,
+    toLoadJUnit(
+      phases.map((p) => ({ ...p, grade: 'INCONCLUSIVE', message: reason })),
+      durationMs,
+    ),
+  );
+  await pointLatest(dir);
+  console.log(`reports: ${show(junit)}`);
+  console.log(`summary: ${phases.length} phases: ${phases.length} INCONCLUSIVE`);
+  return { exitCode: 0, dir, files: [junit] };
+};
+
 /** `harness load` without touching process state, so `harness certify` can run it too. */
-export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandResult> => {
+export const runLoadCommand = async (
+  options: LoadOptions,
+  stop?: AbortSignal,
+): Promise<LoadCommandResult> => {
   if (options.profile && (options.fault || Object.keys(options.limit).length > 0)) {
     throw new UsageError('--fault and --limit apply to the embedded server only (no --profile)');
   }
@@ -82,7 +110,7 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
       ...(options.rate ? { rate: options.rate } : {}),
     };
     // The whole plan, pre-flight included, before any request: what the input gets wrong exits 2 here.
-    const { totalMs } = k6PlanFor(target, plan);
+    const { totalMs, probes } = k6PlanFor(target, plan);
     const k6 = findK6();
     const dir = await reportDirFor(options.reportDir);
     const network = networkFor(profile, server !== undefined);
@@ -111,8 +139,13 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
         onLine: (l) => console.error(l),
         network: forK6,
         http: httpOptionsOf(network),
+        ...(stop ? { stop } : {}),
       });
     } catch (error) {
+      if (error instanceof LoadInterrupted) {
+        const phases = probes.flatMap((p) => p.phases);
+        return await reportInterrupted(dir, label, phases, error.message, Date.now() - started);
+      }
       // The pre-flight could not talk to the target or get a token or an id: no phase can run, and the fault is the
       // target's.
       if (error instanceof TargetError || error instanceof TokenError || error instanceof PreflightError) {
@@ -126,11 +159,13 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
       forK6.dispose();
     }
     const files = [...outcome.files];
-    if (options.instances > 1) {
+    // k6 judges only its own share of several instances, and judged phases a signal cut short.
+    if (options.instances > 1 || outcome.summary.interrupted) {
       const merged = join(dir, `load-${label}-summary`);
       writeFileSync(`${merged}.json`, reportJson(outcome.summary));
       writeFileSync(`${merged}.html`, summaryHtml(outcome.summary));
-      files.push(`${merged}.json`, `${merged}.html`);
+      if (options.instances > 1) files.push(`${merged}.json`);
+      files.push(`${merged}.html`);
     } else {
       files.push(join(dir, `load-${label}-summary.html`));
     }
@@ -168,7 +203,8 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
       `summary: ${graded.length} phases: ${counts.join(', ')}` +
         (failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''),
     );
-    const k6Failed = outcome.exitCodes.some((code) => code !== 0);
+    // k6 stopped by a signal exits non-zero by design.
+    const k6Failed = !outcome.summary.interrupted && outcome.exitCodes.some((code) => code !== 0);
     if (k6Failed) console.log(`k6 exited with ${outcome.exitCodes.join(', ')}: see its output above`);
     // A k6 error makes every count doubtful, so it outranks a failed phase. INCONCLUSIVE and WARN are no failure
     // of the server; --strict makes them one for the exit code.
@@ -181,5 +217,5 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
 };
 
 export const load = async (options: LoadOptions): Promise<void> => {
-  process.exitCode = (await runLoadCommand(options)).exitCode;
+  process.exitCode = await whileInterruptible(async (stop) => (await runLoadCommand(options, stop)).exitCode);
 };

@@ -50,5 +50,15 @@ export const k6Network = (network: Network): K6Network => {
     writeFileSync(config, JSON.stringify(options), { mode: 0o600 });
     args.push('--config', config);
   }
-  return { env, args, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  // Removed on exit too, however harness ends (a second Ctrl-C exits at once), since the config holds a key.
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove);
+  return {
+    env,
+    args,
+    dispose: () => {
+      process.off('exit', remove);
+      remove();
+    },
+  };
 };

@@ -2,12 +2,12 @@
 // merges what they write into one summary. Before k6 starts, a pre-flight times a few requests (the VUs are sized
 // from that round trip) and fetches tokens and path ids once. Secrets and tokens reach k6 only through its
 // environment, never its arguments. Programs (the accuracy benchmark) call runLoad() directly.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type LoadSummary, mergeSummaries } from '../../load/lib/evidence.ts';
 import { vusFor } from '../../load/lib/schedule.ts';
 import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
+import { spawnGroup } from '../child-group.ts';
 import type { HttpClientOptions } from '../client/index.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
@@ -29,6 +29,13 @@ export interface LoadRun {
   readonly network?: { readonly env: Readonly<Record<string, string>>; readonly args: readonly string[] };
   /** The same settings for harness's own requests before k6 starts (the pre-flight). */
   readonly http?: HttpClientOptions;
+  /** A signal: k6 stops (SIGTERM, which makes it write its summary), and unfinished phases are not judged. */
+  readonly stop?: AbortSignal;
+}
+
+/** Stopped before k6 ran, or before it wrote a summary: no phase has a result. */
+export class LoadInterrupted extends Error {
+  override readonly name = 'LoadInterrupted';
 }
 
 export interface PhaseOutcome {
@@ -99,15 +106,16 @@ const foldingRepeats = (onLine: (line: string) => void) => {
 
 const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: string[]): Promise<number> =>
   new Promise((done, fail) => {
-    const child = spawn(run.k6, ['run', '--quiet', ...args, SCRIPT], {
+    const child = spawnGroup(run.k6, ['run', '--quiet', ...args, SCRIPT], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(run.stop ? { stop: run.stop } : {}),
     });
     const prefix = run.instances > 1 ? `[k6 ${index + 1}/${run.instances}] ` : '[k6] ';
     const output = foldingRepeats((line) => run.onLine?.(`${prefix}${line}`));
     for (const stream of [child.stdout, child.stderr]) {
       let pending = '';
-      stream.on('data', (chunk: Buffer) => {
+      stream?.on('data', (chunk: Buffer) => {
         const lines = (pending + chunk.toString()).split('\n');
         pending = lines.pop() ?? '';
         for (const line of lines) if (line.trim() !== '') output.line(line);
@@ -124,10 +132,23 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   const { target, secrets } = splitProfile(run.profile);
   const plan = k6PlanFor(resolveTarget(run.profile), run.plan);
   const phases = plan.probes.flatMap((p) => p.phases);
+  const interrupted = () => {
+    if (run.stop?.aborted) throw new LoadInterrupted(`${run.stop.reason} before k6 started`);
+  };
+  interrupted();
   const preflight = await runPreflight(run.profile, plan, run.http);
+  interrupted();
   const vus = phases.reduce((n, p) => n + vusFor(p, preflight.roundTripMs, run.instances).preAllocatedVUs, 0);
   const startAt = Date.now() + leadMs(Math.ceil(vus / run.instances));
   const files: string[] = [];
+  let stoppedAt: LoadSummary['interrupted'];
+  run.stop?.addEventListener(
+    'abort',
+    () => {
+      stoppedAt = { reason: String(run.stop?.reason), atMs: Date.now() - startAt };
+    },
+    { once: true },
+  );
   const summaryFiles = segments(run.instances).map((_, i) =>
     join(
       run.dir,
@@ -148,6 +169,7 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
         HARNESS_START_AT: String(startAt),
         HARNESS_PLAN: JSON.stringify(plan),
         HARNESS_INSTANCES: String(run.instances),
+        HARNESS_INSTANCE: String(i),
         HARNESS_SUMMARY_JSON: summaryFiles[i],
         ...(run.instances === 1
           ? { HARNESS_SUMMARY_HTML: join(run.dir, `load-${run.label}-summary.html`) }
@@ -175,11 +197,13 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
     try {
       return JSON.parse(readFileSync(file, 'utf8')) as LoadSummary;
     } catch {
-      throw new Error(`k6 instance ${i + 1} exited with ${exitCodes[i]} and wrote no summary (${file})`);
+      const why = `k6 instance ${i + 1} exited with ${exitCodes[i]} and wrote no summary (${file})`;
+      throw run.stop?.aborted ? new LoadInterrupted(`${run.stop.reason}: ${why}`) : new Error(why);
     }
   });
   files.push(...summaryFiles);
-  const summary = run.instances === 1 ? summaries[0]! : mergeSummaries(summaries);
+  const merged = run.instances === 1 ? summaries[0]! : mergeSummaries(summaries);
+  const summary = stoppedAt === undefined ? merged : { ...merged, interrupted: stoppedAt };
   const verdicts = judgeAll(summary);
   return {
     summary,

@@ -24,6 +24,8 @@ export interface RunOptions {
   readonly budget?: RequestBudget;
   /** The whole run ends after this long (default: runDeadlineMs); checks still running are INCONCLUSIVE. */
   readonly deadlineMs?: number;
+  /** Ends the run as the deadline does, its reason (`interrupted (SIGINT)`) in the verdicts: a signal. */
+  readonly stop?: AbortSignal;
 }
 
 /** Lane of checks that run beside all others from the start (runCheck never rejects, so it is awaited last). */
@@ -159,6 +161,9 @@ export const runConformance = async (
     );
     void session.end(`run deadline passed (${deadlineMs / 1000} s)`);
   }, deadlineMs);
+  const interrupt = () => void session.end(String(options.stop?.reason));
+  if (options.stop?.aborted) interrupt();
+  else options.stop?.addEventListener('abort', interrupt, { once: true });
   const alongside = runLanes(
     running.filter((c) => c.lane === ALONGSIDE),
     session,
@@ -191,6 +196,7 @@ export const runConformance = async (
     results.push(...(await alongside));
   } finally {
     clearTimeout(deadline);
+    options.stop?.removeEventListener('abort', interrupt);
     await session.close();
   }
   const finishedAt = new Date();

@@ -1,9 +1,10 @@
 // Toxiproxy as the test bed's network: loopback answers in well under a millisecond, which hides every effect of
 // round trips on a limit measurement (a burst spread over a window edge, a 429 seen one round trip late). A proxy
 // with latency toxics in both directions gives a local server the round trips of a real network.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
+import { spawnGroup } from '../child-group.ts';
 import {
   type ReferenceServerOptions,
   type RunningReferenceServer,
@@ -104,8 +105,9 @@ const waitForApi = async (child: ChildProcess, apiUrl: string, output: () => str
 
 const spawnOnFreePort = async (binary: string): Promise<{ child: ChildProcess; apiUrl: string }> => {
   const port = await freePort();
-  // LOG_LEVEL=error: toxiproxy logs every API call and connection at debug level otherwise.
-  const child = spawn(binary, ['-host', HOST, '-port', String(port)], {
+  // LOG_LEVEL=error: toxiproxy logs every API call and connection at debug level otherwise. A run that dies without
+  // close() (a signal, an exception) must not leave the proxy running: spawnGroup kills it on exit.
+  const child = spawnGroup(binary, ['-host', HOST, '-port', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOG_LEVEL: 'error' },
   });
@@ -192,15 +194,11 @@ export const startToxiproxy = async (): Promise<Toxiproxy> => {
     });
   }
   const { child, apiUrl } = started;
-  // A test run that dies without close() must not leave the proxy running.
-  const killWithUs = () => child.kill();
-  process.once('exit', killWithUs);
   return {
     apiUrl,
     pid: child.pid!,
     proxy: (name, upstream, condition = 'lan') => createProxy(apiUrl, name, upstream, condition),
     close: async () => {
-      process.off('exit', killWithUs);
       if (exited(child)) return;
       const gone = once(child, 'exit');
       child.kill('SIGTERM');

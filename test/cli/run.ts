@@ -64,3 +64,47 @@ export const secretsOf = (server: RunningReferenceServer): string[] => [
   ...Object.values(server.clients).map((c) => c.client_secret),
   ...server.issuedTokens(),
 ];
+
+export interface Running {
+  readonly child: ChildProcess;
+  /** stdout and stderr so far, interleaved. */
+  output(): string;
+  /** Resolves once the output matches `pattern`. */
+  waitFor(pattern: RegExp): Promise<void>;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `harness` to signal it mid-run: its output watched, its exit awaited. */
+export const spawnHarness = (args: string[], env: NodeJS.ProcessEnv = {}): Running => {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const watchers = new Set<() => void>();
+  for (const stream of [child.stdout!, child.stderr!]) {
+    stream.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      for (const watcher of watchers) watcher();
+    });
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  return {
+    child,
+    output: () => out,
+    exited,
+    waitFor: (pattern) =>
+      new Promise((resolvePromise, reject) => {
+        const check = () => {
+          if (!pattern.test(out)) return;
+          watchers.delete(check);
+          resolvePromise();
+        };
+        watchers.add(check);
+        check();
+        void exited.then(() => reject(new Error(`harness exited before ${pattern}: ${out}`)));
+      }),
+  };
+};

@@ -1,6 +1,11 @@
 // The test bed's network: latency toxics must really slow a round trip through the proxy, and only while the
 // condition says so. Bounds are wide (a floor Toxiproxy enforces, a ceiling loopback stays far under) so a busy
 // machine cannot fail them.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HttpClient } from '../../src/client/index.ts';
 import type { Profile } from '../../src/spec/index.ts';
@@ -103,6 +108,36 @@ describe.skipIf(!available)(
       expect(() => process.kill(toxiproxy.pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
       await expect(fetch(`${toxiproxy.apiUrl}/version`)).rejects.toThrow();
       await expect(fetch(proxy.url('/'))).rejects.toThrow();
+    });
+
+    it('dies with a program that has no signal handler of its own and is sent SIGINT', {
+      timeout: 30_000,
+    }, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'harness-toxiproxy-'));
+      const script = join(dir, 'hold.mts');
+      const module = resolve(import.meta.dirname, '../../src/testbed/toxiproxy.ts');
+      writeFileSync(
+        script,
+        `const { startToxiproxy } = await import(${JSON.stringify(module)});\n` +
+          'console.log((await startToxiproxy()).pid);\nsetInterval(() => {}, 1000);\n',
+      );
+      const program = spawn(process.execPath, ['--import', 'tsx', script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const [pid] = (await once(program.stdout!, 'data')) as [Buffer];
+      program.kill('SIGINT');
+      const [, signal] = await once(program, 'exit');
+      expect(signal).toBe('SIGINT');
+      rmSync(dir, { recursive: true, force: true });
+      // Killed, it is reaped a moment later by whoever inherits it.
+      const gone = async () => {
+        for (let waited = 0; waited < 2000; waited += 50) {
+          if (!existsSync(`/proc/${Number(pid.toString())}`)) return true;
+          await new Promise((done) => setTimeout(done, 50));
+        }
+        return false;
+      };
+      expect(await gone()).toBe(true);
     });
 
     it('removes a proxy without stopping the others', async () => {
