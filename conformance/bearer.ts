@@ -3,8 +3,8 @@ import { type Exchange, isSuccess, issuedToken } from '../src/client/index.ts';
 import { clock } from '../src/runner/bucket-log.ts';
 import type { CheckContext } from '../src/runner/context.ts';
 import { TOKEN_ENDPOINT_KEY } from '../src/runner/counting-client.ts';
-import { fail, inconclusive, skip, warn } from '../src/runner/grades.ts';
-import { retryAfterSeconds } from '../src/runner/probe-result.ts';
+import { fail, inconclusive, skip, skipByChoice, warn } from '../src/runner/grades.ts';
+import { retryAfterShown, retryWaitMs } from '../src/runner/probe-result.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
 import { AUTH_RULES, cite, type EndpointKey, type EndpointSpec } from '../src/spec/index.ts';
@@ -32,8 +32,8 @@ const refused = (label: string, exchange: Exchange): string => {
 const LIMITED_RETRIES = 2;
 
 /**
- * Sends once the bucket has room, holding it, and again after Retry-After while it answers 429: no limit probe of
- * the bucket runs meanwhile, whose bursts would get this request refused and count it in their windows.
+ * Sends once the bucket has room, holding it, and again after Retry-After (at most a window) while it answers 429: no
+ * limit probe of the bucket runs meanwhile, whose bursts would get this request refused and count it in their windows.
  */
 const pastTheLimit = async (
   ctx: CheckContext,
@@ -44,17 +44,19 @@ const pastTheLimit = async (
   for (let attempt = 1; ; attempt++) {
     const exchange = await ctx.withRoom(endpoint, 1, send);
     if (exchange.status !== 429) return exchange;
+    const retryAfter = `Retry-After: ${retryAfterShown(exchange)}`;
     if (attempt > LIMITED_RETRIES) {
       return inconclusive(
-        `${label}: 429 ${attempt} times, so the ${endpoint.bucket} limit stayed spent by other traffic of the tenant`,
+        `${label}: 429 ${attempt} times (${retryAfter}), so the ${endpoint.bucket} limit stayed spent, by other traffic of the tenant or a block on it`,
       );
     }
-    const { windowMs } = ctx.target.limitOf(endpoint.bucket);
-    const seconds = retryAfterSeconds(exchange);
-    await ctx.wait(
-      seconds === undefined ? windowMs : seconds * 1000,
-      `for the Retry-After of a 429 (${label})`,
-    );
+    const ms = retryWaitMs(exchange, ctx.target.limitOf(endpoint.bucket));
+    if (!ctx.session.endsAfter(ms)) {
+      return inconclusive(
+        `${label}: 429 (${retryAfter}), and waiting ${Math.ceil(ms / 1000)} s to retry would pass the run's deadline`,
+      );
+    }
+    await ctx.wait(ms, `for the Retry-After of a 429 (${label}; ${retryAfter})`);
   }
 };
 
@@ -176,7 +178,7 @@ export const bearerChecks = (): CheckDefinition[] => [
         .map((key) => ctx.target.endpoint(key as EndpointKey))
         .filter((e) => ctx.target.reachable(e));
       if (lacks.length === 0) {
-        return skip(
+        return skipByChoice(
           'clients.restricted lacks no endpoint that harness may call (side_effects) with ids it can obtain',
         );
       }

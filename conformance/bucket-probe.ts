@@ -3,7 +3,7 @@
 import type { Exchange } from '../src/client/index.ts';
 import type { LoggedRequest } from '../src/runner/bucket-log.ts';
 import type { CheckContext } from '../src/runner/context.ts';
-import { skip } from '../src/runner/grades.ts';
+import { skip, skipByChoice } from '../src/runner/grades.ts';
 import { relativeTo } from '../src/runner/limit-bounds.ts';
 import { probeBucket } from '../src/runner/probe.ts';
 import type { ProbePlan, ProbeResult } from '../src/runner/probe-result.ts';
@@ -53,7 +53,7 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
 /** The bucket's probe; the check shows its first request as evidence and a loop that replays the burst as repro. */
 export const probe = async (ctx: CheckContext, bucket: BucketId): Promise<ProbeResult> => {
   // Only the Observability bucket can be empty: its paths come from the profile (SPEC.md §4: "not shown").
-  if (ctx.target.endpointsIn(bucket).length === 0) skip(`no ${bucket} endpoints in the profile`);
+  if (ctx.target.endpointsIn(bucket).length === 0) skipByChoice(`no ${bucket} endpoints in the profile`);
   const result = await probeBucket(ctx, probePlan(ctx.target, bucket));
   const first = result.spend.requests.find((r) => r.exchange !== undefined)?.exchange;
   if (first !== undefined) {

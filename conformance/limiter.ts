@@ -4,7 +4,8 @@
 
 import { isSuccess } from '../src/client/index.ts';
 import type { CheckContext } from '../src/runner/context.ts';
-import { info, skip } from '../src/runner/grades.ts';
+import { info, skip, skipByChoice } from '../src/runner/grades.ts';
+import { retryAfterShown } from '../src/runner/probe-result.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
 import { type BucketId, cite, limitQuote } from '../src/spec/index.ts';
 import { probe, probeRequests } from './bucket-probe.ts';
@@ -14,7 +15,7 @@ const BUCKET: BucketId = 'observability';
 
 const classify = async (ctx: CheckContext): Promise<string> => {
   if (ctx.target.endpointsIn(BUCKET).length === 0)
-    return skip('the profile lists no Observability endpoints');
+    return skipByChoice('the profile lists no Observability endpoints');
   const result = await probe(ctx, BUCKET);
   const { edge, afterEdge, firstRefusal, retryAfterSeconds: seconds, limit } = result;
   if (edge === undefined || afterEdge === undefined || firstRefusal === undefined || seconds === undefined) {
@@ -28,7 +29,7 @@ const classify = async (ctx: CheckContext): Promise<string> => {
     afterEdge === undefined
       ? ''
       : `; after the next edge ${afterEdgeAdmitted} of ${afterEdge.requests.length} admitted at once`;
-  const observed = `Retry-After ${seconds} s; capacity back ${waitedMs} ms after the 429${atOnce}`;
+  const observed = `Retry-After ${firstRefusal.exchange ? retryAfterShown(firstRefusal.exchange) : seconds} s; capacity back ${waitedMs} ms after the 429${atOnce}`;
   // Right after an edge a token bucket has refilled a token or two; a fixed window (or a sliding log whose burst
   // aged out as one) admits about the whole limit at once.
   const trickles =

@@ -5,7 +5,7 @@ import type { Exchange } from '../src/client/index.ts';
 import { isSuccess } from '../src/client/index.ts';
 import { clock } from '../src/runner/bucket-log.ts';
 import type { CheckContext } from '../src/runner/context.ts';
-import { fail, inconclusive, skip } from '../src/runner/grades.ts';
+import { fail, inconclusive, skip, skipByChoice } from '../src/runner/grades.ts';
 import {
   admittedAfterRefusal,
   admittedInSpan,
@@ -36,7 +36,7 @@ const graded =
       // Either the variant could not be formed (this says why) or the bucket was never spent.
       await (
         plan.variants.find((v) => v.name === rule.variant) ??
-        skip(`the profile has no clients.${rule.client}`)
+        skipByChoice(`the profile has no clients.${rule.client}`)
       ).options(ctx.session);
       return skip(`the ${rule.bucket} bucket was never spent, so sharing cannot be judged`);
     }
@@ -121,7 +121,7 @@ export const independenceCheck = (): CheckDefinition =>
     },
     run: async (ctx) => {
       const pair =
-        independencePair(ctx.target) ?? skip('the profile lets harness call fewer than two buckets');
+        independencePair(ctx.target) ?? skipByChoice('the profile lets harness call fewer than two buckets');
       const [spent, other] = pair.map((key) => ctx.target.endpoint(key));
       const otherLimit = ctx.target.limitOf(other!.bucket);
       const tenant = ctx.target.profile.tenant;

@@ -13,6 +13,7 @@ import { resolveTarget } from '../runner/target.ts';
 import type { ClientRole, Profile } from '../spec/index.ts';
 import { runConformanceCommand } from './conformance.ts';
 import { UsageError } from './errors.ts';
+import { exitCodeOf, NO_VERDICT } from './exit-codes.ts';
 import { findK6, k6VersionLine } from './k6.ts';
 import { runLoadCommand } from './load.ts';
 import { whileInterruptible } from './signals.ts';
@@ -110,7 +111,10 @@ const runCertify = async (options: CertifyOptions, staging: string, stop: AbortS
   const notCertifiable = [
     ...(profile === undefined ? ['ran against the embedded reference server, not a target'] : []),
     ...report.notCertifiable,
-    ...(load.exitCode > 1 ? [`load did not complete (exit ${load.exitCode})`] : []),
+    ...(load.exitCode === NO_VERDICT ? [`load reached no verdict on a phase (exit ${NO_VERDICT})`] : []),
+    ...(load.exitCode > 1 && load.exitCode !== NO_VERDICT
+      ? [`load did not complete (exit ${load.exitCode})`]
+      : []),
   ];
   const body = {
     harness: { version: harnessVersion(), commit: harnessCommit() },
@@ -136,8 +140,8 @@ const runCertify = async (options: CertifyOptions, staging: string, stop: AbortS
   console.log(`conformance: ${manifest.conformance.summary}`);
   console.log(`load: ${manifest.load.summary}`);
   console.log(`certifiable: ${manifest.certifiable ? 'yes' : `no: ${notCertifiable.join('; ')}`}`);
-  // The archive is evidence either way; the exit code says whether the target passed, as the two commands do.
-  return Math.max(conformance.exitCode, load.exitCode);
+  // The archive is evidence either way; the exit code says whether the target passed, by the rule both commands use.
+  return exitCodeOf([conformance.exitCode, load.exitCode]);
 };
 
 export const certify = async (options: CertifyOptions): Promise<void> => {

@@ -21,7 +21,15 @@ import { resolveTarget } from '../runner/target.ts';
 import type { RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
-import { HARNESS_ERROR, TARGET_UNREACHABLE } from './exit-codes.ts';
+import {
+  exitCodeOf,
+  FAILED,
+  HARNESS_ERROR,
+  NO_VERDICT,
+  noVerdictLine,
+  PASSED,
+  TARGET_UNREACHABLE,
+} from './exit-codes.ts';
 import {
   httpOptionsOf,
   type NetworkFlags,
@@ -176,9 +184,16 @@ export const runConformanceCommand = async (
       console.error(
         `harness: a fault of harness itself (ERROR) in ${broken.join(', ')}: no verdict on the server there`,
       );
-      return { exitCode: HARNESS_ERROR, report, dir };
     }
-    return { exitCode: failed || differences.length > 0 || uncertifiable ? 1 : 0, report, dir };
+    // A check the baseline lists is judged by its grade there, INCONCLUSIVE included.
+    const unverified = report.unverified.filter((id) => !baseline?.has(id));
+    const exitCode = exitCodeOf([
+      broken.length > 0 ? HARNESS_ERROR : PASSED,
+      failed || differences.length > 0 || uncertifiable ? FAILED : PASSED,
+      unverified.length > 0 ? NO_VERDICT : PASSED,
+    ]);
+    if (exitCode === NO_VERDICT) console.error(noVerdictLine('checks', unverified));
+    return { exitCode, report, dir };
   } finally {
     await server?.close();
   }

@@ -18,7 +18,15 @@ import { pointLatest } from '../report/write.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
-import { HARNESS_ERROR, TARGET_UNREACHABLE } from './exit-codes.ts';
+import {
+  exitCodeOf,
+  FAILED,
+  HARNESS_ERROR,
+  NO_VERDICT,
+  noVerdictLine,
+  PASSED,
+  TARGET_UNREACHABLE,
+} from './exit-codes.ts';
 import { findK6 } from './k6.ts';
 import {
   httpOptionsOf,
@@ -78,7 +86,25 @@ const reportInterrupted = async (
   await pointLatest(dir);
   console.log(`reports: ${show(junit)}`);
   console.log(`summary: ${phases.length} phases: ${phases.length} INCONCLUSIVE`);
-  return { exitCode: 0, dir, files: [junit] };
+  return { exitCode: NO_VERDICT, dir, files: [junit] };
+};
+
+/**
+ * A k6 error makes every count doubtful, so it outranks a failed phase. An INCONCLUSIVE phase (dropped iterations, a
+ * starved k6, a reading the evidence cannot prove) decided nothing: no verdict, never a pass. WARN is no failure of
+ * the server; --strict makes it one.
+ */
+export const loadExitCode = (
+  graded: readonly { verdict: { grade: string } }[],
+  k6Failed: boolean,
+  strict: boolean,
+): number => {
+  const has = (grade: string) => graded.some((g) => g.verdict.grade === grade);
+  return exitCodeOf([
+    k6Failed ? HARNESS_ERROR : PASSED,
+    has('FAIL') || (strict && has('WARN')) ? FAILED : PASSED,
+    has('INCONCLUSIVE') ? NO_VERDICT : PASSED,
+  ]);
 };
 
 /** `harness load` without touching process state, so `harness certify` can run it too. */
@@ -206,10 +232,16 @@ export const runLoadCommand = async (
     // k6 stopped by a signal exits non-zero by design.
     const k6Failed = !outcome.summary.interrupted && outcome.exitCodes.some((code) => code !== 0);
     if (k6Failed) console.log(`k6 exited with ${outcome.exitCodes.join(', ')}: see its output above`);
-    // A k6 error makes every count doubtful, so it outranks a failed phase. INCONCLUSIVE and WARN are no failure
-    // of the server; --strict makes them one for the exit code.
-    const doubtful = graded.some((g) => g.verdict.grade === 'INCONCLUSIVE' || g.verdict.grade === 'WARN');
-    const exitCode = k6Failed ? HARNESS_ERROR : failed.length > 0 || (options.strict && doubtful) ? 1 : 0;
+    const exitCode = loadExitCode(graded, k6Failed, options.strict === true);
+    if (exitCode === NO_VERDICT) {
+      const undecided = graded.filter((g) => g.verdict.grade === 'INCONCLUSIVE');
+      console.error(
+        noVerdictLine(
+          'phases',
+          undecided.map((g) => g.result.plan.name),
+        ),
+      );
+    }
     return { exitCode, dir, files };
   } finally {
     await server?.close();

@@ -4,6 +4,7 @@ import { FAULTS, LIMITER_KINDS, TOKEN_KINDS } from '../reference/index.ts';
 import { NETWORK_CONDITIONS } from '../testbed/toxiproxy.ts';
 import { certify } from './certify.ts';
 import { conformance } from './conformance.ts';
+import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { load } from './load.ts';
 import { duration, formats, limitOverride, list, oneOf, port, positiveInt } from './parse.ts';
 import { serve } from './serve.ts';
@@ -56,7 +57,8 @@ export const buildProgram = (): Command => {
     .version(harnessVersion(), '-V, --version', 'print the version of harness')
     .exitOverride()
     // Every error of harness starts "harness:", commander's own too; subcommands inherit this (set before them).
-    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'harness: ')) });
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'harness: ')) })
+    .addHelpText('after', EXIT_CODES_HELP);
 
   program
     .command('serve')
@@ -145,7 +147,9 @@ export const buildProgram = (): Command => {
         '--baseline <file>',
         'expected grades by check ID (or an earlier conformance.json); any difference exits 1',
       ),
-  ).action(conformance);
+  )
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(conformance);
 
   withNetworkOptions(
     program
@@ -178,10 +182,12 @@ export const buildProgram = (): Command => {
       )
       .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
       .option('--list', 'list the scenarios with the limit each one probes, and exit')
-      .addOption(strictOption('INCONCLUSIVE or WARN'))
+      .addOption(strictOption('WARN'))
       .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
       .addOption(limitOption(`${EMBEDDED_ONLY}override one bucket`)),
-  ).action(load);
+  )
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(load);
 
   program
     .command('certify')
@@ -192,6 +198,7 @@ export const buildProgram = (): Command => {
     .option('--profile <file>', 'target profile (YAML or JSON) with all four clients')
     .requiredOption('--key <file>', 'Ed25519 private key (PEM) that signs the manifest')
     .requiredOption('--out <file>', 'the archive to write (.tgz)')
+    .addHelpText('after', EXIT_CODES_HELP)
     .action(certify);
 
   program

@@ -28,7 +28,11 @@ const fenced = (lines: readonly string[]): string => {
 const verdictOf = (report: RunReport): string => {
   if (report.counts.ERROR > 0) return 'ERROR (a fault of harness itself, no verdict on the server)';
   if (report.counts.FAIL > 0) return 'FAIL';
-  if (report.counts.INCONCLUSIVE > 0) return 'INCONCLUSIVE';
+  // An INCONCLUSIVE, or a SKIP for want of a token, verified nothing there: never a PASS (the CLI exits 5).
+  if (report.unverified.length > 0) {
+    const n = report.unverified.length;
+    return `NO VERDICT (${n} check${n === 1 ? '' : 's'} INCONCLUSIVE or SKIPped for the target's doing)`;
+  }
   return report.counts.WARN > 0 ? 'PASS with warnings' : 'PASS';
 };
 

@@ -20,6 +20,8 @@ export class Outcome extends Error {
   constructor(
     readonly grade: Exclude<Grade, 'PASS' | 'ERROR'>,
     message: string,
+    /** A SKIP the user chose through the profile or the command line, not one the target forced (see skipByChoice). */
+    readonly byChoice = false,
   ) {
     super(message);
   }
@@ -31,8 +33,16 @@ export const fail = (message: string): never => {
 export const warn = (message: string): never => {
   throw new Outcome('WARN', message);
 };
+/** Not run because of the target (no token, no id it issued, a rule it depends on undecided): no verdict there. */
 export const skip = (reason: string): never => {
   throw new Outcome('SKIP', reason);
+};
+/**
+ * Not run because the user chose so: the profile leaves out an optional input (a client, an id's source, Observability
+ * endpoints) or keeps harness off an endpoint (side_effects). Such a SKIP does not keep a run from passing.
+ */
+export const skipByChoice = (reason: string): never => {
+  throw new Outcome('SKIP', reason, true);
 };
 export const inconclusive = (message: string): never => {
   throw new Outcome('INCONCLUSIVE', message);

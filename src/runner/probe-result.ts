@@ -75,3 +75,29 @@ export const retryAfterSeconds = (exchange: Exchange): number | undefined => {
 /** Slack for our own timing and the server's clock: a tenth of the window, at most a second. */
 export const retryToleranceMs = (limit: BucketLimit): number =>
   Math.min(1000, Math.max(100, limit.windowMs / 10));
+
+/** Digits of a Retry-After shown whole up to this many; a longer value is cut, with its length. */
+const SHOWN_DIGITS = 40;
+
+/**
+ * The Retry-After as the server sent it, for messages: digits too many for a number show as sent, never as
+ * `Infinity` or `3.6e+21`; `none` when there is no header.
+ */
+export const retryAfterShown = (exchange: Exchange): string => {
+  const value = exchange.headers['retry-after']?.trim();
+  if (value === undefined) return 'none';
+  return value.length <= SHOWN_DIGITS
+    ? value
+    : `${value.slice(0, SHOWN_DIGITS)}… (${value.length} characters)`;
+};
+
+/**
+ * How long to wait on a 429 before trying again: its Retry-After, but never longer than a window plus the tolerance,
+ * by when every faithful limiter has room again (a longer Retry-After is graded by LIMIT-RETRY-AFTER-*, not waited
+ * out); a window when it gives no integer seconds.
+ */
+export const retryWaitMs = (exchange: Exchange, limit: BucketLimit): number => {
+  const seconds = retryAfterSeconds(exchange);
+  const longest = limit.windowMs + retryToleranceMs(limit);
+  return seconds === undefined ? limit.windowMs : Math.min(seconds * 1000, longest);
+};

@@ -14,7 +14,7 @@ import { type Exchange, isSuccess, TargetError, TokenError } from '../client/ind
 import type { EndpointSpec } from '../spec/index.ts';
 import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';
 import type { CheckContext } from './context.ts';
-import { Outcome, skip } from './grades.ts';
+import { Outcome, skip, skipByChoice } from './grades.ts';
 import {
   admittedInSpan,
   type Edge,
@@ -28,6 +28,7 @@ import {
   type ProbePlan,
   type ProbeResult,
   retryAfterSeconds,
+  retryAfterShown,
   retryToleranceMs,
   type Variant,
   type VariantResult,
@@ -132,7 +133,8 @@ class BucketProbe {
         ? refused.answered
         : Math.min(refused.sent + (seconds - 1) * 1000 - spacing, refused.answered + windowMs);
     const stop = Math.max(deadline ?? 0, refused.answered + windowMs) + retryToleranceMs(this.limit);
-    await this.until(start, `until Retry-After (${seconds ?? 'none'} s) is nearly up`);
+    const shown = refused.exchange ? retryAfterShown(refused.exchange) : 'none';
+    await this.until(start, `until Retry-After (${shown} s, a window at most) is nearly up`);
     let admitted: ((requests: LoggedRequest[]) => void) | undefined;
     const afterEdge = new Promise<LoggedRequest[]>((resolve) => {
       admitted = resolve;
@@ -289,7 +291,7 @@ export const probeBucket = (ctx: CheckContext, plan: ProbePlan): Promise<ProbeRe
     try {
       for (const endpoint of plan.endpoints) {
         if (!ctx.session.target.mayCall(endpoint))
-          skip(`side_effects in the profile forbids calling ${endpoint.key}`);
+          skipByChoice(`side_effects in the profile forbids calling ${endpoint.key}`);
       }
       return await ctx.session.holding(plan.bucket, () => run(ctx, plan));
     } catch (error) {

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { type HttpClientOptions, TargetError, TokenError } from '../client/index.ts';
 import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
+import { clock } from './bucket-log.ts';
 import { BudgetExhausted, type RequestBudget } from './budget.ts';
 import { CheckContext } from './context.ts';
 import { GRADES, type Grade, inconclusive, Outcome } from './grades.ts';
@@ -31,13 +32,18 @@ export interface RunOptions {
 /** Lane of checks that run beside all others from the start (runCheck never rejects, so it is awaited last). */
 const ALONGSIDE = 'alongside';
 
-const outcomeOf = (
-  error: unknown,
-  ctx: CheckContext,
-  check: CheckDefinition,
-): { grade: Grade; message: string } => {
-  if (error instanceof Outcome) return { grade: error.grade, message: error.message };
-  if (error instanceof BudgetExhausted) return { grade: 'SKIP', message: error.message };
+/** How a check ended; `byChoice` marks a SKIP the user chose (see skipByChoice), which leaves no rule unverified. */
+interface Verdict {
+  readonly grade: Grade;
+  readonly message: string;
+  readonly byChoice?: boolean;
+}
+
+const outcomeOf = (error: unknown, ctx: CheckContext, check: CheckDefinition): Verdict => {
+  if (error instanceof Outcome)
+    return { grade: error.grade, message: error.message, byChoice: error.byChoice };
+  // --max-requests is the user's cap: a check that does not fit in it is left out by choice.
+  if (error instanceof BudgetExhausted) return { grade: 'SKIP', message: error.message, byChoice: true };
   if (error instanceof TokenError) {
     ctx.record(error.evidence);
     return { grade: 'SKIP', message: noTokenReason(error) };
@@ -71,12 +77,18 @@ const untilRunEnds = <T>(running: Promise<T>, ended: AbortSignal): Promise<T> =>
     running.then(resolve, reject).finally(() => ended.removeEventListener('abort', end));
   });
 
-const runCheck = async (check: CheckDefinition, session: Session): Promise<CheckResult> => {
+/** A check's result, and whether the user chose that it not run (never part of the report's check entry). */
+interface Ran {
+  readonly result: CheckResult;
+  readonly byChoice: boolean;
+}
+
+const runCheck = async (check: CheckDefinition, session: Session): Promise<Ran> => {
   const ctx = new CheckContext(check.id, session);
   const startedAt = new Date().toISOString();
   const started = performance.now();
   session.progress.started(check.id);
-  let verdict: { grade: Grade; message: string };
+  let verdict: Verdict;
   try {
     if (session.ended.aborted) inconclusive(`${session.ended.reason}: not started`);
     const run = () => check.run(ctx);
@@ -98,12 +110,16 @@ const runCheck = async (check: CheckDefinition, session: Session): Promise<Check
   const durationMs = performance.now() - started;
   session.progress.finished(check.id, verdict.grade, verdict.message, durationMs);
   return {
-    ...describe(check),
-    ...verdict,
-    startedAt,
-    durationMs,
-    evidence: ctx.evidence,
-    repro: ctx.repro ?? reproFor(ctx.evidence, session.target.profile),
+    result: {
+      ...describe(check),
+      grade: verdict.grade,
+      message: verdict.message,
+      startedAt,
+      durationMs,
+      evidence: ctx.evidence,
+      repro: ctx.repro ?? reproFor(ctx.evidence, session.target.profile),
+    },
+    byChoice: verdict.byChoice === true,
   };
 };
 
@@ -117,12 +133,12 @@ const describe = (check: CheckDefinition) => ({
   tags: check.tags,
 });
 
-const runLanes = async (checks: readonly CheckDefinition[], session: Session): Promise<CheckResult[]> => {
+const runLanes = async (checks: readonly CheckDefinition[], session: Session): Promise<Ran[]> => {
   const lanes = new Map<string, CheckDefinition[]>();
   for (const check of checks) lanes.set(check.lane, [...(lanes.get(check.lane) ?? []), check]);
   const results = await Promise.all(
     [...lanes.values()].map(async (lane) => {
-      const done: CheckResult[] = [];
+      const done: Ran[] = [];
       for (const check of lane) done.push(await runCheck(check, session));
       return done;
     }),
@@ -153,8 +169,9 @@ export const runConformance = async (
   }
   const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);
   const startedAt = new Date();
-  const results: CheckResult[] = [];
+  const ran: Ran[] = [];
   const deadlineMs = options.deadlineMs ?? runDeadlineMs(target, running, options.http?.requestTimeoutMs);
+  session.deadlineAt = clock() + deadlineMs;
   const deadline = setTimeout(() => {
     options.progress.line(
       `harness: the run deadline (${deadlineMs / 1000} s) passed: ending the checks still running`,
@@ -169,7 +186,7 @@ export const runConformance = async (
     session,
   );
   try {
-    results.push(
+    ran.push(
       ...(await runLanes(
         running.filter((c) => c.lane === 'before'),
         session,
@@ -180,29 +197,30 @@ export const runConformance = async (
     const main = running.filter((c) => !['before', 'after', ALONGSIDE].includes(c.lane));
     const subSecond = (c: CheckDefinition) =>
       c.lane in BUCKETS && target.limitOf(c.lane as BucketId).windowMs <= 1000;
-    results.push(...(await runLanes(main.filter(subSecond), session)));
-    results.push(
+    ran.push(...(await runLanes(main.filter(subSecond), session)));
+    ran.push(
       ...(await runLanes(
         main.filter((c) => !subSecond(c)),
         session,
       )),
     );
-    results.push(
+    ran.push(
       ...(await runLanes(
         running.filter((c) => c.lane === 'after'),
         session,
       )),
     );
-    results.push(...(await alongside));
+    ran.push(...(await alongside));
   } finally {
     clearTimeout(deadline);
     options.stop?.removeEventListener('abort', interrupt);
     await session.close();
   }
   const finishedAt = new Date();
+  // --only, --skip and a missing --slow are the user's choice.
   for (const { check, excluded } of selection) {
     if (excluded !== undefined) {
-      results.push({
+      const result: CheckResult = {
         ...describe(check),
         grade: 'SKIP',
         message: excluded,
@@ -210,11 +228,18 @@ export const runConformance = async (
         durationMs: 0,
         evidence: [],
         repro: [],
-      });
+      };
+      ran.push({ result, byChoice: true });
     }
   }
   const order = new Map(selection.map((s, i) => [s.check.id, i]));
-  results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  ran.sort((a, b) => order.get(a.result.id)! - order.get(b.result.id)!);
+  const results = ran.map((r) => r.result);
+  const unverified = ran
+    .filter(
+      ({ result, byChoice }) => result.grade === 'INCONCLUSIVE' || (result.grade === 'SKIP' && !byChoice),
+    )
+    .map(({ result }) => result.id);
   const required = new Set(selection.filter((s) => s.check.required).map((s) => s.check.id));
   const notCertifiable = [
     ...target.notCertifiable,
@@ -242,6 +267,7 @@ export const runConformance = async (
     command: options.command,
     certifiable: notCertifiable.length === 0,
     notCertifiable,
+    unverified,
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),

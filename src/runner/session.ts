@@ -16,10 +16,10 @@ import {
   TokenManager,
 } from '../client/index.ts';
 import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
-import type { BucketLog } from './bucket-log.ts';
+import { type BucketLog, clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
 import { CountingHttpClient, endpointMatcher } from './counting-client.ts';
-import { skip } from './grades.ts';
+import { skip, skipByChoice } from './grades.ts';
 
 import type { Progress } from './progress.ts';
 import type { Target } from './target.ts';
@@ -50,6 +50,8 @@ export class Session {
   /** Endpoints whose bucket probe runs in this session and will publish admitted responses. */
   readonly probed = new Set<EndpointKey>();
   readonly #end = new AbortController();
+  /** When the run's deadline passes (clock time); the runner sets it. */
+  deadlineAt = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly target: Target,
@@ -85,7 +87,7 @@ export class Session {
 
   client(role: ClientRole): TokenClient {
     const client = this.target.profile.clients[role];
-    if (client === undefined) return skip(`the profile has no clients.${role}`);
+    if (client === undefined) return skipByChoice(`the profile has no clients.${role}`);
     return client;
   }
 
@@ -148,11 +150,12 @@ export class Session {
 
   async #ids(name: PathId, count: number): Promise<string[]> {
     const source = this.target.profile.ids?.[name];
-    if (source === undefined) return skip(`the profile does not say where ${name} comes from (ids.${name})`);
+    if (source === undefined)
+      return skipByChoice(`the profile does not say where ${name} comes from (ids.${name})`);
     if (source.value !== undefined) return [source.value];
     const from = this.target.endpoint(source.from as EndpointKey);
     if (!this.target.mayCall(from))
-      return skip(`${name} comes from ${from.key}, which side_effects forbids calling`);
+      return skipByChoice(`${name} comes from ${from.key}, which side_effects forbids calling`);
     // Without a token nothing is admitted; say so (a SKIP naming AUTH-TOKEN-FORM) rather than "no id came back".
     await this.tokens.issued(this.client('primary'));
     const values = (await this.admittedResponses(from, count))
@@ -195,7 +198,8 @@ export class Session {
 
   /** Calls an API endpoint as the profile describes it, with a valid token of the given client. */
   async call(endpoint: EndpointSpec, options: CallOptions = {}): Promise<Exchange> {
-    if (!this.target.mayCall(endpoint)) skip(`side_effects in the profile forbids calling ${endpoint.key}`);
+    if (!this.target.mayCall(endpoint))
+      skipByChoice(`side_effects in the profile forbids calling ${endpoint.key}`);
     const client = this.client(options.client ?? 'primary');
     return this.api.call(client, await this.request(endpoint, options));
   }
@@ -203,6 +207,11 @@ export class Session {
   /** Every API request of the run, by bucket (see bucket-log.ts). */
   get log(): BucketLog {
     return this.http.log;
+  }
+
+  /** Whether the run is still on after `ms` more: a wait that is not can only end the check INCONCLUSIVE. */
+  endsAfter(ms: number): boolean {
+    return clock() + ms < this.deadlineAt;
   }
 
   /** Aborts once the run is over (its deadline passed): waits end, and nothing more is sent. */

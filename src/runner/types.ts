@@ -71,6 +71,11 @@ export interface RunReport {
   readonly command: string;
   readonly certifiable: boolean;
   readonly notCertifiable: readonly string[];
+  /**
+   * IDs of the checks that ended with no verdict on the server: INCONCLUSIVE, or SKIPped for the target's doing (no
+   * token, no id it issued) rather than by the user's choice (--only, --skip, --slow, side_effects, the profile).
+   */
+  readonly unverified: readonly string[];
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly durationMs: number;

@@ -179,6 +179,31 @@ describe('the harness commands in both examples', () => {
   });
 });
 
+describe('exit 5, no verdict, in both examples', () => {
+  const harnessStep = (job: GitHubJob) =>
+    job.steps.find((s) => s.run?.includes('npx --no-install harness'))!.run!;
+  const scripts = [
+    ['GitHub conformance', harnessStep(github.jobs.conformance)],
+    ['GitHub load', harnessStep(github.jobs.load)],
+    ['GitLab conformance', gitlab.conformance!.script!.join('\n')],
+    ['GitLab load', gitlab.load!.script!.join('\n')],
+  ] as const;
+
+  // Both CIs run a script as bash with -e (GitHub adds pipefail); npx stands in for harness exiting with `code`.
+  it.each(scripts)(
+    '%s: fails the job with a line saying why, and passes every other code through',
+    (_, script) => {
+      for (const code of [0, 1, 3, 4, 5]) {
+        const run = spawnSync('bash', ['-eo', 'pipefail', '-c', `npx() { return ${code}; }\n${script}`], {
+          encoding: 'utf8',
+        });
+        expect(run.status, run.stderr).toBe(code);
+        expect(run.stdout.includes('no verdict'), run.stdout).toBe(code === 5);
+      }
+    },
+  );
+});
+
 describe('addresses in the examples', () => {
   it('name no host but reserved placeholders', () => {
     for (const file of [GITHUB, GITLAB]) {

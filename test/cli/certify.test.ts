@@ -31,7 +31,8 @@ describe('harness certify with no profile (the embedded server)', () => {
   }, CERTIFY_MS);
 
   it('writes an archive that verify accepts, marked not certifiable', async () => {
-    expect([0, 1], certified.stderr).toContain(certified.status);
+    // A load phase on a busy machine can be INCONCLUSIVE (a starved k6): no verdict, 5.
+    expect([0, 1, 5], certified.stderr).toContain(certified.status);
     const verified = await verify(archive);
     expect(verified.status, verified.stdout + verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(

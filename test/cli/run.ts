@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import type { RunningReferenceServer } from '../../src/reference/index.ts';
+import type { Profile } from '../../src/spec/index.ts';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/harness.js');
 
@@ -45,9 +46,9 @@ export const startHarness = (
 
 export const tmp = () => mkdtempSync(join(tmpdir(), 'harness-cli-'));
 
-/** A profile file whose secrets come from the environment, as a user would keep them. */
-export const profileFor = (server: RunningReferenceServer) => {
-  const profile = server.profile();
+/** A profile file whose secrets come from the environment, as a user would keep them; `changes` override fields. */
+export const profileFor = (server: RunningReferenceServer, changes: Partial<Profile> = {}) => {
+  const profile = { ...server.profile(), ...changes };
   const env: Record<string, string> = {};
   for (const [role, client] of Object.entries(profile.clients)) {
     const name = `SECRET_${role.toUpperCase()}`;

@@ -67,12 +67,16 @@ afterEach(async () => {
 });
 
 describe('harness load against a failing token endpoint', () => {
-  it('backs off, sends nothing without a token, and grades every phase INCONCLUSIVE naming the 503', {
+  it('backs off, sends nothing without a token, grades every phase INCONCLUSIVE naming the 503, and exits 5', {
     timeout: 120_000,
   }, async () => {
     running = await startTokenServer(3);
     const run = await runLoad(running.profile, ['--scenario', 'transactions', '--duration', '3s']);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    // Nothing was verified: no verdict, never a pass.
+    expect(run.status, run.stdout + run.stderr).toBe(5);
+    expect(run.stderr).toMatch(
+      /^harness: no verdict \(exit 5\): 3 phases INCONCLUSIVE \(within_transactions, /m,
+    );
     const phases = run.summary.phases;
     expect(phases.map((p) => p.plan.name)).toEqual([
       'within_transactions',
@@ -115,7 +119,7 @@ describe('harness load against a failing token endpoint', () => {
     running = await startTokenServer(3, 'hang');
     const args = ['--scenario', 'transactions', '--duration', '3s', '--timeout', '1000'];
     const run = await runLoad(running.profile, args);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(5);
     for (const phase of run.summary.phases) {
       expect(run.grades[phase.plan.name]).toBe('INCONCLUSIVE');
       expect(phase.tokenFailures?.maxStatus).toBe(0);

@@ -130,6 +130,7 @@ export const reportOf = (checks: readonly CheckResult[]): RunReport => {
     command: 'harness conformance --profile profiles/acme.yaml',
     certifiable: false,
     notCertifiable: ['AUTH-FORBIDDEN was skipped', 'the profile overrides the token lifetime'],
+    unverified: checks.filter((c) => c.grade === 'INCONCLUSIVE').map((c) => c.id),
     startedAt: '2026-11-21T23:45:12.000Z',
     finishedAt: '2026-11-21T23:47:03.512Z',
     durationMs: 111_512,

@@ -54,6 +54,15 @@ describe('toMarkdown', () => {
     expect(warnRow!.split(' | ')[2]).toBe('RFC 6749 §5.1');
   });
 
+  it("says NO VERDICT, not PASS, when a check SKIPped for the target's doing, as the CLI exits 5", () => {
+    const passed = FIXTURE_CHECKS.filter((c) => c.grade === 'PASS');
+    const noToken = { ...passed[0]!, id: 'AUTH-BEARER-MISSING', grade: 'SKIP' as const, message: 'no token' };
+    const markdown = toMarkdown({ ...reportOf([...passed, noToken]), unverified: [noToken.id] });
+    expect(markdown.split('\n')[0]).toBe(
+      "## harness conformance: NO VERDICT (1 check INCONCLUSIVE or SKIPped for the target's doing)",
+    );
+  });
+
   it('says PASS when nothing needs attention', () => {
     const markdown = toMarkdown(reportOf(FIXTURE_CHECKS.filter((c) => c.grade === 'PASS')));
     expect(markdown.split('\n')[0]).toBe('## harness conformance: PASS');

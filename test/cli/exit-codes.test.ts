@@ -1,0 +1,59 @@
+// One rule picks the exit code of a run made of parts, for conformance, load and certify alike: a harness fault, then
+// a FAIL, then an unreachable target, then no verdict (5), then a pass. No verdict is never a pass.
+import { describe, expect, it } from 'vitest';
+import {
+  EXIT_CODES_HELP,
+  exitCodeOf,
+  FAILED,
+  HARNESS_ERROR,
+  NO_VERDICT,
+  PASSED,
+  TARGET_UNREACHABLE,
+} from '../../src/cli/exit-codes.ts';
+import { loadExitCode } from '../../src/cli/load.ts';
+import { harness } from './run.ts';
+
+describe('exitCodeOf', () => {
+  it.each([
+    [[], PASSED],
+    [[PASSED, PASSED], PASSED],
+    [[PASSED, NO_VERDICT], NO_VERDICT],
+    [[NO_VERDICT, FAILED], FAILED],
+    [[FAILED, TARGET_UNREACHABLE], FAILED],
+    [[TARGET_UNREACHABLE, NO_VERDICT], TARGET_UNREACHABLE],
+    [[NO_VERDICT, FAILED, HARNESS_ERROR], HARNESS_ERROR],
+    [[HARNESS_ERROR, 2], 2],
+    [[PASSED, 130], 130],
+  ])('%j gives %i', (codes, expected) => {
+    expect(exitCodeOf(codes)).toBe(expected);
+  });
+});
+
+describe('loadExitCode', () => {
+  const phases = (...grades: string[]) => grades.map((grade) => ({ verdict: { grade } }));
+
+  it('is no verdict (5) when a phase is INCONCLUSIVE and none FAILs, --strict or not', () => {
+    expect(loadExitCode(phases('PASS', 'INCONCLUSIVE'), false, false)).toBe(NO_VERDICT);
+    expect(loadExitCode(phases('PASS', 'INCONCLUSIVE'), false, true)).toBe(NO_VERDICT);
+  });
+
+  it('lets a FAIL, or a WARN with --strict, outrank an INCONCLUSIVE phase, and a k6 fault outrank both', () => {
+    expect(loadExitCode(phases('INCONCLUSIVE', 'FAIL'), false, false)).toBe(FAILED);
+    expect(loadExitCode(phases('INCONCLUSIVE', 'WARN'), false, true)).toBe(FAILED);
+    expect(loadExitCode(phases('INCONCLUSIVE', 'FAIL'), true, false)).toBe(HARNESS_ERROR);
+  });
+
+  it('passes WARN without --strict', () => {
+    expect(loadExitCode(phases('PASS', 'WARN'), false, false)).toBe(PASSED);
+    expect(loadExitCode(phases('PASS', 'WARN'), false, true)).toBe(FAILED);
+  });
+});
+
+describe('--help', () => {
+  it.each(['conformance', 'load', 'certify'])('of %s lists exit code 5, no verdict', async (command) => {
+    const help = await harness([command, '--help'], {}, 30_000);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain(EXIT_CODES_HELP.trim());
+    expect(help.stdout).toMatch(/^ {2}5 {2}no verdict: /m);
+  });
+});
