@@ -48,9 +48,14 @@ export const truncate = (body: string, max: number): string =>
     ? body
     : `${body.slice(0, max)}…[truncated: ${body.length - max} of ${body.length} chars]`;
 
+/** Names too: a server can echo a secret as a header name. Two names redacted alike keep both values. */
 const redactHeaders = (redactor: Redactor, headers: Record<string, string>): Record<string, string> => {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = redactor.header(name, value);
+  for (const [name, value] of Object.entries(headers)) {
+    const shown = redactor.known(name);
+    const redacted = redactor.header(name, value);
+    out[shown] = out[shown] === undefined ? redacted : `${out[shown]}, ${redacted}`;
+  }
   return out;
 };
 

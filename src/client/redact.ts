@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LongestMatchReplacer } from './replacer.ts';
 
 export const REDACTED = '[REDACTED]';
 
@@ -51,16 +52,18 @@ const wireForms = (value: string): Set<string> =>
     JSON.stringify(value).slice(1, -1),
   ]);
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * Knows every secret and token seen so far and removes all of them from evidence text. One per HttpClient, shared by
  * everything that sends through it, so a token learned from one response is hidden in every later exchange.
  */
 export class Redactor {
-  readonly #replacements = new Map<string, string>();
-  /** Rebuilt lazily: registrations are rare, redactions happen on every exchange. */
-  #pattern: RegExp | null | undefined;
+  /** Every wire form registered, so a value is registered once. */
+  readonly #known = new Set<string>();
+  /**
+   * Never a regular expression built from the values: one of a 40 KB token was too large for V8, and its error
+   * quoted every secret; and its cost grew with every token learned.
+   */
+  readonly #replacer = new LongestMatchReplacer();
 
   /** Shown as `[REDACTED]` wherever it appears (client secrets). */
   addSecret(value: string): void {
@@ -82,12 +85,17 @@ export class Redactor {
       .replace(FORM_KEY_RULE, (_m, sep: string, key: string, value: string) =>
         this.#keyed(`${sep}${key}=`, key, decodeFormValue(value), ''),
       );
-    return this.#known(keyed);
+    return this.known(keyed);
+  }
+
+  /** Hides every value registered so far, learning nothing: header names, messages, anything harness writes. */
+  known(s: string): string {
+    return this.#replacer.replace(s);
   }
 
   /** Header names are expected lower-case. Credentials keep their scheme so evidence shows what kind was sent. */
   header(name: string, value: string): string {
-    if (!CREDENTIAL_HEADERS.has(name)) return this.#known(value);
+    if (!CREDENTIAL_HEADERS.has(name)) return this.known(value);
     const match = /^(\S+)(\s+)(.*)$/s.exec(value);
     if (match === null) return /^bearer$/i.test(value) ? value : this.#learnToken(value);
     const [, scheme = '', gap = '', credentials = ''] = match;
@@ -108,22 +116,12 @@ export class Redactor {
   }
 
   #register(value: string, replacement: string): void {
-    if (value === '' || this.#replacements.has(value)) return;
+    if (value === '' || this.#known.has(value)) return;
     for (const form of wireForms(value)) {
-      if (!this.#replacements.has(form)) this.#replacements.set(form, replacement);
+      if (!this.#known.has(form)) {
+        this.#known.add(form);
+        this.#replacer.add(form, replacement);
+      }
     }
-    this.#pattern = undefined;
-  }
-
-  #known(s: string): string {
-    if (this.#pattern === undefined) {
-      // Longest first, so a registered token wins over a registered truncation of it.
-      const alternatives = [...this.#replacements.keys()]
-        .sort((a, b) => b.length - a.length)
-        .map(escapeRegExp);
-      this.#pattern = alternatives.length === 0 ? null : new RegExp(alternatives.join('|'), 'g');
-    }
-    if (this.#pattern === null) return s;
-    return s.replace(this.#pattern, (m) => this.#replacements.get(m) ?? REDACTED);
   }
 }
