@@ -93,6 +93,19 @@ export class Redactor {
     return this.#replacer.replace(s);
   }
 
+  /**
+   * A copy of a JSON value (as JSON.stringify sees it) with every string hidden as by `known`: the last pass over a
+   * report, for what it carries beside evidence (the target, labels, reproductions, messages).
+   */
+  within(value: unknown): unknown {
+    if (typeof value === 'string') return this.known(value);
+    if (value === null || typeof value !== 'object') return value;
+    const json = (value as { toJSON?: () => unknown }).toJSON;
+    if (typeof json === 'function') return this.within(json.call(value));
+    if (Array.isArray(value)) return value.map((item) => this.within(item));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.within(item)]));
+  }
+
   /** Header names are expected lower-case. Credentials keep their scheme so evidence shows what kind was sent. */
   header(name: string, value: string): string {
     if (!CREDENTIAL_HEADERS.has(name)) return this.known(value);

@@ -8,6 +8,7 @@ import { type Profile, profileSchema } from '../spec/index.ts';
 import { endpointKey, httpUrl } from '../spec/schemas.ts';
 import { requireSideEffectsOffLoopback } from './loopback.ts';
 import { checkReferences } from './references.ts';
+import { plainTextSecrets, pointerSegment, refuseUserinfo, withEnvironmentValues } from './secrets.ts';
 
 // strictRequired is off because the `ids` entries use `oneOf: [{required: [...]}]` to say "from+pointer or value".
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
@@ -34,11 +35,18 @@ const withPlaceholders = (text: string): { text: string; names: string[] } => {
   };
 };
 
+/** What `${VAR}` references brought in: the values (all secret) and the JSON pointers of the strings holding them. */
+interface FromEnvironment {
+  readonly values: string[];
+  readonly pointers: Set<string>;
+}
+
 const resolveEnv = (
   value: Json,
   names: string[],
   env: NodeJS.ProcessEnv,
   source: string,
+  found: FromEnvironment,
   pointer = '',
 ): Json => {
   if (typeof value === 'string') {
@@ -48,20 +56,30 @@ const resolveEnv = (
       if (replacement === undefined) {
         throw new InputError(`${source}: ${pointer || '/'}: environment variable ${name} is not set`);
       }
+      found.values.push(replacement);
+      found.pointers.add(pointer);
       return replacement;
     });
   }
   if (Array.isArray(value))
-    return value.map((item, i) => resolveEnv(item, names, env, source, `${pointer}/${i}`));
+    return value.map((item, i) => resolveEnv(item, names, env, source, found, `${pointer}/${i}`));
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [
         key,
-        resolveEnv(item, names, env, source, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`),
+        resolveEnv(item, names, env, source, found, `${pointer}/${pointerSegment(key)}`),
       ]),
     );
   }
   return value;
+};
+
+/** Each line once per process: `certify` loads the profile for itself, conformance and load. */
+const warned = new Set<string>();
+const warnOnce = (line: string): void => {
+  if (warned.has(line)) return;
+  warned.add(line);
+  console.error(line);
 };
 
 /** What a pattern means, said in words: a raw regular expression tells a user little. */
@@ -90,6 +108,7 @@ export const validateProfile = (document: unknown, source: string): Profile => {
   }
   checkReferences(document, source);
   requireSideEffectsOffLoopback(document, source);
+  refuseUserinfo(document, source);
   return document;
 };
 
@@ -113,7 +132,12 @@ const duplicateKey = (document: ReturnType<typeof parseDocument>): string | unde
   return duplicate;
 };
 
-export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEnv = process.env): Profile => {
+export const parseProfile = (
+  text: string,
+  source: string,
+  env: NodeJS.ProcessEnv = process.env,
+  warn: (line: string) => void = warnOnce,
+): Profile => {
   const { text: inert, names } = withPlaceholders(text);
   // YAML 1.2 is a superset of JSON, so one parser serves both formats.
   const parsed = parseDocument(inert, { uniqueKeys: false });
@@ -124,7 +148,15 @@ export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEn
       `${source}: not valid YAML or JSON: ${error ?? `the key '${duplicate}' appears twice in one mapping`}`,
     );
   }
-  return validateProfile(resolveEnv(parsed.toJS() as Json, names, env, source), source);
+  const found: FromEnvironment = { values: [], pointers: new Set() };
+  const profile = validateProfile(resolveEnv(parsed.toJS() as Json, names, env, source, found), source);
+  const plain = plainTextSecrets(profile, found.pointers);
+  if (plain.length > 0) {
+    warn(
+      `harness: warning: ${source}: ${plain.join(', ')}: a secret written in the profile itself; take it from the environment (\${VAR}) so it stays out of files`,
+    );
+  }
+  return withEnvironmentValues(profile, found.values);
 };
 
 /** The file's text, refused unread past MAX_PROFILE_BYTES (a device or pipe has no size to check first). */
@@ -166,5 +198,8 @@ const anchorTlsFiles = (profile: Profile, dir: string): Profile => {
   };
 };
 
-export const loadProfile = (path: string, env: NodeJS.ProcessEnv = process.env): Profile =>
-  anchorTlsFiles(parseProfile(readProfileText(path), path, env), dirname(resolve(path)));
+export const loadProfile = (
+  path: string,
+  env: NodeJS.ProcessEnv = process.env,
+  warn: (line: string) => void = warnOnce,
+): Profile => anchorTlsFiles(parseProfile(readProfileText(path), path, env, warn), dirname(resolve(path)));

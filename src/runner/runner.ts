@@ -154,7 +154,7 @@ export const runConformance = async (
   const results: CheckResult[] = [];
   const deadlineMs = options.deadlineMs ?? runDeadlineMs(target, running, options.http?.requestTimeoutMs);
   const deadline = setTimeout(() => {
-    options.progress.line(
+    session.progress.line(
       `harness: the run deadline (${deadlineMs / 1000} s) passed: ending the checks still running`,
     );
     void session.end(`run deadline passed (${deadlineMs / 1000} s)`);
@@ -225,7 +225,7 @@ export const runConformance = async (
   const counts = Object.fromEntries(
     GRADES.map((g) => [g, results.filter((r) => r.grade === g).length]),
   ) as Record<Grade, number>;
-  return {
+  const report: RunReport = {
     harness: { name: 'harness', version: options.version },
     target: {
       base_url: target.profile.base_url,
@@ -244,4 +244,6 @@ export const runConformance = async (
     sent: Object.fromEntries(session.http.sent),
     checks: results,
   };
+  // Evidence was redacted when captured; the target, labels, reproductions and messages quote the profile.
+  return session.http.redactor.within(report) as RunReport;
 };

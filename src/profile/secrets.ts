@@ -1,0 +1,73 @@
+// What in a profile is secret: client secrets, credential headers, and every value that came from a `${VAR}`
+// reference (the user put it in the environment for a reason). All of them are registered with the run's redactor
+// before anything is sent, so none reaches a report, a log line, an archive or a k6 summary.
+import { InputError } from '../errors.ts';
+import type { Profile } from '../spec/index.ts';
+
+/**
+ * Carried on the profile object under a symbol, so every `{ ...profile }` copy keeps it while JSON (reports, k6's
+ * environment) and schema validation never see it.
+ */
+const FROM_ENVIRONMENT = Symbol('values the profile took from ${VAR} references');
+
+type WithEnvironment = Profile & { [FROM_ENVIRONMENT]?: readonly string[] };
+
+/** Header names whose values are credentials, wherever they come from. */
+const CREDENTIAL_HEADER = /auth|key|token|secret|passw|cookie|session|signature|credential/i;
+
+/** A key as one segment of a JSON pointer (RFC 6901). */
+export const pointerSegment = (key: string): string => key.replaceAll('~', '~0').replaceAll('/', '~1');
+
+export const isCredentialHeader = (name: string): boolean => CREDENTIAL_HEADER.test(name);
+
+export const withEnvironmentValues = (profile: Profile, values: readonly string[]): Profile => {
+  const marked: WithEnvironment = { ...profile, [FROM_ENVIRONMENT]: values };
+  return marked;
+};
+
+/** Every value of the profile that must be redacted, none empty. */
+export const profileSecrets = (profile: Profile): string[] => {
+  const headers = Object.values(profile.requests ?? {}).flatMap((request) =>
+    Object.entries(request?.headers ?? {})
+      .filter(([name]) => isCredentialHeader(name))
+      .map(([, value]) => value),
+  );
+  return [
+    ...new Set([
+      ...Object.values(profile.clients).map((client) => client.client_secret),
+      ...headers,
+      ...((profile as WithEnvironment)[FROM_ENVIRONMENT] ?? []),
+    ]),
+  ].filter((value) => value !== '');
+};
+
+/**
+ * A user name or password in a URL is never sent (harness authenticates with tokens) and would be shown wherever
+ * the URL is: refused, naming the field, never the value.
+ */
+export const refuseUserinfo = (profile: Profile, source: string): void => {
+  for (const field of ['base_url', 'auth_url'] as const) {
+    const url = URL.canParse(profile[field]) ? new URL(profile[field]) : undefined;
+    if (url !== undefined && (url.username !== '' || url.password !== '')) {
+      throw new InputError(
+        `${source}: /${field}: holds a user name or password, which harness would not send and must not show; remove it (the token endpoint takes the client credentials)`,
+      );
+    }
+  }
+};
+
+/**
+ * The JSON pointers of secrets written in the profile itself rather than through `${VAR}`: they end up in a file,
+ * likely a repository. `fromEnvironment` holds the pointers of every string that had a reference.
+ */
+export const plainTextSecrets = (profile: Profile, fromEnvironment: ReadonlySet<string>): string[] => {
+  const pointers = [
+    ...Object.keys(profile.clients).map((role) => `/clients/${role}/client_secret`),
+    ...Object.entries(profile.requests ?? {}).flatMap(([key, request]) =>
+      Object.keys(request?.headers ?? {})
+        .filter(isCredentialHeader)
+        .map((name) => `/requests/${pointerSegment(key)}/headers/${pointerSegment(name)}`),
+    ),
+  ];
+  return pointers.filter((pointer) => !fromEnvironment.has(pointer));
+};
