@@ -2,6 +2,7 @@
 import { rmdir } from 'node:fs/promises';
 import { allChecks } from '../../conformance/index.ts';
 import { loadProfile, validateProfile } from '../profile/load.ts';
+import { profileRedactor } from '../profile/secrets.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import type { ReportFormat } from '../report/write.ts';
 import { writeReports } from '../report/write.ts';
@@ -107,6 +108,7 @@ export const runConformanceCommand = async (
     }
     const profile = withNetworkFlags(server ? server.profile() : profileFrom(options, process.env), options);
     const network = networkFor(profile, server !== undefined);
+    const hide = (line: string) => profileRedactor(profile).known(line);
     const target = resolveTarget(profile);
     const selection = selectChecks(allChecks(target), {
       ...(options.only ? { only: options.only } : {}),
@@ -130,12 +132,14 @@ export const runConformanceCommand = async (
     // Exit 3 before any check when the target does not answer: a verdict per check would only repeat it.
     const unreachable = await unreachableOrigins(profile, network);
     if (unreachable.length > 0) {
-      console.error(`harness: target unreachable, no check run: ${unreachable.join('; ')}`);
+      console.error(hide(`harness: target unreachable, no check run: ${unreachable.join('; ')}`));
       await rmdir(dir);
       return { exitCode: TARGET_UNREACHABLE };
     }
     const progress = streamProgress((line) => console.error(line));
-    progress.line(`harness conformance: ${profile.base_url}${server ? ' (embedded reference server)' : ''}`);
+    progress.line(
+      hide(`harness conformance: ${profile.base_url}${server ? ' (embedded reference server)' : ''}`),
+    );
     const report = await runConformance(target, selection, {
       progress,
       version: harnessVersion(),

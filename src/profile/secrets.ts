@@ -1,6 +1,7 @@
 // What in a profile is secret: client secrets, credential headers, and every value that came from a `${VAR}`
 // reference (the user put it in the environment for a reason). All of them are registered with the run's redactor
 // before anything is sent, so none reaches a report, a log line, an archive or a k6 summary.
+import { Redactor } from '../client/redact.ts';
 import { InputError } from '../errors.ts';
 import type { Profile } from '../spec/index.ts';
 
@@ -39,6 +40,13 @@ export const profileSecrets = (profile: Profile): string[] => {
       ...((profile as WithEnvironment)[FROM_ENVIRONMENT] ?? []),
     ]),
   ].filter((value) => value !== '');
+};
+
+/** A redactor knowing the profile's secrets: for what harness prints or writes about the profile outside a run. */
+export const profileRedactor = (profile: Profile): Redactor => {
+  const redactor = new Redactor();
+  for (const secret of profileSecrets(profile)) redactor.addSecret(secret);
+  return redactor;
 };
 
 /**

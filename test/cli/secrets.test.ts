@@ -15,9 +15,10 @@ const ENV = {
   EXECUTION_ID: 'exec-id-from-env-4242',
 };
 
-const profile = (origin: string) => `
-base_url: ${origin}
-auth_url: ${origin}${TOKEN_PATH}
+/** Even the target's URL comes from the environment: every value from a reference is a secret. */
+const PROFILE = `
+base_url: \${BASE_URL}
+auth_url: \${BASE_URL}${TOKEN_PATH}
 tenant: acme
 clients:
   primary:      { client_id: app-1, client_secret: \${SECRET_PRIMARY} }
@@ -67,11 +68,11 @@ describe('a run against a target echoing every secret it receives', () => {
   it('writes none of them, nor any token it issued, to stdout, stderr or any report', async () => {
     const dir = tmp();
     const file = join(dir, 'profile.yaml');
-    writeFileSync(file, profile(server.origin));
+    writeFileSync(file, PROFILE);
     const reports = join(dir, 'reports');
     const result = await harness(
       ['conformance', '--profile', file, '--only', ONLY, '--deadline', '40s', '--report-dir', reports],
-      ENV,
+      { ...ENV, BASE_URL: server.origin },
       90_000,
     );
     expect([0, 1], result.stderr.slice(-2000)).toContain(result.status);
@@ -85,7 +86,7 @@ describe('a run against a target echoing every secret it receives', () => {
     const tokens = Object.fromEntries(
       server.issued.map((token, i) => [`token ${i} (${token.length} chars)`, token]),
     );
-    expect(secretsIn(texts, { ...ENV, ...tokens })).toEqual([]);
+    expect(secretsIn(texts, { ...ENV, BASE_URL: server.origin, ...tokens })).toEqual([]);
     // The run did send them: the server saw the secret and the key and answered with them.
     expect(texts.get(join(reports, 'conformance.json')) ?? [...texts.values()].join('')).toContain(
       '[REDACTED]',

@@ -1,6 +1,6 @@
 // What `harness load` writes (k6's summaries, both HTML reports, the JUnit file) and prints holds none of the
-// profile's secrets: client secrets, a credential header and a query value taken from the environment, and the
-// tokens the server issued.
+// profile's secrets: client secrets, the target's URL, a credential header and a query value taken from the
+// environment, and the tokens the server issued.
 import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,10 @@ describe('harness load and the secrets of its profile', () => {
     });
     try {
       const profile = structuredClone(reference.profile());
-      const env: Record<string, string> = { ...ENV };
+      const origin = profile.base_url;
+      const env: Record<string, string> = { ...ENV, BASE_URL: origin };
+      profile.base_url = '${BASE_URL}';
+      profile.auth_url = profile.auth_url.replace(origin, '${BASE_URL}');
       for (const [role, client] of Object.entries(profile.clients)) {
         env[`SECRET_${role.toUpperCase()}`] = client.client_secret;
         client.client_secret = `\${SECRET_${role.toUpperCase()}}`;
