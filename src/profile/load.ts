@@ -3,6 +3,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { isScalar, parseDocument, visit } from 'yaml';
+import { Redactor } from '../client/redact.ts';
 import { InputError } from '../errors.ts';
 import { type Profile, profileSchema } from '../spec/index.ts';
 import { endpointKey, httpUrl } from '../spec/schemas.ts';
@@ -149,7 +150,17 @@ export const parseProfile = (
     );
   }
   const found: FromEnvironment = { values: [], pointers: new Set() };
-  const profile = validateProfile(resolveEnv(parsed.toJS() as Json, names, env, source, found), source);
+  const resolved = resolveEnv(parsed.toJS() as Json, names, env, source, found);
+  let profile: Profile;
+  try {
+    profile = validateProfile(resolved, source);
+  } catch (error) {
+    // A message may quote a field (the tenant, the host) whose value came from the environment.
+    if (!(error instanceof InputError)) throw error;
+    const redactor = new Redactor();
+    for (const value of found.values) if (value !== '') redactor.addSecret(value);
+    throw new InputError(redactor.known(error.message));
+  }
   const plain = plainTextSecrets(profile, found.pointers);
   if (plain.length > 0) {
     warn(

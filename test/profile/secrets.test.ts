@@ -74,4 +74,14 @@ describe('the secrets of a profile', () => {
     );
     expect((error as Error).message).not.toContain('pw-9');
   });
+
+  it('stay out of the message when the profile is refused for a field that quotes one', () => {
+    const other = profileText({
+      primary:
+        '{ client_id: a, client_secret: ${CLIENT_SECRET} }\n  other_tenant: { client_id: o, client_secret: ${CLIENT_SECRET}, tenant: tenant-from-env }',
+    }).replace('tenant: acme', 'tenant: ${TENANT}');
+    expect(() => parseProfile(other, 'p.yaml', { ...env, TENANT: 'tenant-from-env' }, () => {})).toThrow(
+      "p.yaml: /clients/other_tenant/tenant: must differ from the profile's tenant '[REDACTED]'",
+    );
+  });
 });
