@@ -82,7 +82,7 @@ export const captureRequest = (
 
 /**
  * The body goes first: an access_token it carries is learned before the headers are redacted. `cutAt` is set when
- * harness stopped reading the body there; the evidence then says so.
+ * harness stopped reading the body there; the evidence then says so, and holds no start of a secret cut short.
  */
 export const captureResponse = (
   redactor: Redactor,
@@ -92,7 +92,10 @@ export const captureResponse = (
   maxBody: number,
   cutAt?: number,
 ): EvidenceResponse => {
-  const redacted = redactBody(redactor, body, maxBody);
+  const redacted =
+    cutAt === undefined
+      ? redactBody(redactor, body, maxBody)
+      : truncate(redactor.text(redactor.withoutCutValue(body)), maxBody);
   const captured = cutAt === undefined ? redacted : `${redacted ?? ''} (${bodyCutNote(cutAt)})`;
   return {
     status,

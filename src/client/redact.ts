@@ -10,6 +10,8 @@ export const REDACTED = '[REDACTED]';
 const MIN_LEARNED_LENGTH = 8;
 /** Below this length four characters would give away too much of the value. */
 const MIN_PREFIX_LENGTH = 16;
+/** How much of a value's start marks, in a text cut short, where a cut copy of it may begin. */
+const HEAD_LENGTH = 4;
 
 const SECRET_KEYS = new Set(['client_secret', 'password']);
 const JSON_KEY_RULE =
@@ -64,6 +66,9 @@ export class Redactor {
    * quoted every secret; and its cost grew with every token learned.
    */
   readonly #replacer = new LongestMatchReplacer();
+  /** The first HEAD_LENGTH characters of every longer wire form, and the longest form's length. */
+  readonly #heads = new Set<string>();
+  #longest = 0;
 
   /** Shown as `[REDACTED]` wherever it appears (client secrets). */
   addSecret(value: string): void {
@@ -86,6 +91,18 @@ export class Redactor {
         this.#keyed(`${sep}${key}=`, key, decodeFormValue(value), ''),
       );
     return this.known(keyed);
+  }
+
+  /**
+   * A text cut short (a body harness stopped reading) may end in the start of a secret, which no registered value
+   * matches: it ends here before the first place in its last stretch (as long as the longest value) where a
+   * registered value's first characters appear. A false alarm costs only the end of a cut body.
+   */
+  withoutCutValue(s: string): string {
+    for (let at = Math.max(0, s.length - this.#longest); at + HEAD_LENGTH <= s.length; at++) {
+      if (this.#heads.has(s.slice(at, at + HEAD_LENGTH))) return s.slice(0, at);
+    }
+    return s;
   }
 
   /** Hides every value registered so far, learning nothing: header names, messages, anything harness writes. */
@@ -134,6 +151,8 @@ export class Redactor {
       if (!this.#known.has(form)) {
         this.#known.add(form);
         this.#replacer.add(form, replacement);
+        if (form.length > HEAD_LENGTH) this.#heads.add(form.slice(0, HEAD_LENGTH));
+        this.#longest = Math.max(this.#longest, form.length);
       }
     }
   }

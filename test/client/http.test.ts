@@ -141,6 +141,18 @@ describe('HttpClient evidence against a server echoing what it was sent', () => 
   });
 });
 
+describe('HttpClient evidence of a body cut short', () => {
+  it('leaves out the last word, which may be the first part of a secret no registered value matches', async () => {
+    const token = 'cut-token-'.padEnd(3000, 'y');
+    const s = await server((_req, res) => sendJson(res, 200, { echo: `Bearer ${token}` }));
+    const http = client({ maxBodyBytes: 2048, maxEvidenceBody: 4096 });
+    http.redactor.addToken(token);
+    const ex = await http.send({ method: 'GET', url: `${s.origin}/x` });
+    expect(ex.bodyCutAt).toBe(2048);
+    expect(ex.evidence.response?.body).toBe('{"echo":"Bearer  (body cut at 2048 bytes)');
+  });
+});
+
 describe('TargetError', () => {
   it('is "unreachable" when the connection is refused, naming the URL', async () => {
     const s = await startServer((_req, res) => res.end());
