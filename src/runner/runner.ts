@@ -3,6 +3,7 @@
 // "alongside" lane (the token-expiry check, which mostly waits) runs beside all of them from the start.
 import { createHash } from 'node:crypto';
 import { type HttpClientOptions, TargetError, TokenError } from '../client/index.ts';
+import { profileRedactor } from '../profile/secrets.ts';
 import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
 import { BudgetExhausted, type RequestBudget } from './budget.ts';
 import { CheckContext } from './context.ts';
@@ -128,14 +129,11 @@ const runLanes = async (checks: readonly CheckDefinition[], session: Session): P
   return results.flat();
 };
 
-const profileHash = (profile: Profile): string => {
-  const clients = Object.fromEntries(
-    Object.entries(profile.clients).map(([role, client]) => [role, { ...client, client_secret: '<secret>' }]),
-  );
-  return createHash('sha256')
-    .update(JSON.stringify({ ...profile, clients }))
+/** Of the profile with its secrets hidden: a hash of a short secret (a key header, a value from ${VAR}) could be tried. */
+const profileHash = (profile: Profile): string =>
+  createHash('sha256')
+    .update(JSON.stringify(profileRedactor(profile).within(profile)))
     .digest('hex');
-};
 
 export const runConformance = async (
   target: Target,
