@@ -108,7 +108,8 @@ export const runConformanceCommand = async (
     }
     const profile = withNetworkFlags(server ? server.profile() : profileFrom(options, process.env), options);
     const network = networkFor(profile, server !== undefined);
-    const hide = (line: string) => profileRedactor(profile).known(line);
+    const redactor = profileRedactor(profile);
+    const hide = (line: string) => redactor.known(line);
     const target = resolveTarget(profile);
     const selection = selectChecks(allChecks(target), {
       ...(options.only ? { only: options.only } : {}),

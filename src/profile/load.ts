@@ -3,13 +3,18 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { isScalar, parseDocument, visit } from 'yaml';
-import { Redactor } from '../client/redact.ts';
 import { InputError } from '../errors.ts';
 import { type Profile, profileSchema } from '../spec/index.ts';
 import { endpointKey, httpUrl } from '../spec/schemas.ts';
 import { requireSideEffectsOffLoopback } from './loopback.ts';
 import { checkReferences } from './references.ts';
-import { plainTextSecrets, pointerSegment, refuseUserinfo, withEnvironmentValues } from './secrets.ts';
+import {
+  plainTextSecrets,
+  pointerSegment,
+  redactorFor,
+  refuseUserinfo,
+  withEnvironmentValues,
+} from './secrets.ts';
 
 // strictRequired is off because the `ids` entries use `oneOf: [{required: [...]}]` to say "from+pointer or value".
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
@@ -157,9 +162,7 @@ export const parseProfile = (
   } catch (error) {
     // A message may quote a field (the tenant, the host) whose value came from the environment.
     if (!(error instanceof InputError)) throw error;
-    const redactor = new Redactor();
-    for (const value of found.values) if (value !== '') redactor.addSecret(value);
-    throw new InputError(redactor.known(error.message));
+    throw new InputError(redactorFor(found.values).known(error.message));
   }
   const plain = plainTextSecrets(profile, found.pointers);
   if (plain.length > 0) {

@@ -42,12 +42,15 @@ export const profileSecrets = (profile: Profile): string[] => {
   ].filter((value) => value !== '');
 };
 
-/** A redactor knowing the profile's secrets: for what harness prints or writes about the profile outside a run. */
-export const profileRedactor = (profile: Profile): Redactor => {
+/** A redactor knowing these secrets (empty ones ignored). */
+export const redactorFor = (secrets: Iterable<string>): Redactor => {
   const redactor = new Redactor();
-  for (const secret of profileSecrets(profile)) redactor.addSecret(secret);
+  for (const secret of secrets) redactor.addSecret(secret);
   return redactor;
 };
+
+/** A redactor knowing the profile's secrets: for what harness prints or writes about the profile outside a run. */
+export const profileRedactor = (profile: Profile): Redactor => redactorFor(profileSecrets(profile));
 
 /**
  * A user name or password in a URL is never sent (harness authenticates with tokens) and would be shown wherever
