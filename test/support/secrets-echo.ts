@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { escapeText } from '../../src/report/escape.ts';
 
 export const TOKEN_PATH = '/oauth2/token';
 /** The larger token's size: its JSON answer, echo included, stays under the 64 KiB harness reads. */
@@ -129,13 +130,13 @@ export const filesUnder = (dir: string): Map<string, string> => {
   return files;
 };
 
-/** `name: secret` for each secret found in any of the texts, in any of the forms it takes on the wire. */
+/** `name in file` for each secret found in any of the texts, in any form it takes on the wire or in HTML and XML. */
 export const secretsIn = (texts: Map<string, string>, secrets: Record<string, string>): string[] =>
   Object.entries(secrets).flatMap(([name, secret]) =>
     [...texts]
       .filter(([, text]) =>
-        [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)].some((form) =>
-          text.includes(form),
+        [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), escapeText(secret)].some(
+          (form) => text.includes(form),
         ),
       )
       .map(([file]) => `${name} in ${file}`),
