@@ -2,7 +2,7 @@
 import { rmdir } from 'node:fs/promises';
 import { allChecks } from '../../conformance/index.ts';
 import { loadProfile, validateProfile } from '../profile/load.ts';
-import { profileRedactor } from '../profile/secrets.ts';
+import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import type { ReportFormat } from '../report/write.ts';
 import { writeReports } from '../report/write.ts';
@@ -137,6 +137,7 @@ export const runConformanceCommand = async (
       await rmdir(dir);
       return { exitCode: TARGET_UNREACHABLE };
     }
+    warnOfPlainTextSecrets(profile);
     const progress = streamProgress((line) => console.error(line));
     progress.line(
       hide(`harness conformance: ${profile.base_url}${server ? ' (embedded reference server)' : ''}`),

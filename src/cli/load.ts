@@ -11,7 +11,7 @@ import { PreflightError } from '../k6/preflight.ts';
 import { availableProbes } from '../k6/probes.ts';
 import { type LoadOutcome, runLoad } from '../k6/run.ts';
 import { loadProfile } from '../profile/load.ts';
-import { profileRedactor } from '../profile/secrets.ts';
+import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import { type GradedPhase, toLoadJUnit } from '../report/load-junit.ts';
 import { pointLatest } from '../report/write.ts';
@@ -95,6 +95,7 @@ export const runLoadCommand = async (options: LoadOptions): Promise<LoadCommandR
       await rmdir(dir);
       return { exitCode: TARGET_UNREACHABLE, files: [] };
     }
+    warnOfPlainTextSecrets(profile);
     const started = Date.now();
     const label = options.scenario.join('+');
     say(

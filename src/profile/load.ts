@@ -10,10 +10,11 @@ import { requireSideEffectsOffLoopback } from './loopback.ts';
 import { checkReferences } from './references.ts';
 import {
   plainTextSecrets,
+  plainTextWarning,
   pointerSegment,
   redactorFor,
   refuseUserinfo,
-  withEnvironmentValues,
+  withSecretOrigins,
 } from './secrets.ts';
 
 // strictRequired is off because the `ids` entries use `oneOf: [{required: [...]}]` to say "from+pointer or value".
@@ -80,14 +81,6 @@ const resolveEnv = (
   return value;
 };
 
-/** Each line once per process: `certify` loads the profile for itself, conformance and load. */
-const warned = new Set<string>();
-const warnOnce = (line: string): void => {
-  if (warned.has(line)) return;
-  warned.add(line);
-  console.error(line);
-};
-
 /** What a pattern means, said in words: a raw regular expression tells a user little. */
 const PATTERN_MEANINGS = new Map<string, string>([
   [httpUrl.pattern, 'must be an http(s) URL'],
@@ -138,12 +131,7 @@ const duplicateKey = (document: ReturnType<typeof parseDocument>): string | unde
   return duplicate;
 };
 
-export const parseProfile = (
-  text: string,
-  source: string,
-  env: NodeJS.ProcessEnv = process.env,
-  warn: (line: string) => void = warnOnce,
-): Profile => {
+export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEnv = process.env): Profile => {
   const { text: inert, names } = withPlaceholders(text);
   // YAML 1.2 is a superset of JSON, so one parser serves both formats.
   const parsed = parseDocument(inert, { uniqueKeys: false });
@@ -164,13 +152,11 @@ export const parseProfile = (
     if (!(error instanceof InputError)) throw error;
     throw new InputError(redactorFor(found.values).known(error.message));
   }
-  const plain = plainTextSecrets(profile, found.pointers);
-  if (plain.length > 0) {
-    warn(
-      `harness: warning: ${source}: ${plain.join(', ')}: a secret written in the profile itself; take it from the environment (\${VAR}) so it stays out of files`,
-    );
-  }
-  return withEnvironmentValues(profile, found.values);
+  const warning = plainTextWarning(source, plainTextSecrets(profile, found.pointers));
+  return withSecretOrigins(profile, {
+    fromEnvironment: found.values,
+    ...(warning === undefined ? {} : { plainTextWarning: warning }),
+  });
 };
 
 /** The file's text, refused unread past MAX_PROFILE_BYTES (a device or pipe has no size to check first). */
@@ -212,8 +198,5 @@ const anchorTlsFiles = (profile: Profile, dir: string): Profile => {
   };
 };
 
-export const loadProfile = (
-  path: string,
-  env: NodeJS.ProcessEnv = process.env,
-  warn: (line: string) => void = warnOnce,
-): Profile => anchorTlsFiles(parseProfile(readProfileText(path), path, env, warn), dirname(resolve(path)));
+export const loadProfile = (path: string, env: NodeJS.ProcessEnv = process.env): Profile =>
+  anchorTlsFiles(parseProfile(readProfileText(path), path, env), dirname(resolve(path)));

@@ -5,13 +5,21 @@ import { Redactor } from '../client/redact.ts';
 import { InputError } from '../errors.ts';
 import type { Profile } from '../spec/index.ts';
 
+/** Where the profile's secrets came from, as the loader found it. */
+export interface SecretOrigins {
+  /** Every value a `${VAR}` reference brought in. */
+  readonly fromEnvironment: readonly string[];
+  /** The line warning of secrets written in the profile itself, if any. */
+  readonly plainTextWarning?: string;
+}
+
 /**
  * Carried on the profile object under a symbol, so every `{ ...profile }` copy keeps it while JSON (reports, k6's
  * environment) and schema validation never see it.
  */
-const FROM_ENVIRONMENT = Symbol('values the profile took from ${VAR} references');
+const ORIGINS = Symbol('where the profile secrets came from');
 
-type WithEnvironment = Profile & { [FROM_ENVIRONMENT]?: readonly string[] };
+type WithOrigins = Profile & { [ORIGINS]?: SecretOrigins };
 
 /** Header names whose values are credentials, wherever they come from. */
 const CREDENTIAL_HEADER = /auth|key|token|secret|passw|cookie|session|signature|credential/i;
@@ -21,12 +29,37 @@ export const pointerSegment = (key: string): string => key.replaceAll('~', '~0')
 
 export const isCredentialHeader = (name: string): boolean => CREDENTIAL_HEADER.test(name);
 
-export const withEnvironmentValues = (profile: Profile, values: readonly string[]): Profile => {
-  const marked: WithEnvironment = { ...profile, [FROM_ENVIRONMENT]: values };
+export const withSecretOrigins = (profile: Profile, origins: SecretOrigins): Profile => {
+  const marked: WithOrigins = { ...profile, [ORIGINS]: origins };
   return marked;
 };
 
-/** Every value of the profile that must be redacted, none empty. */
+const warned = new Set<string>();
+
+/**
+ * Prints the profile's plain-text warning, once per process (`certify` runs conformance and load on one profile).
+ * Called as a run starts, so a refused command still says only what is wrong.
+ */
+export const warnOfPlainTextSecrets = (profile: Profile): void => {
+  const line = (profile as WithOrigins)[ORIGINS]?.plainTextWarning;
+  if (line === undefined || warned.has(line)) return;
+  warned.add(line);
+  console.error(line);
+};
+
+/** The warning line for secrets at these JSON pointers of `source`, quoting none of them. */
+export const plainTextWarning = (source: string, pointers: readonly string[]): string | undefined =>
+  pointers.length === 0
+    ? undefined
+    : `harness: warning: ${source}: ${pointers.join(', ')}: a secret written in the profile itself; take it from the environment (\${VAR}) so it stays out of files`;
+
+/**
+ * Shorter values are left alone: hiding one would hide that letter or pair in every word of every report, and a
+ * secret that short keeps nothing secret anyway.
+ */
+const MIN_SECRET_LENGTH = 4;
+
+/** Every value of the profile that must be redacted. */
 export const profileSecrets = (profile: Profile): string[] => {
   const headers = Object.values(profile.requests ?? {}).flatMap((request) =>
     Object.entries(request?.headers ?? {})
@@ -37,9 +70,9 @@ export const profileSecrets = (profile: Profile): string[] => {
     ...new Set([
       ...Object.values(profile.clients).map((client) => client.client_secret),
       ...headers,
-      ...((profile as WithEnvironment)[FROM_ENVIRONMENT] ?? []),
+      ...((profile as WithOrigins)[ORIGINS]?.fromEnvironment ?? []),
     ]),
-  ].filter((value) => value !== '');
+  ].filter((value) => value.length >= MIN_SECRET_LENGTH);
 };
 
 /** A redactor knowing these secrets (empty ones ignored). */

@@ -126,7 +126,7 @@ describe('redactProfile', () => {
       'side_effects: allow',
     ].join('\n');
     const env = { SECRET: 's3cret-value', SIGNATURE: 'sig-from-env-123', EXECUTION_ID: 'exec-from-env-456' };
-    const redacted = JSON.stringify(redactProfile(parseProfile(text, 'p.yaml', env, () => {})));
+    const redacted = JSON.stringify(redactProfile(parseProfile(text, 'p.yaml', env)));
     for (const value of Object.values(env)) expect(redacted).not.toContain(value);
     expect(redacted).toContain('"sig":"[REDACTED]"');
   });

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InputError } from '../../src/errors.ts';
 import { parseProfile } from '../../src/profile/load.ts';
-import { profileSecrets } from '../../src/profile/secrets.ts';
+import { profileSecrets, warnOfPlainTextSecrets } from '../../src/profile/secrets.ts';
 
 const profileText = (fields: { base?: string; primary?: string; headers?: string }) => `
 base_url: ${fields.base ?? 'http://127.0.0.1:8080'}
@@ -19,10 +19,17 @@ const env = {
   PASSWORD: 'pw-9',
 };
 
+/** The profile, and what it warns of as a run starts (each line once per process: every test has its own). */
 const parse = (text: string) => {
-  const warnings: string[] = [];
-  const profile = parseProfile(text, 'p.yaml', env, (line) => warnings.push(line));
-  return { profile, warnings };
+  const profile = parseProfile(text, 'p.yaml', env);
+  const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+  try {
+    warnOfPlainTextSecrets(profile);
+    warnOfPlainTextSecrets({ ...profile });
+    return { profile, warnings: printed.mock.calls.map((call) => String(call[0])) };
+  } finally {
+    printed.mockRestore();
+  }
 };
 
 describe('the secrets of a profile', () => {
@@ -80,7 +87,7 @@ describe('the secrets of a profile', () => {
       primary:
         '{ client_id: a, client_secret: ${CLIENT_SECRET} }\n  other_tenant: { client_id: o, client_secret: ${CLIENT_SECRET}, tenant: tenant-from-env }',
     }).replace('tenant: acme', 'tenant: ${TENANT}');
-    expect(() => parseProfile(other, 'p.yaml', { ...env, TENANT: 'tenant-from-env' }, () => {})).toThrow(
+    expect(() => parseProfile(other, 'p.yaml', { ...env, TENANT: 'tenant-from-env' })).toThrow(
       "p.yaml: /clients/other_tenant/tenant: must differ from the profile's tenant '[REDACTED]'",
     );
   });
