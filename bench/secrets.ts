@@ -3,7 +3,7 @@
 // time, exit code, peak memory, and how many of the secrets it was given (tokens issued included) show up in
 // stdout, stderr or any report. The machine is shared, so wall times vary from run to run.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -46,6 +46,7 @@ const run = async (mode: string, tokenInEveryAnswer?: number) => {
   texts.set('stderr', stderr.slice(0, stderr.lastIndexOf(measured)));
   const tokens = Object.fromEntries(server.issued.map((token, i) => [`token ${i}`, token]));
   const found = secretsIn(texts, { ...ECHO_ENV, BASE_URL: server.origin, ...tokens });
+  rmSync(dir, { recursive: true, force: true });
   const counts = /^summary: .*$/m.exec(stdout)?.[0] ?? stdout.trim().split('\n').at(-1);
   console.log(
     `${mode} | ${measured} | exit ${code} | ${server.issued.length} tokens issued | secrets found: ${found.length} | ${counts}`,
