@@ -48,6 +48,17 @@ export const runMicro = async (): Promise<MicroResult[]> => {
     redactor.text(body);
   });
 
+  // A server issuing a fresh 8 KB token in every answer: 1,000 learned, then a 64 KiB body to redact.
+  const learned = new Redactor();
+  for (let n = 0; n < 1000; n++) learned.addToken(`${n}:`.padEnd(8192, String.fromCharCode(65 + (n % 26))));
+  // Cut copies of the learned tokens, as an echoing server sends them: every position starts a near match.
+  const large = Array.from({ length: 1024 }, (_, n) =>
+    `${n % 1000}:`.padEnd(64, String.fromCharCode(65 + (n % 26))),
+  ).join('');
+  bench.add('redaction of a 64 KiB body (1,000 learned 8 KB tokens)', () => {
+    learned.text(large);
+  });
+
   await bench.run();
   return bench.tasks.map((task) => {
     const result = task.result as {

@@ -72,7 +72,7 @@ export const loadSummary = (data: SummaryData, instances: number, plan: ProbePla
   const perRun = k6Plan.preflight.requestsPerLimiter;
   const copies = __ENV.HARNESS_IDS ? 1 : instances;
   return {
-    target: target.base_url,
+    target: __ENV.HARNESS_TARGET_NAME ?? target.base_url,
     generatedAt: new Date().toISOString(),
     instances,
     lateMs: [data.setup_data?.lateMs ?? 0],

@@ -11,6 +11,7 @@ import {
 } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.ts';
+import { profileRedactor } from '../profile/secrets.ts';
 import type { Profile } from '../spec/index.ts';
 import { type TarEntry, tarGz } from './tar.ts';
 
@@ -63,7 +64,8 @@ const describeFile = (path: string, data: Buffer): ManifestFile => ({
 });
 
 /**
- * Client secrets go, and so do request header values, which may carry a gateway key; everything else in a profile
+ * Client secrets go, and so do request header values, which may carry a gateway key, and every value the profile
+ * took from the environment; everything else in a profile
  * is what a certifier needs to see to judge the run (target, overrides, side effects, TLS file names).
  */
 export const redactProfile = (profile: Profile): unknown => {
@@ -81,7 +83,9 @@ export const redactProfile = (profile: Profile): unknown => {
           },
     ]),
   );
-  return { ...profile, clients, ...(profile.requests === undefined ? {} : { requests }) };
+  const kept = { ...profile, clients, ...(profile.requests === undefined ? {} : { requests }) };
+  // Values from ${VAR} references anywhere in it (an id, a query value, the URLs) go too.
+  return profileRedactor(profile).within(kept);
 };
 
 const readKey = (flag: string, path: string, parse: (pem: Buffer) => KeyObject): KeyObject => {

@@ -2,6 +2,7 @@
 import { rmdir } from 'node:fs/promises';
 import { allChecks } from '../../conformance/index.ts';
 import { loadProfile, validateProfile } from '../profile/load.ts';
+import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import {
   type FaultName,
   type RunningReferenceServer,
@@ -127,6 +128,8 @@ export const runConformanceCommand = async (
     }
     const profile = withNetworkFlags(server ? server.profile() : profileFrom(options, process.env), options);
     const network = networkFor(profile, server !== undefined);
+    const redactor = profileRedactor(profile);
+    const hide = (line: string) => redactor.known(line);
     const target = resolveTarget(profile);
     const selection = selectChecks(allChecks(target), {
       ...(options.only ? { only: options.only } : {}),
@@ -150,12 +153,15 @@ export const runConformanceCommand = async (
     // Exit 3 before any check when the target does not answer: a verdict per check would only repeat it.
     const unreachable = await unreachableOrigins(profile, network);
     if (unreachable.length > 0) {
-      console.error(`harness: target unreachable, no check run: ${unreachable.join('; ')}`);
+      console.error(hide(`harness: target unreachable, no check run: ${unreachable.join('; ')}`));
       await rmdir(dir);
       return { exitCode: TARGET_UNREACHABLE };
     }
+    warnOfPlainTextSecrets(profile);
     const progress = streamProgress((line) => console.error(line));
-    progress.line(`harness conformance: ${profile.base_url}${server ? ' (embedded reference server)' : ''}`);
+    progress.line(
+      hide(`harness conformance: ${profile.base_url}${server ? ' (embedded reference server)' : ''}`),
+    );
     const report = await runConformance(target, selection, {
       progress,
       version: harnessVersion(),

@@ -12,6 +12,7 @@ import { PreflightError } from '../k6/preflight.ts';
 import { availableProbes } from '../k6/probes.ts';
 import { LoadInterrupted, type LoadOutcome, runLoad } from '../k6/run.ts';
 import { loadProfile } from '../profile/load.ts';
+import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import { type GradedPhase, toLoadJUnit } from '../report/load-junit.ts';
 import { pointLatest } from '../report/write.ts';
@@ -126,6 +127,8 @@ export const runLoadCommand = async (
     }
     const profile = withNetworkFlags(server ? server.profile() : loadProfile(options.profile!), options);
     const target = resolveTarget(profile);
+    const redactor = profileRedactor(profile);
+    const say = (line: string) => console.error(redactor.known(line));
     if (options.list) {
       for (const probe of availableProbes(target)) console.log(`${probe.name.padEnd(22)} ${probe.describes}`);
       return { exitCode: 0, files: [] };
@@ -142,13 +145,14 @@ export const runLoadCommand = async (
     const network = networkFor(profile, server !== undefined);
     const unreachable = await unreachableOrigins(profile, network);
     if (unreachable.length > 0) {
-      console.error(`harness: target unreachable, no phase run: ${unreachable.join('; ')}`);
+      say(`harness: target unreachable, no phase run: ${unreachable.join('; ')}`);
       await rmdir(dir);
       return { exitCode: TARGET_UNREACHABLE, files: [] };
     }
+    warnOfPlainTextSecrets(profile);
     const started = Date.now();
     const label = options.scenario.join('+');
-    console.error(
+    say(
       `harness load: ${label} against ${profile.base_url}${server ? ' (embedded reference server)' : ''}, ` +
         `${options.instances} k6 instance${options.instances === 1 ? '' : 's'}, about ${Math.ceil(totalMs / 1000)} s`,
     );
@@ -162,7 +166,7 @@ export const runLoadCommand = async (
         instances: options.instances,
         dir,
         label,
-        onLine: (l) => console.error(l),
+        onLine: say,
         network: forK6,
         http: httpOptionsOf(network),
         ...(stop ? { stop } : {}),
@@ -175,11 +179,11 @@ export const runLoadCommand = async (
       // The pre-flight could not talk to the target or get a token or an id: no phase can run, and the fault is the
       // target's.
       if (error instanceof TargetError || error instanceof TokenError || error instanceof PreflightError) {
-        console.error(`harness: target unusable, no phase run: ${error.message}`);
+        say(`harness: target unusable, no phase run: ${error.message}`);
         return { exitCode: TARGET_UNREACHABLE, dir, files: [] };
       }
       // k6 did not start, or ended without a summary: there is nothing to judge.
-      console.error(`harness: ${(error as Error).message}`);
+      say(`harness: ${(error as Error).message}`);
       return { exitCode: HARNESS_ERROR, dir, files: [] };
     } finally {
       forK6.dispose();

@@ -48,9 +48,14 @@ export const truncate = (body: string, max: number): string =>
     ? body
     : `${body.slice(0, max)}…[truncated: ${body.length - max} of ${body.length} chars]`;
 
+/** Names too: a server can echo a secret as a header name. Two names redacted alike keep both values. */
 const redactHeaders = (redactor: Redactor, headers: Record<string, string>): Record<string, string> => {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = redactor.header(name, value);
+  for (const [name, value] of Object.entries(headers)) {
+    const shown = redactor.known(name);
+    const redacted = redactor.header(name, value);
+    out[shown] = out[shown] === undefined ? redacted : `${out[shown]}, ${redacted}`;
+  }
   return out;
 };
 
@@ -77,7 +82,7 @@ export const captureRequest = (
 
 /**
  * The body goes first: an access_token it carries is learned before the headers are redacted. `cutAt` is set when
- * harness stopped reading the body there; the evidence then says so.
+ * harness stopped reading the body there; the evidence then says so, and holds no start of a secret cut short.
  */
 export const captureResponse = (
   redactor: Redactor,
@@ -87,7 +92,10 @@ export const captureResponse = (
   maxBody: number,
   cutAt?: number,
 ): EvidenceResponse => {
-  const redacted = redactBody(redactor, body, maxBody);
+  const redacted =
+    cutAt === undefined
+      ? redactBody(redactor, body, maxBody)
+      : truncate(redactor.text(redactor.withoutCutValue(body)), maxBody);
   const captured = cutAt === undefined ? redacted : `${redacted ?? ''} (${bodyCutNote(cutAt)})`;
   return {
     status,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LongestMatchReplacer } from './replacer.ts';
 
 export const REDACTED = '[REDACTED]';
 
@@ -9,6 +10,8 @@ export const REDACTED = '[REDACTED]';
 const MIN_LEARNED_LENGTH = 8;
 /** Below this length four characters would give away too much of the value. */
 const MIN_PREFIX_LENGTH = 16;
+/** How much of a value's start marks, in a text cut short, where a cut copy of it may begin. */
+const HEAD_LENGTH = 4;
 
 const SECRET_KEYS = new Set(['client_secret', 'password']);
 const JSON_KEY_RULE =
@@ -51,16 +54,21 @@ const wireForms = (value: string): Set<string> =>
     JSON.stringify(value).slice(1, -1),
   ]);
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * Knows every secret and token seen so far and removes all of them from evidence text. One per HttpClient, shared by
  * everything that sends through it, so a token learned from one response is hidden in every later exchange.
  */
 export class Redactor {
-  readonly #replacements = new Map<string, string>();
-  /** Rebuilt lazily: registrations are rare, redactions happen on every exchange. */
-  #pattern: RegExp | null | undefined;
+  /** Every wire form registered, so a value is registered once. */
+  readonly #known = new Set<string>();
+  /**
+   * Never a regular expression built from the values: one of a 40 KB token was too large for V8, and its error
+   * quoted every secret; and its cost grew with every token learned.
+   */
+  readonly #replacer = new LongestMatchReplacer();
+  /** The first HEAD_LENGTH characters of every longer wire form, and the longest form's length. */
+  readonly #heads = new Set<string>();
+  #longest = 0;
 
   /** Shown as `[REDACTED]` wherever it appears (client secrets). */
   addSecret(value: string): void {
@@ -82,12 +90,42 @@ export class Redactor {
       .replace(FORM_KEY_RULE, (_m, sep: string, key: string, value: string) =>
         this.#keyed(`${sep}${key}=`, key, decodeFormValue(value), ''),
       );
-    return this.#known(keyed);
+    return this.known(keyed);
+  }
+
+  /**
+   * A text cut short (a body harness stopped reading) may end in the start of a secret, which no registered value
+   * matches: it ends here before the first place in its last stretch (as long as the longest value) where a
+   * registered value's first characters appear. A false alarm costs only the end of a cut body.
+   */
+  withoutCutValue(s: string): string {
+    for (let at = Math.max(0, s.length - this.#longest); at + HEAD_LENGTH <= s.length; at++) {
+      if (this.#heads.has(s.slice(at, at + HEAD_LENGTH))) return s.slice(0, at);
+    }
+    return s;
+  }
+
+  /** Hides every value registered so far, learning nothing: header names, messages, anything harness writes. */
+  known(s: string): string {
+    return this.#replacer.replace(s);
+  }
+
+  /**
+   * A copy of a JSON value (as JSON.stringify sees it) with every string hidden as by `known`: the last pass over a
+   * report, for what it carries beside evidence (the target, labels, reproductions, messages).
+   */
+  within(value: unknown): unknown {
+    if (typeof value === 'string') return this.known(value);
+    if (value === null || typeof value !== 'object') return value;
+    const json = (value as { toJSON?: () => unknown }).toJSON;
+    if (typeof json === 'function') return this.within(json.call(value));
+    if (Array.isArray(value)) return value.map((item) => this.within(item));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.within(item)]));
   }
 
   /** Header names are expected lower-case. Credentials keep their scheme so evidence shows what kind was sent. */
   header(name: string, value: string): string {
-    if (!CREDENTIAL_HEADERS.has(name)) return this.#known(value);
+    if (!CREDENTIAL_HEADERS.has(name)) return this.known(value);
     const match = /^(\S+)(\s+)(.*)$/s.exec(value);
     if (match === null) return /^bearer$/i.test(value) ? value : this.#learnToken(value);
     const [, scheme = '', gap = '', credentials = ''] = match;
@@ -108,22 +146,14 @@ export class Redactor {
   }
 
   #register(value: string, replacement: string): void {
-    if (value === '' || this.#replacements.has(value)) return;
+    if (value === '' || this.#known.has(value)) return;
     for (const form of wireForms(value)) {
-      if (!this.#replacements.has(form)) this.#replacements.set(form, replacement);
+      if (!this.#known.has(form)) {
+        this.#known.add(form);
+        this.#replacer.add(form, replacement);
+        if (form.length > HEAD_LENGTH) this.#heads.add(form.slice(0, HEAD_LENGTH));
+        this.#longest = Math.max(this.#longest, form.length);
+      }
     }
-    this.#pattern = undefined;
-  }
-
-  #known(s: string): string {
-    if (this.#pattern === undefined) {
-      // Longest first, so a registered token wins over a registered truncation of it.
-      const alternatives = [...this.#replacements.keys()]
-        .sort((a, b) => b.length - a.length)
-        .map(escapeRegExp);
-      this.#pattern = alternatives.length === 0 ? null : new RegExp(alternatives.join('|'), 'g');
-    }
-    if (this.#pattern === null) return s;
-    return s.replace(this.#pattern, (m) => this.#replacements.get(m) ?? REDACTED);
   }
 }

@@ -17,6 +17,7 @@ import {
   TokenError,
   TokenManager,
 } from '../client/index.ts';
+import { profileSecrets } from '../profile/secrets.ts';
 import type { Profile } from '../spec/index.ts';
 import { TOKEN_LIFETIME_SECONDS } from '../spec/index.ts';
 
@@ -59,7 +60,7 @@ const preflight = async (profile: Profile, plan: K6Plan, http: HttpClient): Prom
     timings.push(performance.now() - sent);
     return exchange;
   };
-  for (const client of Object.values(profile.clients)) http.redactor.addSecret(client.client_secret);
+  for (const secret of profileSecrets(profile)) http.redactor.addSecret(secret);
   // Each token request is sent afresh (no cache): the repeats are timings, and only the first token is kept.
   const manager = new TokenManager({ authUrl: profile.auth_url, tenant: profile.tenant, http });
   const tokens: Record<string, { token: string; renewAt: number }> = {};

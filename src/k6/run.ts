@@ -9,6 +9,7 @@ import { vusFor } from '../../load/lib/schedule.ts';
 import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
 import { spawnGroup } from '../child-group.ts';
 import type { HttpClientOptions } from '../client/index.ts';
+import { profileRedactor } from '../profile/secrets.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
 import { k6PlanFor, type PlanOptions } from './plan.ts';
@@ -162,6 +163,8 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         HARNESS_TARGET: JSON.stringify(target),
+        // What the summaries call the target: the URL with the profile's secrets hidden (it may come from ${VAR}).
+        HARNESS_TARGET_NAME: profileRedactor(run.profile).known(run.profile.base_url),
         HARNESS_SECRETS: JSON.stringify(secrets),
         HARNESS_TOKENS: JSON.stringify(preflight.tokens),
         HARNESS_IDS: JSON.stringify(preflight.ids),

@@ -8,6 +8,14 @@ import { type Profile, profileSchema } from '../spec/index.ts';
 import { endpointKey, httpUrl } from '../spec/schemas.ts';
 import { requireSideEffectsOffLoopback } from './loopback.ts';
 import { checkReferences } from './references.ts';
+import {
+  plainTextSecrets,
+  plainTextWarning,
+  pointerSegment,
+  redactorFor,
+  refuseUserinfo,
+  withSecretOrigins,
+} from './secrets.ts';
 
 // strictRequired is off because the `ids` entries use `oneOf: [{required: [...]}]` to say "from+pointer or value".
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
@@ -40,11 +48,18 @@ const withPlaceholders = (text: string): { text: string; names: string[] } => {
   };
 };
 
+/** What `${VAR}` references brought in: the values (all secret) and the JSON pointers of the strings holding them. */
+interface FromEnvironment {
+  readonly values: string[];
+  readonly pointers: Set<string>;
+}
+
 const resolveEnv = (
   value: Json,
   names: string[],
   env: NodeJS.ProcessEnv,
   source: string,
+  found: FromEnvironment,
   pointer = '',
 ): Json => {
   if (typeof value === 'string') {
@@ -54,16 +69,18 @@ const resolveEnv = (
       if (replacement === undefined) {
         throw new InputError(`${source}: ${pointer || '/'}: environment variable ${name} is not set`);
       }
+      found.values.push(replacement);
+      found.pointers.add(pointer);
       return replacement;
     });
   }
   if (Array.isArray(value))
-    return value.map((item, i) => resolveEnv(item, names, env, source, `${pointer}/${i}`));
+    return value.map((item, i) => resolveEnv(item, names, env, source, found, `${pointer}/${i}`));
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [
         key,
-        resolveEnv(item, names, env, source, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`),
+        resolveEnv(item, names, env, source, found, `${pointer}/${pointerSegment(key)}`),
       ]),
     );
   }
@@ -96,6 +113,7 @@ export const validateProfile = (document: unknown, source: string): Profile => {
   }
   checkReferences(document, source);
   requireSideEffectsOffLoopback(document, source);
+  refuseUserinfo(document, source);
   return document;
 };
 
@@ -141,7 +159,21 @@ export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEn
       : error.message;
     throw new InputError(`${source}: not valid YAML or JSON: ${why}`);
   }
-  return validateProfile(resolveEnv(document, names, env, source), source);
+  const found: FromEnvironment = { values: [], pointers: new Set() };
+  const resolved = resolveEnv(document, names, env, source, found);
+  let profile: Profile;
+  try {
+    profile = validateProfile(resolved, source);
+  } catch (error) {
+    // A message may quote a field (the tenant, the host) whose value came from the environment.
+    if (!(error instanceof InputError)) throw error;
+    throw new InputError(redactorFor(found.values).known(error.message));
+  }
+  const warning = plainTextWarning(source, plainTextSecrets(profile, found.pointers));
+  return withSecretOrigins(profile, {
+    fromEnvironment: found.values,
+    ...(warning === undefined ? {} : { plainTextWarning: warning }),
+  });
 };
 
 /** The file's text, refused unread past MAX_PROFILE_BYTES. */

@@ -31,6 +31,14 @@ export const streamProgress = (write: (line: string) => void): Progress => ({
   line: write,
 });
 
+/** The same progress with `hide` applied to every message, wait reason and line. */
+export const redactedProgress = (progress: Progress, hide: (text: string) => string): Progress => ({
+  started: (id) => progress.started(id),
+  finished: (id, grade, message, durationMs) => progress.finished(id, grade, hide(message), durationMs),
+  waiting: (id, ms, why, signal) => progress.waiting(id, ms, hide(why), signal),
+  line: (text) => progress.line(hide(text)),
+});
+
 export const silentProgress: Progress = {
   started: () => {},
   finished: () => {},

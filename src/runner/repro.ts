@@ -1,20 +1,30 @@
-// Reproduction commands built from redacted evidence: secrets appear as $CLIENT_SECRET / $ACCESS_TOKEN placeholders,
-// so a command can be pasted into a shell that has them set, and no report ever needs the real values.
+// Reproduction commands built from redacted evidence: secrets appear as shell variables ($CLIENT_SECRET,
+// $ACCESS_TOKEN, $X_API_KEY for an x-api-key header, $SECRET for any other), so a command can be pasted into a shell
+// that has them set, and no report ever needs the real values.
 import { type Evidence, REDACTED } from '../client/index.ts';
 import { GRANT_TYPE, type Profile, scopeFor } from '../spec/index.ts';
 
 const REDACTED_TOKEN = /\S*…\(sha256:[0-9a-f]{12}\)/g;
 
-/** Double-quoted for the shell, with placeholders left to expand. */
-const dq = (value: string): string => {
-  const escaped = value.replace(/[\\"`$]/g, '\\$&');
-  return `"${escaped
-    .replaceAll(`\\$CLIENT_SECRET`, '$CLIENT_SECRET')
-    .replaceAll(`\\$ACCESS_TOKEN`, '$ACCESS_TOKEN')}"`;
+/** Double-quoted for the shell, with the placeholders left to expand (and any other `$` kept literal). */
+const dq = (value: string, variables: readonly string[] = []): string => {
+  let escaped = value.replace(/[\\"`$]/g, '\\$&');
+  for (const variable of ['CLIENT_SECRET', 'ACCESS_TOKEN', 'SECRET', ...variables]) {
+    escaped = escaped.replaceAll(`\\$${variable}`, `$${variable}`);
+  }
+  return `"${escaped}"`;
 };
 
-const placeholders = (value: string): string =>
-  value.replaceAll(REDACTED, '$CLIENT_SECRET').replace(REDACTED_TOKEN, '$ACCESS_TOKEN');
+/** The shell variable standing for a redacted value: the client secret's where the form or JSON names it. */
+const placeholders = (value: string, variable = 'SECRET'): string =>
+  value
+    .replaceAll(`client_secret=${REDACTED}`, 'client_secret=$CLIENT_SECRET')
+    .replaceAll(`"client_secret":"${REDACTED}"`, '"client_secret":"$CLIENT_SECRET"')
+    .replaceAll(REDACTED, `$${variable}`)
+    .replace(REDACTED_TOKEN, '$ACCESS_TOKEN');
+
+/** `x-api-key` is kept in $X_API_KEY. */
+const headerVariable = (name: string): string => name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 
 const SKIPPED_HEADERS = new Set(['content-length', 'host', 'connection']);
 
@@ -22,7 +32,9 @@ export const curlFor = (evidence: Evidence, extra = ''): string => {
   const { method, url, headers, body } = evidence.request;
   const parts = [`curl -sS -i -X ${method} ${dq(placeholders(url))}`];
   for (const [name, value] of Object.entries(headers)) {
-    if (!SKIPPED_HEADERS.has(name)) parts.push(`-H ${dq(`${name}: ${placeholders(value)}`)}`);
+    const variable = headerVariable(name);
+    if (!SKIPPED_HEADERS.has(name))
+      parts.push(`-H ${dq(`${name}: ${placeholders(value, variable)}`, [variable])}`);
   }
   if (body !== undefined) parts.push(`--data-raw ${dq(placeholders(body))}`);
   return `${parts.join(' ')}${extra}`;

@@ -3,6 +3,7 @@
 // "alongside" lane (the token-expiry check, which mostly waits) runs beside all of them from the start.
 import { createHash } from 'node:crypto';
 import { type HttpClientOptions, TargetError, TokenError } from '../client/index.ts';
+import { profileRedactor } from '../profile/secrets.ts';
 import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
 import { clock } from './bucket-log.ts';
 import { BudgetExhausted, type RequestBudget } from './budget.ts';
@@ -146,14 +147,11 @@ const runLanes = async (checks: readonly CheckDefinition[], session: Session): P
   return results.flat();
 };
 
-const profileHash = (profile: Profile): string => {
-  const clients = Object.fromEntries(
-    Object.entries(profile.clients).map(([role, client]) => [role, { ...client, client_secret: '<secret>' }]),
-  );
-  return createHash('sha256')
-    .update(JSON.stringify({ ...profile, clients }))
+/** Of the profile with its secrets hidden: a hash of a short secret (a key header, a value from ${VAR}) could be tried. */
+const profileHash = (profile: Profile): string =>
+  createHash('sha256')
+    .update(JSON.stringify(profileRedactor(profile).within(profile)))
     .digest('hex');
-};
 
 export const runConformance = async (
   target: Target,
@@ -173,7 +171,7 @@ export const runConformance = async (
   const deadlineMs = options.deadlineMs ?? runDeadlineMs(target, running, options.http?.requestTimeoutMs);
   session.deadlineAt = clock() + deadlineMs;
   const deadline = setTimeout(() => {
-    options.progress.line(
+    session.progress.line(
       `harness: the run deadline (${deadlineMs / 1000} s) passed: ending the checks still running`,
     );
     void session.end(`run deadline passed (${deadlineMs / 1000} s)`);
@@ -256,7 +254,7 @@ export const runConformance = async (
   const counts = Object.fromEntries(
     GRADES.map((g) => [g, results.filter((r) => r.grade === g).length]),
   ) as Record<Grade, number>;
-  return {
+  const report: RunReport = {
     harness: { name: 'harness', version: options.version },
     target: {
       base_url: target.profile.base_url,
@@ -276,4 +274,6 @@ export const runConformance = async (
     sent: Object.fromEntries(session.http.sent),
     checks: results,
   };
+  // Evidence was redacted when captured; the target, labels, reproductions and messages quote the profile.
+  return session.http.redactor.within(report) as RunReport;
 };

@@ -15,13 +15,13 @@ import {
   type TokenError,
   TokenManager,
 } from '../client/index.ts';
+import { profileSecrets } from '../profile/secrets.ts';
 import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
 import { type BucketLog, clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
 import { CountingHttpClient, endpointMatcher } from './counting-client.ts';
 import { skip, skipByChoice } from './grades.ts';
-
-import type { Progress } from './progress.ts';
+import { type Progress, redactedProgress } from './progress.ts';
 import type { Target } from './target.ts';
 
 export interface CallOptions {
@@ -37,6 +37,8 @@ export const noTokenReason = (error: TokenError): string =>
 
 export class Session {
   readonly http: CountingHttpClient;
+  /** What the run says as it goes, with every value the redactor knows hidden: messages can quote the profile. */
+  readonly progress: Progress;
   readonly tokens: TokenManager;
   readonly api: ApiClient;
   readonly #memo = new Map<string, Promise<unknown>>();
@@ -55,7 +57,7 @@ export class Session {
 
   constructor(
     readonly target: Target,
-    readonly progress: Progress,
+    progress: Progress,
     network: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'> = {},
     budget?: RequestBudget,
   ) {
@@ -74,8 +76,8 @@ export class Session {
     // Every running check and every wait listens for the run's end: many at once is the design, not a leak.
     setMaxListeners(0, this.#end.signal);
     // Registered before any traffic, so even the first request's evidence is redacted.
-    for (const client of Object.values(target.profile.clients))
-      this.http.redactor.addSecret(client.client_secret);
+    for (const secret of profileSecrets(target.profile)) this.http.redactor.addSecret(secret);
+    this.progress = redactedProgress(progress, (text) => this.http.redactor.known(text));
     this.tokens = new TokenManager({
       authUrl: target.profile.auth_url,
       tenant: target.profile.tenant,

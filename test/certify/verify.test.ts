@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { redactProfile, sealArchive } from '../../src/certify/manifest.ts';
 import { tarGz } from '../../src/certify/tar.ts';
 import { MAX_HELD_BYTES, verifyArchive as verifySource } from '../../src/certify/verify.ts';
+import { parseProfile } from '../../src/profile/load.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { AT, BODY, FILES } from './fixture.ts';
 import { untarGz } from './untar.ts';
@@ -141,5 +142,21 @@ describe('redactProfile', () => {
         'GET /api/rules/schedule': { headers: { 'x-api-key': '[REDACTED]' }, query: { date: '2026-01-01' } },
       },
     });
+  });
+
+  it('drops every value the profile took from the environment, wherever it sits', () => {
+    const text = [
+      'base_url: https://api.example.test',
+      'auth_url: https://auth.example.test/t',
+      'tenant: acme',
+      'clients: { primary: { client_id: app, client_secret: ${SECRET} } }',
+      'requests: { "GET /api/rules/schedule": { query: { sig: "${SIGNATURE}" } } }',
+      'ids: { execution_id: { value: "${EXECUTION_ID}" } }',
+      'side_effects: allow',
+    ].join('\n');
+    const env = { SECRET: 's3cret-value', SIGNATURE: 'sig-from-env-123', EXECUTION_ID: 'exec-from-env-456' };
+    const redacted = JSON.stringify(redactProfile(parseProfile(text, 'p.yaml', env)));
+    for (const value of Object.values(env)) expect(redacted).not.toContain(value);
+    expect(redacted).toContain('"sig":"[REDACTED]"');
   });
 });

@@ -118,6 +118,41 @@ describe('HttpClient.send', () => {
   });
 });
 
+describe('HttpClient evidence against a server echoing what it was sent', () => {
+  it('holds no registered secret, whether echoed in the body, a header value or a header name', async () => {
+    const secret = 'echoed-secret-0123456789';
+    const token = 'echoed-token-'.padEnd(8 * 1024, 'x');
+    const s = await server((req, res) =>
+      sendJson(
+        res,
+        200,
+        { access_token: token, echo: req.headers['x-api-key'] },
+        { [`x-${secret}`]: secret, 'x-token': token },
+      ),
+    );
+    const http = client();
+    http.redactor.addSecret(secret);
+    const ex = await http.send({ method: 'GET', url: `${s.origin}/x`, headers: { 'x-api-key': secret } });
+    const evidence = JSON.stringify(ex.evidence);
+    expect(ex.headers[`x-${secret}`]).toBe(secret);
+    expect(evidence).not.toContain(secret);
+    expect(evidence).not.toContain(token.slice(0, 64));
+    expect(ex.evidence.response?.headers['x-[REDACTED]']).toBe('[REDACTED]');
+  });
+});
+
+describe('HttpClient evidence of a body cut short', () => {
+  it('leaves out the last word, which may be the first part of a secret no registered value matches', async () => {
+    const token = 'cut-token-'.padEnd(3000, 'y');
+    const s = await server((_req, res) => sendJson(res, 200, { echo: `Bearer ${token}` }));
+    const http = client({ maxBodyBytes: 2048, maxEvidenceBody: 4096 });
+    http.redactor.addToken(token);
+    const ex = await http.send({ method: 'GET', url: `${s.origin}/x` });
+    expect(ex.bodyCutAt).toBe(2048);
+    expect(ex.evidence.response?.body).toBe('{"echo":"Bearer  (body cut at 2048 bytes)');
+  });
+});
+
 describe('TargetError', () => {
   it('is "unreachable" when the connection is refused, naming the URL', async () => {
     const s = await startServer((_req, res) => res.end());

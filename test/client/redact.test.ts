@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { REDACTED, Redactor, redactToken } from '../../src/client/index.ts';
+import { seededRandom } from '../support/random.ts';
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.payload.signature';
 const sha12 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 12);
@@ -79,5 +80,40 @@ describe('Redactor', () => {
     expect(r.text(`http://127.0.0.1/x?a=1&access_token=${TOKEN}#f`)).toBe(
       `http://127.0.0.1/x?a=1&access_token=${redactToken(TOKEN)}#f`,
     );
+  });
+});
+
+/** A base64url-like token of `length` characters, different for every seed. */
+const tokenOf = (length: number, seed: number): string => {
+  const next = seededRandom(seed);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  return Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+};
+
+describe('Redactor against tokens as large as a body can hold', () => {
+  const SECRETS = ['first-client-secret', 'second-client-secret', 'third "secret"', 'fourth/secret+&'];
+
+  it.each([40 * 1024, 64 * 1024 - 32])(
+    'learns a %i-character access_token without failing, and hides it and every secret afterwards',
+    (size) => {
+      const r = new Redactor();
+      for (const secret of SECRETS) r.addSecret(secret);
+      const token = tokenOf(size, size);
+      expect(r.text(JSON.stringify({ access_token: token }))).toBe(
+        `{"access_token":"${redactToken(token)}"}`,
+      );
+      const echo = `${token} ${SECRETS.join(' ')} ${encodeURIComponent(SECRETS[3]!)}`;
+      expect(r.text(echo)).toBe(`${redactToken(token)} ${Array(5).fill(REDACTED).join(' ')}`);
+      expect(r.header('x-echo', token)).toBe(redactToken(token));
+    },
+  );
+
+  it('hides each of 1,000 learned tokens wherever it appears, the longest registered value winning', () => {
+    const r = new Redactor();
+    const tokens = Array.from({ length: 1000 }, (_, i) => tokenOf(64 + (i % 7), i));
+    for (const token of tokens) r.text(`{"access_token":"${token}"}`);
+    const text = tokens.map((t, i) => (i % 2 === 0 ? `<${t}>` : t.slice(0, 40))).join(' ');
+    const expected = tokens.map((t, i) => (i % 2 === 0 ? `<${redactToken(t)}>` : t.slice(0, 40))).join(' ');
+    expect(r.text(text)).toBe(expected);
   });
 });

@@ -1,0 +1,76 @@
+// Replaces every occurrence of any of a growing set of strings, the longest wherever several start at one place, in
+// time linear in the text however many strings it holds (README: Bounds). Strings are added one at a time while
+// texts are scanned in between, so they are kept in a few automata of geometrically growing size (the "logarithmic
+// method"): adding rebuilds only the small ones, and each string is rebuilt a logarithmic number of times in all.
+import { type Matches, ReversedAutomaton } from './automaton.ts';
+
+/** Automata smaller than this are merged whatever their sizes: scanning one more costs more than rebuilding them. */
+const SMALLEST_LEVEL = 16 * 1024;
+
+interface Level {
+  readonly patterns: string[];
+  readonly ids: number[];
+  readonly automaton: ReversedAutomaton;
+}
+
+export class LongestMatchReplacer {
+  readonly #levels: Level[] = [];
+  readonly #replacements: string[] = [];
+  #pending: { patterns: string[]; ids: number[] } = { patterns: [], ids: [] };
+  #steps = 0;
+
+  /** Automaton steps taken by every scan so far: a measure of work that no machine load can disturb. */
+  get steps(): number {
+    return this.#steps;
+  }
+
+  /** How many automata the last scan ran: at most about log2 of the characters held. */
+  get levels(): number {
+    return this.#levels.length;
+  }
+
+  /** `pattern` must not be empty nor already held. Built into an automaton by the next scan, with the others added. */
+  add(pattern: string, replacement: string): void {
+    this.#pending.ids.push(this.#replacements.push(replacement) - 1);
+    this.#pending.patterns.push(pattern);
+  }
+
+  #build(): void {
+    let { patterns, ids } = this.#pending;
+    this.#pending = { patterns: [], ids: [] };
+    let size = patterns.reduce((sum, p) => sum + p.length, 0);
+    // Merging while the level below is no more than twice as large keeps sizes at least doubling downwards.
+    for (let below = this.#levels.at(-1); below !== undefined; below = this.#levels.at(-1)) {
+      if (below.automaton.size > 2 * size && below.automaton.size >= SMALLEST_LEVEL) break;
+      this.#levels.pop();
+      patterns = below.patterns.concat(patterns);
+      ids = below.ids.concat(ids);
+      size += below.automaton.size;
+    }
+    this.#levels.push({ patterns, ids, automaton: new ReversedAutomaton(patterns, ids) });
+  }
+
+  replace(text: string): string {
+    if (text === '') return text;
+    if (this.#pending.patterns.length > 0) this.#build();
+    if (this.#levels.length === 0) return text;
+    const matches: Matches = {
+      length: new Int32Array(text.length),
+      id: new Int32Array(text.length),
+    };
+    for (const level of this.#levels) this.#steps += level.automaton.longestInto(text, matches);
+    let out = '';
+    let copiedTo = 0;
+    for (let at = 0; at < text.length; ) {
+      const length = matches.length[at]!;
+      if (length === 0) {
+        at++;
+        continue;
+      }
+      out += text.slice(copiedTo, at) + this.#replacements[matches.id[at]!];
+      at += length;
+      copiedTo = at;
+    }
+    return copiedTo === 0 ? text : out + text.slice(copiedTo);
+  }
+}
