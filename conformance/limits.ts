@@ -10,6 +10,7 @@ import { fail, inconclusive, skip, warn } from '../src/runner/grades.ts';
 import {
   admittedAfterRefusal,
   admittedInSpan,
+  allRefused,
   isAdmitted,
   type Observation,
   refusedBelowLimit,
@@ -73,6 +74,8 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   const attempts = [result.spend, ...result.fresh];
   const proofs = attempts.map((b) => refusedBelowLimit(log, result.limit, view(b.requests)));
   const [previous, last] = [proofs.at(-2), proofs.at(-1)];
+  const blocked = allRefused(log);
+  if (blocked !== undefined) return inconclusive(blocked);
   if (previous !== undefined && last !== undefined) {
     recordRequests(ctx, [previous.refused.request, last.refused.request]);
     return fail(

@@ -9,6 +9,7 @@ import { fail, inconclusive, skip, skipByChoice } from '../src/runner/grades.ts'
 import {
   admittedAfterRefusal,
   admittedInSpan,
+  allRefused,
   refusedBelowLimit,
   relativeTo,
 } from '../src/runner/limit-bounds.ts';
@@ -52,6 +53,9 @@ const graded =
       log.view(rule.bucket, ownView, found.requests),
     );
     const admitted = found.requests.filter((r) => isSuccess(r.status)).length;
+    // "Spent" by this tenant's own traffic only if some of it was admitted: a blocked tenant spends nothing.
+    const blocked = allRefused(bucketView(ctx, rule.bucket, result));
+    if (blocked !== undefined) return inconclusive(`the ${rule.bucket} bucket: ${blocked}`);
     if (!rule.shares) {
       if (refusedAlone !== undefined)
         return fail(`${rule.variant} shares this tenant's limit: ${refusedAlone.explain(at)}`);

@@ -38,6 +38,18 @@ export const isAdmitted = (o: Observation): boolean => o.ours && isSuccess(o.sta
 const mayHaveCounted = (o: Observation): boolean => !isRefused(o);
 
 const ms = (value: number): string => `${Math.round(value)} ms`;
+
+/**
+ * Why refusals in `log` show nothing about a limit, when every one of harness's requests there was refused: a tenant
+ * its operator blocked, or one whose other integrations hold the whole limit (§8 rule 1), is refused whatever the
+ * limit is. Undefined once any answer of ours was other than 429, or there was none.
+ */
+export const allRefused = (log: readonly Observation[]): string | undefined => {
+  const ours = log.filter((o) => o.ours);
+  if (ours.length === 0 || !ours.every(isRefused)) return undefined;
+  return `every one of harness's ${ours.length} requests here got 429 in the whole run: the tenant looks blocked, or other traffic holds its whole limit (SPEC.md §8 rule 1), so no refusal shows the limit itself`;
+};
+
 /** Times in evidence are shown relative to the first request of the probe. */
 export const relativeTo =
   (origin: number) =>

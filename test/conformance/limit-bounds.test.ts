@@ -7,6 +7,7 @@ import { createLimitState, LIMITER_KINDS, type LimiterKind } from '../../src/ref
 import {
   admittedAfterRefusal,
   admittedInSpan,
+  allRefused,
   edgeAfter,
   edgeFreeFrom,
   type LimitWindow,
@@ -184,5 +185,16 @@ describe('the bounds, one by one', () => {
     expect(admittedInSpan(burst(4), limit)).toBeUndefined();
     // N + N·0.1 + 1 = 3 where no fixed-window edge can fall.
     expect(admittedInSpan(burst(4), limit, { from: 0, until: 500 })?.bound).toBe(3);
+  });
+
+  it('a refusal of a tenant refused every time is no proof: it may be blocked, whatever its limit', () => {
+    const blocked = [o(0, 10, 429), o(20, 30, 429)];
+    expect(refusedBelowLimit(blocked, limit, blocked)?.atMost).toBe(0);
+    expect(allRefused(blocked)).toMatch(/every one of harness's 2 requests here got 429/);
+    // One answer other than 429 (a 404 counts towards a limit too) and the refusals speak again.
+    expect(allRefused([...blocked, o(40, 50, 404)])).toBeUndefined();
+    // Others' requests prove nothing either way.
+    expect(allRefused([...blocked, { ...o(40, 50, 200), ours: false }])).toMatch(/looks blocked/);
+    expect(allRefused([])).toBeUndefined();
   });
 });
