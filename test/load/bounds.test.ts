@@ -75,7 +75,8 @@ describe('harness load against a costly target', () => {
       const { result: run, peakKb } = await peakK6Rss(
         runLoad(target.profile, ['--scenario', 'transactions', '--duration', '3s']),
       );
-      expect(run.status, run.stdout + run.stderr).toBe(0);
+      // The target enforces no limit: a FAIL (1) where k6 kept its schedule, no verdict (5) where it was starved.
+      expect([1, 5], run.stdout + run.stderr).toContain(run.status);
       expect(target.apiRequests.length).toBeGreaterThan(100);
       // Measured: 4.5 GB holding the bodies, 250 MB discarding them.
       expect(peakKb).toBeGreaterThan(0);
@@ -91,7 +92,8 @@ describe('harness load against a costly target', () => {
     target = await startLoadTarget({ tokens: PREFLIGHT_TOKENS, expiresIn: 2, slowCalls: 1, slowMs: 800 });
     target.profile.limits = { 'transaction-event': { count: 200, per: 'second' } };
     const run = await runLoad(target.profile, ['--scenario', 'transactions', '--duration', '3s']);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    // Every phase INCONCLUSIVE: no verdict.
+    expect(run.status, run.stdout + run.stderr).toBe(5);
     const over = run.summary.phases.find((p) => p.plan.phase === 'over')!;
     expect(vusFor(over.plan, 800, 1).preAllocatedVUs).toBeGreaterThanOrEqual(600);
     const preflightEnd = target.tokenRequests[PREFLIGHT_TOKENS - 1]!;
@@ -109,7 +111,8 @@ describe('harness load against a costly target', () => {
   }, async () => {
     target = await startLoadTarget({ tokens: PREFLIGHT_TOKENS, expiresIn: 2, hugeTokens: true });
     const run = await runLoad(target.profile, ['--scenario', 'transactions', '--duration', '3s']);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    // Every phase INCONCLUSIVE: no verdict.
+    expect(run.status, run.stdout + run.stderr).toBe(5);
     expect(run.stdout).toMatch(
       /^INCONCLUSIVE\s+over_transactions\s+.*not sent for want of a token: the token endpoint answered 200 without an access_token/m,
     );
