@@ -14,7 +14,7 @@ import { LoadInterrupted, type LoadOutcome, runLoad } from '../k6/run.ts';
 import { loadProfile } from '../profile/load.ts';
 import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
-import { type GradedPhase, type LoadJUnitOptions, toLoadJUnit } from '../report/load-junit.ts';
+import { type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from '../report/load-junit.ts';
 import { pointLatest } from '../report/write.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
@@ -82,7 +82,7 @@ const reportInterrupted = async (
   writeFileSync(
     junit,
     toLoadJUnit(
-      phases.map((p) => ({ ...p, grade: 'INCONCLUSIVE', message: reason, startedAt, durationMs: 0 })),
+      phases.map((p) => phaseAsRun(p, { grade: 'INCONCLUSIVE', message: reason }, startedAt, 0)),
       junitOptions,
     ),
   );
@@ -212,20 +212,11 @@ export const runLoadCommand = async (
     }
     const graded = byGrade(outcome.summary);
     const junit = join(dir, `load-${label}.xml`);
-    // A signal cuts the phase it strikes short, and the later ones never start.
-    const stoppedAtMs = outcome.summary.interrupted?.atMs ?? Number.POSITIVE_INFINITY;
     writeFileSync(
       junit,
       toLoadJUnit(
-        graded.map(
-          ({ result: { plan }, verdict }): GradedPhase => ({
-            name: plan.name,
-            probe: plan.probe,
-            startedAt: outcome.startedAt + plan.startMs,
-            durationMs: Math.max(0, Math.min(plan.durationMs, stoppedAtMs - plan.startMs)),
-            grade: verdict.grade,
-            message: verdict.message,
-          }),
+        graded.map(({ result, verdict }) =>
+          phaseAsRun(result.plan, verdict, outcome.startedAt, outcome.summary.interrupted?.atMs),
         ),
         junitOptions(),
       ),

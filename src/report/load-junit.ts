@@ -1,6 +1,7 @@
 // JUnit XML for `harness load`, so the CI systems that read conformance.xml show load phases too: one testsuite per
 // probe, one testcase per phase, each grade shown as junitOutcome decides (an INCONCLUSIVE phase is an error, as it
 // is exit 5, never a pass).
+import type { PhasePlan } from '../../load/lib/plan.ts';
 import type { Grade } from '../runner/grades.ts';
 import { junitXml } from './junit-xml.ts';
 
@@ -17,6 +18,24 @@ export interface GradedPhase {
   readonly startedAt: number;
   readonly durationMs: number;
 }
+
+/**
+ * A phase as k6 ran it: from the instances' common start (epoch ms) on its schedule, cut short where a signal
+ * stopped the run (`stoppedAtMs` after that start), not started at all when the signal came first.
+ */
+export const phaseAsRun = (
+  plan: Pick<PhasePlan, 'name' | 'probe' | 'startMs' | 'durationMs'>,
+  verdict: { readonly grade: PhaseGrade; readonly message: string },
+  k6StartedAt: number,
+  stoppedAtMs = Number.POSITIVE_INFINITY,
+): GradedPhase => ({
+  name: plan.name,
+  probe: plan.probe,
+  grade: verdict.grade,
+  message: verdict.message,
+  startedAt: k6StartedAt + plan.startMs,
+  durationMs: Math.max(0, Math.min(plan.durationMs, stoppedAtMs - plan.startMs)),
+});
 
 export interface LoadJUnitOptions {
   /** The run's wall-clock time: probes of different buckets run side by side. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadSummary } from '../../src/cli/certify.ts';
 import { toJUnit } from '../../src/report/junit.ts';
-import { type GradedPhase, type PhaseGrade, toLoadJUnit } from '../../src/report/load-junit.ts';
+import { type GradedPhase, type PhaseGrade, phaseAsRun, toLoadJUnit } from '../../src/report/load-junit.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import { FIXTURE_CHECKS, reportOf } from './fixture.ts';
 import { schemaErrors, XMLLINT, XMLLINT_TITLE } from './junit-schema.ts';
@@ -118,6 +118,28 @@ describe('toLoadJUnit', () => {
         all(root, 'testcase').map((c) => c.children.map((e) => `${e.name} ${e.attrs.type ?? ''}`).join());
       expect(elements(load)).toEqual(elements(conformance));
     }
+  });
+
+  it('times a phase as k6 ran it: from the common start, cut where a signal stopped the run', () => {
+    const plan = (name: string, startMs: number) => ({
+      name,
+      probe: 'transactions',
+      startMs,
+      durationMs: 8000,
+    });
+    const verdict = {
+      grade: 'INCONCLUSIVE',
+      message: 'interrupted (SIGTERM) before this phase ended',
+    } as const;
+    const asRun = [plan('within', 0), plan('over', 8000), plan('knee', 16_000)].map((p) =>
+      phaseAsRun(p, verdict, T0, 10_500),
+    );
+    expect(asRun.map((p) => [p.startedAt - T0, p.durationMs])).toEqual([
+      [0, 8000],
+      [8000, 2500],
+      [16_000, 0],
+    ]);
+    expect(phaseAsRun(plan('over', 8000), { grade: 'PASS', message: '' }, T0).durationMs).toBe(8000);
   });
 
   it('lets certify count the phases by outcome', () => {
