@@ -172,7 +172,11 @@ export const runConformanceCommand = async (
       ...(stop ? { stop } : {}),
     });
     if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
-    const written = await writeReports(report, { dir, formats: options.format });
+    const written = await writeReports(report, {
+      dir,
+      formats: options.format,
+      strict: options.strict === true,
+    });
     if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
     const differences = baseline ? compareBaseline(report, baseline) : [];
     printSummary(report, written.files, differences);

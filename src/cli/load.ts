@@ -14,7 +14,7 @@ import { LoadInterrupted, type LoadOutcome, runLoad } from '../k6/run.ts';
 import { loadProfile } from '../profile/load.ts';
 import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
-import { type GradedPhase, toLoadJUnit } from '../report/load-junit.ts';
+import { type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from '../report/load-junit.ts';
 import { pointLatest } from '../report/write.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
@@ -38,6 +38,7 @@ import {
 } from './network.ts';
 import { reportDirFor } from './report-dir.ts';
 import { whileInterruptible } from './signals.ts';
+import { harnessVersion } from './version.ts';
 
 export interface LoadOptions extends NetworkFlags {
   profile?: string;
@@ -73,15 +74,16 @@ const reportInterrupted = async (
   label: string,
   phases: readonly PhasePlan[],
   reason: string,
-  durationMs: number,
+  startedAt: number,
+  junitOptions: LoadJUnitOptions,
 ): Promise<LoadCommandResult> => {
   console.error(`harness: ${reason}: no phase judged`);
   const junit = join(dir, `load-${label}.xml`);
   writeFileSync(
     junit,
     toLoadJUnit(
-      phases.map((p) => ({ ...p, grade: 'INCONCLUSIVE', message: reason })),
-      durationMs,
+      phases.map((p) => phaseAsRun(p, { grade: 'INCONCLUSIVE', message: reason }, startedAt, 0)),
+      junitOptions,
     ),
   );
   await pointLatest(dir);
@@ -157,6 +159,15 @@ export const runLoadCommand = async (
         `${options.instances} k6 instance${options.instances === 1 ? '' : 's'}, about ${Math.ceil(totalMs / 1000)} s`,
     );
     const forK6 = k6Network(network);
+    const junitOptions = (): LoadJUnitOptions => ({
+      runMs: Date.now() - started,
+      properties: {
+        'harness.version': harnessVersion(),
+        'target.base_url': redactor.known(profile.base_url),
+        'k6.instances': String(options.instances),
+      },
+      strict: options.strict === true,
+    });
     let outcome: LoadOutcome;
     try {
       outcome = await runLoad({
@@ -174,7 +185,7 @@ export const runLoadCommand = async (
     } catch (error) {
       if (error instanceof LoadInterrupted) {
         const phases = probes.flatMap((p) => p.phases);
-        return await reportInterrupted(dir, label, phases, error.message, Date.now() - started);
+        return await reportInterrupted(dir, label, phases, error.message, started, junitOptions());
       }
       // The pre-flight could not talk to the target or get a token or an id: no phase can run, and the fault is the
       // target's.
@@ -204,16 +215,10 @@ export const runLoadCommand = async (
     writeFileSync(
       junit,
       toLoadJUnit(
-        graded.map(
-          ({ result, verdict }): GradedPhase => ({
-            name: result.plan.name,
-            probe: result.plan.probe,
-            durationMs: result.plan.durationMs,
-            grade: verdict.grade,
-            message: verdict.message,
-          }),
+        graded.map(({ result, verdict }) =>
+          phaseAsRun(result.plan, verdict, outcome.startedAt, outcome.summary.interrupted?.atMs),
         ),
-        Date.now() - started,
+        junitOptions(),
       ),
     );
     files.push(junit);

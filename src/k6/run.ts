@@ -55,6 +55,8 @@ export interface LoadOutcome {
   /** Per phase, in plan order: the grade and the measured error (enforced against expected). */
   readonly phases: readonly PhaseOutcome[];
   readonly roundTripMs: number;
+  /** The common moment (epoch ms) the k6 instances started at: each phase's startMs counts from it. */
+  readonly startedAt: number;
   readonly files: readonly string[];
   /** k6 exit codes per instance (0 unless k6 itself failed: harness's thresholds never fail). */
   readonly exitCodes: readonly number[];
@@ -221,6 +223,7 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
       dropped: p.dropped,
     })),
     roundTripMs: preflight.roundTripMs,
+    startedAt: startAt,
     files,
     exitCodes,
   };

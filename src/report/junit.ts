@@ -1,16 +1,8 @@
-// JUnit XML, the format CI systems (Jenkins, GitLab, GitHub test reporters) read: one testsuite per SPEC.md section,
-// one testcase per check. FAIL is a failure, ERROR (harness's own fault) and INCONCLUSIVE errors (the run, not the
-// server, is in doubt), SKIP is skipped; WARN and INFO pass but say so in system-out, since JUnit has no grade between pass and fail.
+// conformance.xml, the JUnit XML CI systems (Jenkins, GitLab, GitHub test reporters) read: one testsuite per SPEC.md
+// section, one testcase per check, each grade shown as junitOutcome decides.
 import type { CheckResult, RunReport } from '../runner/types.ts';
-import { escapeAttr, escapeText } from './escape.ts';
+import { type JUnitCase, junitXml } from './junit-xml.ts';
 import { groupBySection, quoteSource } from './sections.ts';
-
-const seconds = (ms: number): string => (ms / 1000).toFixed(3);
-
-const attrs = (values: Record<string, string | number>): string =>
-  Object.entries(values)
-    .map(([name, value]) => ` ${name}="${escapeAttr(String(value))}"`)
-    .join('');
 
 /** What a reader of a CI failure needs without opening the HTML report: why, which rule, how to reproduce. */
 const details = (check: CheckResult): string => {
@@ -19,61 +11,33 @@ const details = (check: CheckResult): string => {
   return lines.join('\n');
 };
 
-const testcase = (check: CheckResult, classname: string): string => {
-  const open = `    <testcase${attrs({ classname, name: `${check.id}: ${check.title}`, time: seconds(check.durationMs) })}`;
-  const body: string[] = [];
-  switch (check.grade) {
-    case 'FAIL':
-      body.push(
-        `<failure${attrs({ message: check.message, type: 'FAIL' })}>${escapeText(details(check))}</failure>`,
-      );
-      break;
-    case 'ERROR':
-    case 'INCONCLUSIVE':
-      body.push(
-        `<error${attrs({ message: check.message, type: check.grade })}>${escapeText(details(check))}</error>`,
-      );
-      break;
-    case 'SKIP':
-      body.push(`<skipped${attrs({ message: check.message })}/>`);
-      break;
-    case 'WARN':
-      body.push(`<properties><property${attrs({ name: 'grade', value: 'WARN' })}/></properties>`);
-      body.push(`<system-out>${escapeText(`WARN: ${details(check)}`)}</system-out>`);
-      break;
-    case 'INFO':
-      body.push(`<system-out>${escapeText(`INFO: ${check.message}`)}</system-out>`);
-      break;
-    case 'PASS':
-      break;
-  }
-  if (body.length === 0) return `${open}/>`;
-  return [`${open}>`, ...body.map((line) => `      ${line}`), '    </testcase>'].join('\n');
-};
-
-const tally = (checks: readonly CheckResult[]) => ({
-  tests: checks.length,
-  failures: checks.filter((c) => c.grade === 'FAIL').length,
-  errors: checks.filter((c) => c.grade === 'ERROR' || c.grade === 'INCONCLUSIVE').length,
-  skipped: checks.filter((c) => c.grade === 'SKIP').length,
-  time: seconds(checks.reduce((sum, c) => sum + c.durationMs, 0)),
-});
-
-export const toJUnit = (report: RunReport): string => {
-  const suites = groupBySection(report.checks, 'spec').map((group) =>
-    [
-      `  <testsuite${attrs({ name: group.name, ...tally(group.checks) })}>`,
-      ...group.checks.map((check) => testcase(check, group.id)),
-      '  </testsuite>',
-    ].join('\n'),
-  );
-  // The run's wall-clock time, not the sum of checks: checks in different lanes overlap.
-  const totals = { ...tally(report.checks), time: seconds(report.durationMs) };
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attrs({ name: 'harness conformance', ...totals })}>`,
-    ...suites,
-    '</testsuites>',
-    '',
-  ].join('\n');
+export const toJUnit = (report: RunReport, options: { strict?: boolean; hostname?: string } = {}): string => {
+  // The report lists every check that left its rule unverified; any other SKIP was the user's choice.
+  const unverified = new Set(report.unverified);
+  const testcase = (check: CheckResult, classname: string): JUnitCase => ({
+    classname,
+    name: `${check.id}: ${check.title}`,
+    grade: check.grade,
+    message: check.message,
+    details: details(check),
+    skipByChoice: !unverified.has(check.id),
+    startedAt: Date.parse(check.startedAt),
+    durationMs: check.durationMs,
+  });
+  return junitXml({
+    name: 'harness conformance',
+    suites: groupBySection(report.checks, 'spec').map((group) => ({
+      name: group.name,
+      cases: group.checks.map((check) => testcase(check, group.id)),
+    })),
+    durationMs: report.durationMs,
+    properties: {
+      'harness.version': report.harness.version,
+      'target.base_url': report.target.base_url,
+      'target.tenant': report.target.tenant,
+      certifiable: String(report.certifiable),
+    },
+    strict: options.strict === true,
+    ...(options.hostname === undefined ? {} : { hostname: options.hostname }),
+  });
 };

@@ -1,9 +1,11 @@
 // JUnit XML for `harness load`, so the CI systems that read conformance.xml show load phases too: one testsuite per
-// probe, one testcase per phase. FAIL is a failure; INCONCLUSIVE and SKIP are skipped with the reason (the run could
-// not decide, which is no verdict on the server); WARN passes and says so in system-out.
-import { escapeAttr, escapeText } from './escape.ts';
+// probe, one testcase per phase, each grade shown as junitOutcome decides (an INCONCLUSIVE phase is an error, as it
+// is exit 5, never a pass).
+import type { PhasePlan } from '../../load/lib/plan.ts';
+import type { Grade } from '../runner/grades.ts';
+import { junitXml } from './junit-xml.ts';
 
-export type PhaseGrade = 'PASS' | 'FAIL' | 'WARN' | 'INCONCLUSIVE' | 'SKIP';
+export type PhaseGrade = Extract<Grade, 'PASS' | 'FAIL' | 'WARN' | 'INCONCLUSIVE' | 'SKIP'>;
 
 export interface GradedPhase {
   /** The k6 scenario, e.g. `over_transactions`. */
@@ -12,55 +14,59 @@ export interface GradedPhase {
   readonly probe: string;
   readonly grade: PhaseGrade;
   readonly message: string;
+  /** When the phase began (epoch ms) and how long it ran: phases of a probe follow one another, with gaps. */
+  readonly startedAt: number;
   readonly durationMs: number;
 }
 
-const seconds = (ms: number): string => (ms / 1000).toFixed(3);
-
-const attrs = (values: Record<string, string | number>): string =>
-  Object.entries(values)
-    .map(([name, value]) => ` ${name}="${escapeAttr(String(value))}"`)
-    .join('');
-
-const testcase = (phase: GradedPhase): string => {
-  const open = `    <testcase${attrs({ classname: `load.${phase.probe}`, name: phase.name, time: seconds(phase.durationMs) })}`;
-  switch (phase.grade) {
-    case 'FAIL':
-      return `${open}>\n      <failure${attrs({ message: phase.message, type: 'FAIL' })}>${escapeText(phase.message)}</failure>\n    </testcase>`;
-    case 'INCONCLUSIVE':
-    case 'SKIP':
-      return `${open}>\n      <skipped${attrs({ message: `${phase.grade}: ${phase.message}` })}/>\n    </testcase>`;
-    case 'WARN':
-      return `${open}>\n      <system-out>${escapeText(`WARN: ${phase.message}`)}</system-out>\n    </testcase>`;
-    case 'PASS':
-      return `${open}/>`;
-  }
-};
-
-const tally = (phases: readonly GradedPhase[]) => ({
-  tests: phases.length,
-  failures: phases.filter((p) => p.grade === 'FAIL').length,
-  errors: 0,
-  skipped: phases.filter((p) => p.grade === 'INCONCLUSIVE' || p.grade === 'SKIP').length,
-  time: seconds(phases.reduce((sum, p) => sum + p.durationMs, 0)),
+/**
+ * A phase as k6 ran it: from the instances' common start (epoch ms) on its schedule, cut short where a signal
+ * stopped the run (`stoppedAtMs` after that start), not started at all when the signal came first.
+ */
+export const phaseAsRun = (
+  plan: Pick<PhasePlan, 'name' | 'probe' | 'startMs' | 'durationMs'>,
+  verdict: { readonly grade: PhaseGrade; readonly message: string },
+  k6StartedAt: number,
+  stoppedAtMs = Number.POSITIVE_INFINITY,
+): GradedPhase => ({
+  name: plan.name,
+  probe: plan.probe,
+  grade: verdict.grade,
+  message: verdict.message,
+  startedAt: k6StartedAt + plan.startMs,
+  durationMs: Math.max(0, Math.min(plan.durationMs, stoppedAtMs - plan.startMs)),
 });
 
-export const toLoadJUnit = (phases: readonly GradedPhase[], runMs: number): string => {
-  const probes = [...new Set(phases.map((p) => p.probe))];
-  const suites = probes.map((probe) => {
-    const members = phases.filter((p) => p.probe === probe);
-    return [
-      `  <testsuite${attrs({ name: `harness load: ${probe}`, ...tally(members) })}>`,
-      ...members.map(testcase),
-      '  </testsuite>',
-    ].join('\n');
+export interface LoadJUnitOptions {
+  /** The run's wall-clock time: probes of different buckets run side by side. */
+  readonly runMs: number;
+  readonly properties: Readonly<Record<string, string>>;
+  readonly strict?: boolean;
+  readonly hostname?: string;
+}
+
+export const toLoadJUnit = (phases: readonly GradedPhase[], options: LoadJUnitOptions): string =>
+  junitXml({
+    name: 'harness load',
+    suites: [...new Set(phases.map((p) => p.probe))].map((probe) => ({
+      name: `harness load: ${probe}`,
+      cases: phases
+        .filter((p) => p.probe === probe)
+        .sort((a, b) => a.startedAt - b.startedAt)
+        .map((p) => ({
+          classname: `load.${p.probe}`,
+          name: p.name,
+          grade: p.grade,
+          message: p.message,
+          details: p.message,
+          // A load phase is only ever skipped by the plan the user chose; the exit code ignores it.
+          skipByChoice: true,
+          startedAt: p.startedAt,
+          durationMs: p.durationMs,
+        })),
+    })),
+    durationMs: options.runMs,
+    properties: options.properties,
+    strict: options.strict === true,
+    ...(options.hostname === undefined ? {} : { hostname: options.hostname }),
   });
-  // Probes of different buckets run side by side: the run's wall-clock time, not the sum of its phases.
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attrs({ name: 'harness load', ...tally(phases), time: seconds(runMs) })}>`,
-    ...suites,
-    '</testsuites>',
-    '',
-  ].join('\n');
-};

@@ -131,7 +131,8 @@ export const pointLatest = async (dir: string): Promise<string | undefined> => {
 
 export const writeReports = async (
   report: RunReport,
-  options: { dir: string; formats: readonly ReportFormat[] },
+  /** strict: a WARN fails the run (--strict), and so shows as a failure in the JUnit. */
+  options: { dir: string; formats: readonly ReportFormat[]; strict?: boolean },
 ): Promise<{ dir: string; files: string[]; latestNotMoved?: string }> => {
   const formats = [...new Set(options.formats)];
   // Validated as it will be read back, and before anything is written, so an invalid run leaves no half a report.
@@ -144,7 +145,7 @@ export const writeReports = async (
   }
   const render: Record<ReportFormat, () => string> = {
     json: () => json,
-    junit: () => toJUnit(report),
+    junit: () => toJUnit(report, { strict: options.strict === true }),
     html: () => toHtml(report),
     markdown: () =>
       toMarkdown(

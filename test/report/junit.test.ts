@@ -1,17 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toJUnit } from '../../src/report/junit.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import { CONVENTIONS, citeConvention } from '../../src/spec/index.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
+import { schemaErrors, XMLLINT, XMLLINT_TITLE } from './junit-schema.ts';
 import { all, parseXml, type XmlElement } from './xml.ts';
-
-const XMLLINT = ['/usr/bin/xmllint', '/usr/local/bin/xmllint'].find(existsSync);
-const tmp = mkdtempSync(join(tmpdir(), 'harness-junit-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const HOSTILE = `<script>&"it's"</script> \u0000bell\u0007 esc\u001b lone\ud800 fffe\ufffe ok:é😀\nline2\ttab`;
 const CLEAN = `<script>&"it's"</script> bell esc lone fffe ok:é😀\nline2\ttab`;
@@ -36,7 +29,7 @@ const forbidden = (char: string): boolean => {
 const childNames = (element: XmlElement): string[] => element.children.map((c) => c.name);
 
 describe('toJUnit', () => {
-  const xml = toJUnit(FIXTURE);
+  const xml = toJUnit(FIXTURE, { hostname: 'ci-runner-7' });
   const root = parseXml(xml);
 
   it('totals the run on <testsuites>', () => {
@@ -47,9 +40,37 @@ describe('toJUnit', () => {
       tests: '10',
       failures: '2',
       errors: '1',
-      skipped: '1',
       time: '111.512',
     });
+  });
+
+  it('stamps each testsuite with when (UTC, as Ant writes it) and where it ran, and the run facts as properties', () => {
+    for (const suite of all(root, 'testsuite')) {
+      expect(suite.attrs).toMatchObject({ timestamp: '2026-11-21T23:45:12', hostname: 'ci-runner-7' });
+      expect(suite.children[0]?.name).toBe('properties');
+      expect(
+        Object.fromEntries(suite.children[0]!.children.map((p) => [p.attrs.name, p.attrs.value])),
+      ).toEqual({
+        'harness.version': '0.1.0',
+        'target.base_url': 'https://api.example.test',
+        'target.tenant': 'acme',
+        certifiable: 'false',
+      });
+    }
+    for (const testcase of all(root, 'testcase')) expect(childNames(testcase)).not.toContain('properties');
+  });
+
+  it('times a testsuite by the wall time its checks ran, not their sum: checks in lanes overlap', () => {
+    const at = (second: number, durationMs: number, id: string): CheckResult => ({
+      ...FIXTURE_CHECKS[5]!,
+      id,
+      startedAt: new Date(Date.UTC(2026, 10, 24, 16, 0, second)).toISOString(),
+      durationMs,
+    });
+    // Three checks of §8 side by side for 10 s, then one alone for 2 s after a 3 s gap: 12 s, where the sum is 32.
+    const checks = [at(0, 10_000, 'A'), at(0, 10_000, 'B'), at(5, 5_000, 'C'), at(13, 2_000, 'D')];
+    const [suite] = all(parseXml(toJUnit(reportOf(checks))), 'testsuite');
+    expect(suite?.attrs).toMatchObject({ time: '12.000', timestamp: '2026-11-24T16:00:00' });
   });
 
   it('has one testsuite per SPEC.md section, in spec order, whose counts add up', () => {
@@ -96,7 +117,7 @@ describe('toJUnit', () => {
     expect(failure?.text).toContain('client_secret=$CLIENT_SECRET');
   });
 
-  it('reports INCONCLUSIVE as an error and SKIP as skipped', () => {
+  it('reports INCONCLUSIVE as an error and a SKIP the user chose as skipped', () => {
     const [error] = caseById(root, 'ENDPOINT-POST-API-RULES-RERUN').children;
     expect(error?.name).toBe('error');
     expect(error?.attrs.type).toBe('INCONCLUSIVE');
@@ -105,14 +126,32 @@ describe('toJUnit', () => {
     expect(skipped?.attrs.message).toBe('the profile has no clients.restricted');
   });
 
-  it('passes WARN and INFO but says so in system-out (WARN also as a property)', () => {
+  it('reports a SKIP the target forced as an error: the rule is unverified, exit 5, no pass', () => {
+    const noToken: CheckResult = {
+      ...FIXTURE_CHECKS[7]!,
+      message: 'no token: the token endpoint answered 503',
+    };
+    const out = parseXml(toJUnit({ ...reportOf([noToken]), unverified: [noToken.id] }));
+    expect(
+      caseById(out, 'AUTH-FORBIDDEN').children.map((c) => [c.name, c.attrs.type, c.attrs.message]),
+    ).toEqual([['error', 'SKIP', noToken.message]]);
+    expect(out.attrs).toMatchObject({ tests: '1', failures: '0', errors: '1' });
+  });
+
+  it('passes WARN and INFO but says so in system-out; --strict makes a WARN a failure, as it makes exit 1', () => {
     const warn = caseById(root, 'AUTH-TOKEN-TYPE');
-    expect(childNames(warn)).toEqual(['properties', 'system-out']);
-    expect(warn.children[0]?.children[0]?.attrs).toEqual({ name: 'grade', value: 'WARN' });
-    expect(warn.children[1]?.text).toMatch(/^WARN: token_type is "bearer"/);
+    expect(childNames(warn)).toEqual(['system-out']);
+    expect(warn.children[0]?.text).toMatch(/^WARN: token_type is "bearer"/);
     const infoCase = caseById(root, 'VERSION-PATHS');
     expect(childNames(infoCase)).toEqual(['system-out']);
-    expect(infoCase.children[0]?.text).toBe('INFO: only /event/transaction/v3 carries a version segment');
+    expect(infoCase.children[0]?.text).toMatch(
+      /^INFO: only \/event\/transaction\/v3 carries a version segment\n/,
+    );
+    const strict = parseXml(toJUnit(FIXTURE, { strict: true }));
+    expect(caseById(strict, 'AUTH-TOKEN-TYPE').children.map((c) => [c.name, c.attrs.type])).toEqual([
+      ['failure', 'WARN'],
+    ]);
+    expect(strict.attrs.failures).toBe('3');
   });
 
   it('cites the RFC, not SPEC.md, for a check that follows a convention', () => {
@@ -121,7 +160,7 @@ describe('toJUnit', () => {
       id: 'AUTH-TOKEN-NO-STORE',
       ...citeConvention(CONVENTIONS.tokenNoStore),
     };
-    const [, out] = caseById(parseXml(toJUnit(reportOf([noStore]))), 'AUTH-TOKEN-NO-STORE').children;
+    const [out] = caseById(parseXml(toJUnit(reportOf([noStore]))), 'AUTH-TOKEN-NO-STORE').children;
     expect(out?.text).toContain(`RFC 6749 §5.1: ${CONVENTIONS.tokenNoStore.text}`);
     expect(out?.text).not.toContain('SPEC.md');
   });
@@ -142,20 +181,16 @@ describe('toJUnit', () => {
     expect(empty.children).toEqual([]);
   });
 
-  describe.skipIf(XMLLINT === undefined)(
-    `validates against the JUnit XSD with xmllint${XMLLINT === undefined ? ' (skipped: xmllint not installed; apt-get install libxml2-utils)' : ''}`,
-    () => {
-      it.each([
-        ['the fixture', FIXTURE],
-        ['a hostile report', reportOf([hostile, ...FIXTURE_CHECKS])],
-        ['an empty run', reportOf([])],
-      ])('%s', (_name, report) => {
-        const file = join(tmp, `${_name.replaceAll(' ', '-')}.xml`);
-        writeFileSync(file, toJUnit(report));
-        const xsd = join(import.meta.dirname, 'junit.xsd');
-        const run = spawnSync(XMLLINT!, ['--noout', '--nonet', '--schema', xsd, file], { encoding: 'utf8' });
-        expect(run.status, run.stderr).toBe(0);
-      });
-    },
-  );
+  describe.skipIf(XMLLINT === undefined)(XMLLINT_TITLE, () => {
+    const noToken: CheckResult = { ...FIXTURE_CHECKS[7]!, id: 'AUTH-NO-TOKEN' };
+    it.each([
+      ['the fixture', FIXTURE],
+      ['a hostile report', reportOf([hostile, ...FIXTURE_CHECKS])],
+      ['a forced SKIP', { ...reportOf([noToken, ...FIXTURE_CHECKS]), unverified: [noToken.id] }],
+      ['an empty run', reportOf([])],
+    ])('%s', (_name, report) => {
+      expect(schemaErrors(toJUnit(report))).toBe('');
+      expect(schemaErrors(toJUnit(report, { strict: true }))).toBe('');
+    });
+  });
 });

@@ -1,0 +1,148 @@
+// The one JUnit writer behind conformance.xml and load's load-<scenario>.xml: the shape Jenkins' xUnit schema
+// (junit-10.xsd, vendored under test/fixtures/junit/) accepts, with Ant's `timestamp` and `hostname` on each
+// testsuite. How a grade reads in JUnit is decided in junitOutcome alone, by the rule the exit code follows.
+import { hostname } from 'node:os';
+import type { Grade } from '../runner/grades.ts';
+import { escapeAttr, escapeText } from './escape.ts';
+
+/** What a test viewer counts: `<failure>` an assertion that failed, `<error>` no verdict, `<skipped>` not run. */
+export type JUnitOutcome = 'passed' | 'failure' | 'error' | 'skipped';
+
+/**
+ * FAIL (and WARN under --strict) is a failure: exit 1. ERROR, INCONCLUSIVE and a SKIP the target forced leave the
+ * rule unverified (exit 4 or 5), which is no pass and no choice of the user's: an error, so viewers show it red. Only
+ * a SKIP the user chose is skipped. WARN, INFO and PASS pass (exit 0); WARN and INFO say so in system-out.
+ */
+export const junitOutcome = (grade: Grade, skipByChoice: boolean, strict: boolean): JUnitOutcome => {
+  switch (grade) {
+    case 'FAIL':
+      return 'failure';
+    case 'WARN':
+      return strict ? 'failure' : 'passed';
+    case 'ERROR':
+    case 'INCONCLUSIVE':
+      return 'error';
+    case 'SKIP':
+      return skipByChoice ? 'skipped' : 'error';
+    case 'INFO':
+    case 'PASS':
+      return 'passed';
+  }
+};
+
+export interface JUnitCase {
+  readonly classname: string;
+  readonly name: string;
+  readonly grade: Grade;
+  /** One line: the `message` attribute. */
+  readonly message: string;
+  /** What a reader of a CI failure needs: the failure or error text, or system-out of a WARN or INFO that passes. */
+  readonly details: string;
+  /** A SKIP the user chose (see skipByChoice in src/runner/grades.ts), not one the target forced. */
+  readonly skipByChoice: boolean;
+  /** Epoch milliseconds. */
+  readonly startedAt: number;
+  readonly durationMs: number;
+}
+
+export interface JUnitSuite {
+  readonly name: string;
+  readonly cases: readonly JUnitCase[];
+}
+
+export interface JUnitRun {
+  readonly name: string;
+  readonly suites: readonly JUnitSuite[];
+  /** The run's wall-clock time: cases of different suites overlap, so it is not their sum. */
+  readonly durationMs: number;
+  /** Facts about the whole run, written under each testsuite (the only place the schema allows them). */
+  readonly properties: Readonly<Record<string, string>>;
+  /** --strict: a WARN fails the run, so it is a failure here too. */
+  readonly strict: boolean;
+  readonly hostname?: string;
+}
+
+const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
+
+const attrs = (values: Record<string, string | number>): string =>
+  Object.entries(values)
+    .map(([name, value]) => ` ${name}="${escapeAttr(String(value))}"`)
+    .join('');
+
+/** Ant's form: ISO 8601 without fraction or zone (UTC here). */
+const antTimestamp = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 19);
+
+/** The time at least one case ran: cases of a suite may overlap (lanes, parallel probes) or leave gaps. */
+export const busyMs = (cases: readonly Pick<JUnitCase, 'startedAt' | 'durationMs'>[]): number => {
+  const spans = cases
+    .map((c) => [c.startedAt, c.startedAt + Math.max(0, c.durationMs)] as const)
+    .sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let reached = Number.NEGATIVE_INFINITY;
+  for (const [start, end] of spans) {
+    total += Math.max(0, end - Math.max(start, reached));
+    reached = Math.max(reached, end);
+  }
+  return total;
+};
+
+const testcase = (c: JUnitCase, strict: boolean): string => {
+  const open = `    <testcase${attrs({ classname: c.classname, name: c.name, time: seconds(c.durationMs) })}`;
+  const outcome = junitOutcome(c.grade, c.skipByChoice, strict);
+  const body =
+    outcome === 'failure' || outcome === 'error'
+      ? `<${outcome}${attrs({ message: c.message, type: c.grade })}>${escapeText(c.details)}</${outcome}>`
+      : outcome === 'skipped'
+        ? `<skipped${attrs({ message: c.message })}/>`
+        : c.grade === 'PASS'
+          ? undefined
+          : `<system-out>${escapeText(`${c.grade}: ${c.details}`)}</system-out>`;
+  return body === undefined ? `${open}/>` : `${open}>\n      ${body}\n    </testcase>`;
+};
+
+const tally = (cases: readonly JUnitCase[], strict: boolean) => {
+  const count = (outcome: JUnitOutcome) =>
+    cases.filter((c) => junitOutcome(c.grade, c.skipByChoice, strict) === outcome).length;
+  return {
+    tests: cases.length,
+    failures: count('failure'),
+    errors: count('error'),
+    skipped: count('skipped'),
+  };
+};
+
+const testsuite = (suite: JUnitSuite, run: JUnitRun, host: string): string => {
+  const properties = Object.entries(run.properties).map(
+    ([name, value]) => `      <property${attrs({ name, value })}/>`,
+  );
+  return [
+    `  <testsuite${attrs({
+      name: suite.name,
+      ...tally(suite.cases, run.strict),
+      time: seconds(busyMs(suite.cases)),
+      timestamp: antTimestamp(Math.min(...suite.cases.map((c) => c.startedAt))),
+      hostname: host,
+    })}>`,
+    ...(properties.length > 0 ? ['    <properties>', ...properties, '    </properties>'] : []),
+    ...suite.cases.map((c) => testcase(c, run.strict)),
+    '  </testsuite>',
+  ].join('\n');
+};
+
+export const junitXml = (run: JUnitRun): string => {
+  const host = run.hostname || hostname() || 'localhost';
+  // A suite with no case has no time to stamp, and nothing to show.
+  const suites = run.suites.filter((s) => s.cases.length > 0);
+  // junit-10.xsd has no `skipped` on testsuites; viewers add up the testsuites anyway.
+  const { skipped: _, ...totals } = tally(
+    suites.flatMap((s) => s.cases),
+    run.strict,
+  );
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attrs({ name: run.name, ...totals, time: seconds(run.durationMs) })}>`,
+    ...suites.map((suite) => testsuite(suite, run, host)),
+    '</testsuites>',
+    '',
+  ].join('\n');
+};
