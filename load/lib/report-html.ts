@@ -1,11 +1,9 @@
 // The load summary as one self-contained HTML page: the verdict table, then an admitted/limited chart per phase
 // (inline SVG, no scripts, nothing fetched). Pure TypeScript, shared by handleSummary and the harness CLI.
 import type { LoadSummary, PhaseResult } from './evidence.ts';
+import { escapeHtml as esc } from './html-escape.ts';
 import { offeredAt } from './plan.ts';
 import { byGrade, describeLimit, type Grade, perSecond, type Verdict } from './verdict.ts';
-
-const esc = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#f6f7f9}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:15px;margin:24px 0 6px}.muted{color:#5b6475}
