@@ -4,10 +4,10 @@ import { phases } from './config.ts';
 import { slotMetrics } from './options.ts';
 
 /** Per phase: round trips (ms) of admitted requests and of 429s, tagged with the slot of their send time. */
-export const evidence = phases.map((_, index) => {
-  const names = slotMetrics(index);
-  return { admitted: new Trend(names.admitted, true), limited: new Trend(names.limited, true) };
-});
+export const evidence = slotMetrics(phases).map((names) => ({
+  admitted: new Trend(names.admitted, true),
+  limited: new Trend(names.limited, true),
+}));
 
 /** Answered neither 2xx/3xx nor 429 (after one token renewal), tagged with the status. */
 export const refused = new Counter('harness_refused');

@@ -4,15 +4,39 @@ import type { Options, Scenario } from 'k6/options';
 import type { PhasePlan } from './plan.ts';
 import { arrivalOf, vusFor } from './schedule.ts';
 
+const ADMITTED = 'harness_admitted_rtt_';
+const LIMITED = 'harness_limited_rtt_';
+/** Room for the phase's part of a name beside the longer prefix: k6 takes names of up to 128 characters. */
+const PHASE_PART_MAX = 128 - Math.max(ADMITTED.length, LIMITED.length);
+
+export interface SlotMetricNames {
+  readonly admitted: string;
+  readonly limited: string;
+}
+
 /**
  * Each phase records its answers in two Trends of its own, admitted and 429, the value being the request's round
  * trip and the `slot` tag the slot of its send time. Per-phase metrics keep k6's matching of a sample against
- * submetrics (a linear scan of the metric's submetrics) to that phase's slots.
+ * submetrics (a linear scan of the metric's submetrics) to that phase's slots. They are named after the phase, so
+ * the k6 web dashboard reads `harness_admitted_rtt_over_transactions`; a phase's characters k6 refuses (`-`)
+ * become `_`, and a name that would then be taken, or be too long, ends in the phase's index instead.
  */
-export const slotMetrics = (index: number) => ({
-  admitted: `harness_admitted_rtt_${index}`,
-  limited: `harness_limited_rtt_${index}`,
-});
+export const slotMetrics = (phases: readonly PhasePlan[]): SlotMetricNames[] => {
+  const taken = new Set<string>();
+  const unique = (safe: string, index: number): string => {
+    if (!taken.has(safe) && safe.length <= PHASE_PART_MAX) return safe;
+    for (let again = 0; ; again++) {
+      const tail = again === 0 ? `_${index}` : `_${index}_${again}`;
+      const part = `${safe.slice(0, PHASE_PART_MAX - tail.length)}${tail}`;
+      if (!taken.has(part)) return part;
+    }
+  };
+  return phases.map((phase, index) => {
+    const part = unique(phase.name.replace(/[^a-zA-Z0-9_]/g, '_'), index);
+    taken.add(part);
+    return { admitted: `${ADMITTED}${part}`, limited: `${LIMITED}${part}` };
+  });
+};
 
 /** Slots past the phase's end that still hold evidence: the last iterations start late under load. */
 const TAIL_SLOTS = 25;
@@ -52,7 +76,7 @@ const scenarioOf = (phase: PhasePlan, roundTripMs: number, instances: number): S
 };
 
 /** Thresholds that never fail: they only make k6 keep each submetric for handleSummary. Verdicts are harness's. */
-const observersOf = (phase: PhasePlan, index: number): Record<string, string[]> => {
+const observersOf = (phase: PhasePlan, names: SlotMetricNames): Record<string, string[]> => {
   const s = `{scenario:${phase.name}}`;
   const t: Record<string, string[]> = {
     [`iterations${s}`]: ['count>=0'],
@@ -67,7 +91,6 @@ const observersOf = (phase: PhasePlan, index: number): Record<string, string[]> 
     [`harness_retry_after_seconds${s}`]: ['max>=0'],
     [`harness_start_lag${s}`]: ['max>=0'],
   };
-  const names = slotMetrics(index);
   for (const metric of [names.admitted, names.limited]) {
     t[metric] = ['max>=0'];
     for (let slot = 0; slot < slotsOf(phase); slot++) t[`${metric}{slot:${slot}}`] = ['max>=0'];
@@ -80,13 +103,16 @@ export const optionsFor = (
   roundTripMs: number,
   instances: number,
   setupTimeoutMs: number,
-): Options => ({
-  scenarios: Object.fromEntries(phases.map((p) => [p.name, scenarioOf(p, roundTripMs, instances)])),
-  thresholds: Object.assign({}, ...phases.map(observersOf)),
-  // count, min and max per slot are the evidence; p(99) of a phase's round trips sizes the verdict's tolerance.
-  summaryTrendStats: ['count', 'min', 'avg', 'max', 'p(99)'],
-  setupTimeout: `${setupTimeoutMs}ms`,
-  // A probe reads only an answer's status and headers: k6 would otherwise hold every body whole (a target answering
-  // 16 MB bodies took k6 past 4 GB). The few requests whose body is read ask for it (responseType: 'text').
-  discardResponseBodies: true,
-});
+): Options => {
+  const names = slotMetrics(phases);
+  return {
+    scenarios: Object.fromEntries(phases.map((p) => [p.name, scenarioOf(p, roundTripMs, instances)])),
+    thresholds: Object.assign({}, ...phases.map((p, i) => observersOf(p, names[i]!))),
+    // count, min and max per slot are the evidence; p(99) of a phase's round trips sizes the verdict's tolerance.
+    summaryTrendStats: ['count', 'min', 'avg', 'max', 'p(99)'],
+    setupTimeout: `${setupTimeoutMs}ms`,
+    // A probe reads only an answer's status and headers: k6 would otherwise hold every body whole (a target answering
+    // 16 MB bodies took k6 past 4 GB). The few requests whose body is read ask for it (responseType: 'text').
+    discardResponseBodies: true,
+  };
+};

@@ -1,53 +1,73 @@
-// The load summary as one self-contained HTML page: the verdict table, then an admitted/limited chart per phase
-// (inline SVG, no scripts, nothing fetched). Pure TypeScript, shared by handleSummary and the harness CLI.
+// The load summary as one self-contained HTML page: a verdict line naming the phases that failed, the phases'
+// table in the order they ran (failing rows marked), then each phase's requests over time (report-chart.ts).
+// No scripts, nothing fetched. Pure TypeScript, shared by handleSummary and the harness CLI.
 import type { LoadSummary, PhaseResult } from './evidence.ts';
+import { escapeHtml as esc } from './html-escape.ts';
 import { offeredAt } from './plan.ts';
-import { byGrade, describeLimit, type Grade, perSecond, type Verdict } from './verdict.ts';
-
-const esc = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { COLOURS, phaseChart } from './report-chart.ts';
+import { describeLimit, GRADE_ORDER, judgeAll, perSecond, type Verdict } from './verdict.ts';
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#f6f7f9}
-h1{font-size:20px;margin:0 0 4px}h2{font-size:15px;margin:24px 0 6px}.muted{color:#5b6475}
-table{border-collapse:collapse;background:#fff;width:100%}th,td{border:1px solid #d9dde5;padding:5px 8px;text-align:left}
-td.n{text-align:right;font-variant-numeric:tabular-nums}.PASS{color:#17803d;font-weight:600}.FAIL{color:#c0262d;font-weight:600}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}h3{font-size:15px;margin:0 0 4px}.muted{color:#5b6475}
+.verdict{font-size:16px;padding:10px 14px;margin:14px 0;border-radius:6px;background:#fff;border-left:6px solid}
+.verdict ul{margin:4px 0 0;padding-left:20px;font-size:14px}
+.table-wrap{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;background:#fff;width:100%}th,td{border:1px solid #d9dde5;padding:5px 7px;text-align:left;vertical-align:top}
+td.name{white-space:nowrap}td .endpoint{color:#5b6475;font-size:12px;white-space:normal}td{overflow-wrap:break-word}td.n{text-align:right;font-variant-numeric:tabular-nums}
+tr.phase-row td{border-bottom:none}td.msg{border-top:none;padding:0 8px 8px 20px}
+.PASS{color:#17803d;font-weight:600}.FAIL{color:#c0262d;font-weight:600}
 .WARN{color:#a15c00;font-weight:600}.INCONCLUSIVE{color:#5b3fa0;font-weight:600}.note{color:#5b6475;font-size:12px}
-.chart{background:#fff;border:1px solid #d9dde5;padding:8px;margin-bottom:8px}.legend span{margin-right:14px}
-.sw{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:middle}`;
+.verdict.PASS{border-color:#17803d}.verdict.FAIL{border-color:#c0262d}.verdict.WARN{border-color:#a15c00}
+.verdict.INCONCLUSIVE{border-color:#5b3fa0}
+tr.row-FAIL td{background:#fdecec}tr.row-INCONCLUSIVE td{background:#f3effb}tr.row-WARN td{background:#fdf4e6}
+.phase{background:#fff;border:1px solid #d9dde5;padding:10px 12px;margin-bottom:12px}
+.phase-FAIL{border-left:6px solid #c0262d}.phase-INCONCLUSIVE{border-left:6px solid #5b3fa0}.phase-WARN{border-left:6px solid #a15c00}
+.legend span{margin-right:16px;white-space:nowrap}.sw{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:middle}
+svg.chart{display:block;width:100%;height:auto;margin-top:6px;font:13px system-ui,sans-serif;fill:#1d2330}
+@media (max-width:1000px){svg.chart{font-size:21px}}svg.chart text{paint-order:stroke;stroke:#fff;stroke-width:3px}
+svg.chart .axis{stroke:#1d2330}svg.chart .grid{stroke:#e6e9ef}svg.chart .limit{stroke:#1d2330;stroke-dasharray:6 4}
+svg.chart .end{stroke:#5b6475;stroke-dasharray:2 3}svg.chart .title{fill:#5b6475}`;
 
-const WIDTH = 860;
-const HEIGHT = 160;
-/** Bars per chart at most: neighbouring slots are added up beyond that, so a long phase stays a small page. */
-const MAX_BARS = 200;
+interface Judged {
+  readonly result: PhaseResult;
+  readonly verdict: Verdict;
+}
 
-const grouped = (values: readonly number[], size: number) =>
-  Array.from({ length: Math.ceil(values.length / size) }, (_, i) =>
-    values.slice(i * size, (i + 1) * size).reduce((a, b) => a + b, 0),
-  );
-
-const chart = (result: PhaseResult): string => {
-  const size = Math.max(1, Math.ceil(result.slots.admitted.length / MAX_BARS));
-  const admitted = grouped(result.slots.admitted, size);
-  const limited = grouped(result.slots.limited, size);
-  const barMs = result.plan.slotMs * size;
-  const limitPerBar = (result.plan.limit.count * barMs) / result.plan.limit.windowMs;
-  const top = Math.max(1, limitPerBar, ...admitted.map((a, i) => a + (limited[i] ?? 0)));
-  const bar = WIDTH / Math.max(admitted.length, 1);
-  const y = (v: number) => HEIGHT - (v / top) * HEIGHT;
-  const bars = admitted.map((a, i) => {
-    const l = limited[i] ?? 0;
-    const x = (i * bar).toFixed(1);
-    const w = Math.max(1, bar - 1).toFixed(1);
-    return `<rect x="${x}" y="${y(a).toFixed(1)}" width="${w}" height="${(HEIGHT - y(a)).toFixed(1)}" fill="#2f9e5b"><title>${a} admitted</title></rect><rect x="${x}" y="${y(a + l).toFixed(1)}" width="${w}" height="${(y(a) - y(a + l)).toFixed(1)}" fill="#d9534f"><title>${l} limited</title></rect>`;
-  });
-  const line = y(limitPerBar).toFixed(1);
-  const unit = `${barMs} ms`;
-  return `<div class="chart"><div class="muted">${esc(result.plan.name)}: requests per ${unit} of send time (dashed: SPEC.md limit per ${unit})</div>
-<svg viewBox="0 0 ${WIDTH} ${HEIGHT + 2}" width="100%" height="${HEIGHT + 2}" role="img" aria-label="admitted and limited per ${unit}">${bars.join('')}<line x1="0" x2="${WIDTH}" y1="${line}" y2="${line}" stroke="#1d2330" stroke-dasharray="6 4"/></svg>
-<div class="legend"><span><i class="sw" style="background:#2f9e5b"></i>admitted</span><span><i class="sw" style="background:#d9534f"></i>429</span></div></div>`;
+/** The phases as they ran: by start, then in plan order (the sort is stable). */
+const inRunOrder = (summary: LoadSummary): Judged[] => {
+  const verdicts = judgeAll(summary);
+  return summary.phases
+    .map((result, i) => ({ result, verdict: verdicts[i]! }))
+    .sort((a, b) => a.result.plan.startMs - b.result.plan.startMs);
 };
 
-const row = (result: PhaseResult, verdict: Verdict): string => {
+/** The worst grade first, and every phase that is not a PASS named under its grade. */
+const verdictLine = (judged: readonly Judged[]): string => {
+  const of = (grade: string) => judged.filter((j) => j.verdict.grade === grade);
+  const worst = GRADE_ORDER.find((grade) => of(grade).length > 0) ?? 'PASS';
+  const counts = GRADE_ORDER.filter((g) => of(g).length > 0).map((g) => `${of(g).length} ${g}`);
+  const named = GRADE_ORDER.filter((g) => g !== 'PASS' && of(g).length > 0).map(
+    (g) =>
+      `<li><span class="${g}">${g}</span>: ${of(g)
+        .map((j) => esc(j.result.plan.name))
+        .join(', ')}</li>`,
+  );
+  return `<div class="verdict ${worst}"><span class="${worst}">${worst}</span>: ${judged.length} phases, ${counts.join(', ')}${named.length > 0 ? `<ul>${named.join('')}</ul>` : ''}</div>`;
+};
+
+const COLUMNS = [
+  'phase and endpoint',
+  'starts',
+  'SPEC.md limit',
+  'offered (peak)',
+  'admitted/s',
+  '429/s',
+  'Retry-After ok',
+  'enforced per window',
+] as const;
+
+/** Two rows per phase: its numbers, then its verdict across the whole table, so the table stays narrow. */
+const row = ({ result, verdict }: Judged): string => {
   const { plan } = result;
   const seconds = plan.durationMs / 1000;
   const ra =
@@ -57,31 +77,31 @@ const row = (result: PhaseResult, verdict: Verdict): string => {
       ? ''
       : `${verdict.enforcedPerWindow.toFixed(2)} (${(verdict.errorPercent ?? 0).toFixed(2)} %)`;
   const notes = verdict.notes.map((n) => `<div class="note">INFO: ${esc(n)}</div>`).join('');
-  return `<tr><td>${esc(plan.name)}</td><td>${esc(plan.endpoints.join(', '))}</td><td>${esc(describeLimit(plan))}</td>
+  return `<tr class="phase-row row-${verdict.grade}"><td class="name">${esc(plan.name)}<div class="endpoint">${esc(plan.endpoints.join(', '))}</div></td><td class="n">${(plan.startMs / 1000).toFixed(1)}&nbsp;s</td><td>${esc(describeLimit(plan))}</td>
 <td class="n">${perSecond(offeredAt(plan, plan.durationMs), plan).toFixed(2)}/s</td><td class="n">${(result.admitted / seconds).toFixed(2)}/s</td>
-<td class="n">${(result.limited / seconds).toFixed(2)}/s</td><td class="n">${ra}</td><td class="n">${enforced}</td>
-<td><span class="${verdict.grade}">${verdict.grade}</span>: ${esc(verdict.message)}${notes}</td></tr>`;
+<td class="n">${(result.limited / seconds).toFixed(2)}/s</td><td class="n">${ra}</td><td class="n">${enforced}</td></tr>
+<tr class="row-${verdict.grade}"><td class="msg" colspan="${COLUMNS.length}"><span class="${verdict.grade}">${verdict.grade}</span>: ${esc(verdict.message)}${notes}</td></tr>`;
 };
 
-const headline = (graded: readonly { verdict: Verdict }[]): string => {
-  const count = (grade: Grade) => graded.filter((g) => g.verdict.grade === grade).length;
-  const parts = (['FAIL', 'INCONCLUSIVE', 'WARN', 'PASS'] as const)
-    .filter((g) => count(g) > 0)
-    .map((g) => `${count(g)} ${g}`);
-  const worst = graded[0]?.verdict.grade ?? 'PASS';
-  return `<p class="${worst}">${graded.length} phases: ${parts.join(', ')}</p>`;
+const swatch = (colour: string, text: string) =>
+  `<span><i class="sw" style="background:${colour}"></i>${text}</span>`;
+
+const phaseSection = ({ result, verdict }: Judged): string => {
+  const other = result.refused + result.networkErrors;
+  return `<section class="phase phase-${verdict.grade}"><h3>${esc(result.plan.name)} <span class="${verdict.grade}">${verdict.grade}</span></h3>
+<div class="legend">${swatch(COLOURS.admitted, `admitted (${result.admitted})`)}${swatch(COLOURS.limited, `429 (${result.limited})`)}${swatch(COLOURS.other, `other status or no answer (${other}, not drawn: their send times are not recorded)`)}</div>
+${phaseChart(result)}</section>`;
 };
 
 export const summaryHtml = (summary: LoadSummary): string => {
-  // Failures first, as everywhere in harness's reports.
-  const graded = byGrade(summary);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>harness load: ${esc(summary.target)}</title><style>${STYLE}</style></head><body>
+  const judged = inRunOrder(summary);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>harness load: ${esc(summary.target)}</title><style>${STYLE}</style></head><body>
 <h1>Rate-limit load probe</h1>
 <div class="muted">${esc(summary.target)} · ${esc(summary.generatedAt)} · ${summary.instances} k6 instance${summary.instances === 1 ? '' : 's'}</div>
-${headline(graded)}
-<table><thead><tr><th>phase</th><th>endpoint</th><th>SPEC.md limit</th><th>offered (peak)</th><th>admitted/s</th><th>429/s</th><th>Retry-After ok</th><th>enforced per window</th><th>verdict</th></tr></thead>
-<tbody>${graded.map((g) => row(g.result, g.verdict)).join('\n')}</tbody></table>
-<h2>Admitted and limited over time, by send time</h2>
-${graded.map((g) => chart(g.result)).join('\n')}
+${verdictLine(judged)}
+<div class="table-wrap"><table><thead><tr>${COLUMNS.map((c) => `<th>${c}</th>`).join('')}</tr></thead>
+<tbody>${judged.map(row).join('\n')}</tbody></table></div>
+<h2>Requests over time, by send time, in the order the phases ran</h2>
+${judged.map(phaseSection).join('\n')}
 </body></html>`;
 };

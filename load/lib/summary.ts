@@ -21,10 +21,11 @@ interface SummaryData {
 export const loadSummary = (data: SummaryData, instances: number, plan: ProbePlanSet): LoadSummary => {
   const values = (name: string): MetricValues => data.metrics[name]?.values ?? {};
   const phases = plan.probes.flatMap((p) => p.phases);
+  const metricNames = slotMetrics(phases);
   const results: PhaseResult[] = phases.map((phase, index) => {
     const of = (metric: string) => values(`${metric}{scenario:${phase.name}}`);
     const count = (metric: string) => of(metric).count ?? 0;
-    const names = slotMetrics(index);
+    const names = metricNames[index]!;
     const slot = (metric: string, i: number) => values(`${metric}{slot:${i}}`);
     const slots = Array.from({ length: slotsOf(phase) }, (_, i) => i);
     const admitted = values(names.admitted);

@@ -1,0 +1,112 @@
+// The load report a person opens (report-html.ts, report-chart.ts) and the metric names the k6 web dashboard shows
+// (options.ts): structure asserted, not pixels; scripts/screenshots-load.ts shows the pixels.
+import { describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../load/lib/html-escape.ts';
+import { slotMetrics } from '../../load/lib/options.ts';
+import type { PhasePlan } from '../../load/lib/plan.ts';
+import { summaryHtml } from '../../load/lib/report-html.ts';
+import { judgeAll } from '../../load/lib/verdict.ts';
+import { planProbes } from '../../src/k6/plan.ts';
+import { resolveTarget } from '../../src/runner/target.ts';
+import { NETWORKS, simulate } from './simulate.ts';
+import { PLAN_ONLY_TARGET } from './target.ts';
+
+// A limiter enforcing 1.5 times the limit: the over phases FAIL, the within phases PASS, and execute's phases run
+// before transactions', so grade order and run order differ.
+const summary = simulate(
+  { kind: 'aligned', network: NETWORKS.lan, enforced: 1.5 },
+  { scenarios: ['transactions', 'execute'] },
+);
+const html = summaryHtml(summary);
+const grades = judgeAll(summary);
+const failing = summary.phases.filter((_, i) => grades[i]!.grade === 'FAIL').map((p) => p.plan.name);
+const runOrder = [...summary.phases].sort((a, b) => a.plan.startMs - b.plan.startMs).map((p) => p.plan.name);
+const tableOf = (page: string) => page.slice(page.indexOf('<table'), page.indexOf('</table>'));
+const chartOf = (name: string) => {
+  const from = html.indexOf(`<svg class="chart" viewBox="0 0 `, html.indexOf(`<h3>${name} `));
+  return html.slice(from, html.indexOf('</svg>', from));
+};
+/** Where each phase is first named in `text`, in order of appearance. */
+const namedInOrder = (text: string) =>
+  runOrder
+    .map((name) => ({ name, at: text.search(new RegExp(`>${name}<`)) }))
+    .sort((a, b) => a.at - b.at)
+    .map((n) => n.name);
+/** Unicode's control characters (C0, DEL, C1) but tab, line feed and carriage return. */
+const CONTROL = /[^\P{Cc}\t\n\r]/u;
+
+describe('load HTML report', () => {
+  it('lists the phases in the order they ran, and names the failing ones above the table', () => {
+    expect(failing.length).toBeGreaterThan(0);
+    expect(runOrder[0]).toBe('within_execute');
+    expect(namedInOrder(tableOf(html))).toEqual(runOrder);
+    expect(namedInOrder(html.slice(html.indexOf('</table>')))).toEqual(runOrder);
+    const header = html.slice(0, html.indexOf('<table'));
+    expect(header).toMatch(/class="verdict FAIL"/);
+    for (const name of failing) expect(header).toContain(name);
+    for (const name of failing)
+      expect(tableOf(html)).toMatch(new RegExp(`class="[^"]*row-FAIL[^"]*"><td[^>]*>${name}<`));
+  });
+
+  it('draws each phase on axes labelled in seconds of the run and requests per bar, scaled to the page width', () => {
+    expect(html.match(/<svg /g)).toHaveLength(summary.phases.length);
+    const chart = chartOf('within_execute');
+    expect(chart).not.toMatch(/<svg[^>]* (width|height)=/);
+    expect(html).toMatch(/svg\.chart\{[^}]*width:100%;height:auto/);
+    expect(chart).toContain("send time (s since the run's start)");
+    expect(chart).toMatch(/requests per \d+ ms/);
+    // within_execute starts at 0 and lasts 2.4 s of 2 s "minutes", with its tail: ticks every half second.
+    for (const tick of ['0', '0.5', '1', '1.5', '2']) expect(chart).toContain(`>${tick}</text>`);
+    expect(chart).toMatch(/SPEC\.md limit: 0\.6</);
+    // over_transactions starts 20.44 s into the run: its axis says so.
+    expect(chartOf('over_transactions')).toMatch(/>2[1-4]<\/text>/);
+  });
+
+  it('names admitted, 429 and the other answers in each chart legend', () => {
+    const legends = html.match(/<div class="legend">.*?<\/div>/g) ?? [];
+    expect(legends).toHaveLength(summary.phases.length);
+    for (const legend of legends)
+      expect(legend).toMatch(/admitted \(\d+\).*429 \(\d+\).*other status or no answer/);
+  });
+
+  it('keeps the table inside a container that scrolls it sideways rather than the page', () => {
+    expect(html).toMatch(/<div class="table-wrap"><table>/);
+    expect(html).toMatch(/\.table-wrap\{overflow-x:auto/);
+  });
+
+  it('drops control characters from what it quotes, and escapes markup', () => {
+    const page = summaryHtml({ ...summary, target: 'https://api.example\u0000\u001b[31m\u0085<b>x</b>\t' });
+    expect(page).not.toMatch(CONTROL);
+    expect(page).toContain('https://api.example[31m&lt;b&gt;x&lt;/b&gt;\t');
+    expect(escapeHtml('a\u0007b\u009bc\u007fd\r\n"\'&')).toBe('abcd\r\n&quot;&#39;&amp;');
+  });
+});
+
+describe('k6 metric names', () => {
+  const K6_METRIC_NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,127}$/;
+  const phaseNamed = (name: string) => ({ name }) as PhasePlan;
+
+  it('name every phase of every probe, in a form k6 accepts', () => {
+    const phases = planProbes(
+      resolveTarget({ ...PLAN_ONLY_TARGET, observability: ['GET /api/observability/a'] }),
+      { scenarios: ['all'] },
+    ).probes.flatMap((p) => p.phases);
+    const names = slotMetrics(phases);
+    expect(phases.some((p) => p.name.includes('-'))).toBe(true);
+    const all = names.flatMap((n) => [n.admitted, n.limited]);
+    for (const name of all) expect(name).toMatch(K6_METRIC_NAME);
+    expect(new Set(all).size).toBe(all.length);
+    expect(names[phases.findIndex((p) => p.name === 'over_tenant-sharing')]).toEqual({
+      admitted: 'harness_admitted_rtt_over_tenant_sharing',
+      limited: 'harness_limited_rtt_over_tenant_sharing',
+    });
+  });
+
+  it('keep names apart that differ only in characters k6 refuses, and cut long ones to k6 length', () => {
+    const names = slotMetrics(['a-b', 'a_b', 'a_b_1', 'x'.repeat(200), 'x'.repeat(201)].map(phaseNamed));
+    const all = names.flatMap((n) => [n.admitted, n.limited]);
+    for (const name of all) expect(name).toMatch(K6_METRIC_NAME);
+    expect(new Set(all).size).toBe(all.length);
+    expect(names[0]!.admitted).toBe('harness_admitted_rtt_a_b');
+  });
+});
