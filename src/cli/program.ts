@@ -199,7 +199,10 @@ export const buildProgram = (): Command => {
       )
       .argument('<check-id>', 'the check to run (as --only takes it)')
       .option('--profile <file>', 'target profile (YAML or JSON)')
-      .option('--base-url <url>', 'API base URL (as for conformance)')
+      .option(
+        '--base-url <url>',
+        'API base URL (overrides the profile; without one, CLIENT_ID/CLIENT_SECRET from env)',
+      )
       .option('--auth-url <url>', 'token endpoint URL (overrides the profile)')
       .option('--tenant <id>', 'tenant id (overrides the profile)')
       .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
