@@ -3,6 +3,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { replayArgumentsOf } from '../../src/cli/replay-arguments.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
@@ -87,4 +88,36 @@ describe('harness replay of a profile', () => {
       await server.close();
     }
   }, 120_000);
+});
+
+describe('replayArgumentsOf', () => {
+  it("keeps the run's target and network flags as given, and drops what selects, reports or is a default", () => {
+    const common = { reportDir: 'out', format: ['json' as const], only: ['limits'], slow: true };
+    expect(
+      replayArgumentsOf({
+        ...common,
+        profile: 'ci/staging.yaml',
+        tenant: 'acme',
+        timeout: 15000,
+        insecure: true,
+        strict: true,
+        tokens: 'opaque',
+      }),
+    ).toEqual([
+      '--profile',
+      'ci/staging.yaml',
+      '--tenant',
+      'acme',
+      '--timeout',
+      '15000',
+      '--insecure',
+      '--strict',
+    ]);
+    expect(replayArgumentsOf({ ...common, fault: 'no-limit-schedule', tokens: 'jwt' })).toEqual([
+      '--fault',
+      'no-limit-schedule',
+      '--tokens',
+      'jwt',
+    ]);
+  });
 });
