@@ -7,7 +7,7 @@ import { skip, skipByChoice } from '../src/runner/grades.ts';
 import { relativeTo } from '../src/runner/limit-bounds.ts';
 import { probeBucket } from '../src/runner/probe.ts';
 import type { ProbePlan, ProbeResult } from '../src/runner/probe-result.ts';
-import { loopFor } from '../src/runner/repro.ts';
+import { replayFor } from '../src/runner/repro.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { PlanItem } from '../src/runner/types.ts';
 import type { BucketId } from '../src/spec/index.ts';
@@ -50,7 +50,7 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
   }));
 };
 
-/** The bucket's probe; the check shows its first request as evidence and a loop that replays the burst as repro. */
+/** The bucket's probe; the check shows its first request as evidence, and `harness replay` of itself as repro. */
 export const probe = async (ctx: CheckContext, bucket: BucketId): Promise<ProbeResult> => {
   // Only the Observability bucket can be empty: its paths come from the profile (SPEC.md §4: "not shown").
   if (ctx.target.endpointsIn(bucket).length === 0) skipByChoice(`no ${bucket} endpoints in the profile`);
@@ -58,7 +58,7 @@ export const probe = async (ctx: CheckContext, bucket: BucketId): Promise<ProbeR
   const first = result.spend.requests.find((r) => r.exchange !== undefined)?.exchange;
   if (first !== undefined) {
     ctx.record(first);
-    ctx.repro = loopFor(first.evidence, result.limit.count + 1, ctx.target.profile);
+    ctx.repro = replayFor(ctx.id, ctx.session.replayArguments, first.evidence, ctx.target.profile);
   }
   if (result.unauthorised > 0) {
     skip(

@@ -39,6 +39,7 @@ import {
   unreachableOrigins,
   withNetworkFlags,
 } from './network.ts';
+import { replayArgumentsOf } from './replay-arguments.ts';
 import { reportDirFor } from './report-dir.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
@@ -170,6 +171,7 @@ export const runConformanceCommand = async (
       ...(budget ? { budget } : {}),
       ...(options.deadline === undefined ? {} : { deadlineMs: options.deadline }),
       ...(stop ? { stop } : {}),
+      replayArguments: replayArgumentsOf(options),
     });
     if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
     const written = await writeReports(report, {

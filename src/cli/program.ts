@@ -7,6 +7,7 @@ import { conformance } from './conformance.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { load } from './load.ts';
 import { duration, formats, limitOverride, list, oneOf, port, positiveInt } from './parse.ts';
+import { replay } from './replay.ts';
 import { serve } from './serve.ts';
 import { verify } from './verify.ts';
 import { harnessVersion } from './version.ts';
@@ -188,6 +189,29 @@ export const buildProgram = (): Command => {
   )
     .addHelpText('after', EXIT_CODES_HELP)
     .action(load);
+
+  withNetworkOptions(
+    program
+      .command('replay')
+      .description(
+        'Run one check again as conformance ran it (a limit check with its whole probe: bursts a loop of curls ' +
+          "cannot send in time), its verdict and evidence printed last; a limit FAIL's report names this command",
+      )
+      .argument('<check-id>', 'the check to run (as --only takes it)')
+      .option('--profile <file>', 'target profile (YAML or JSON)')
+      .option(
+        '--base-url <url>',
+        'API base URL (overrides the profile; without one, CLIENT_ID/CLIENT_SECRET from env)',
+      )
+      .option('--auth-url <url>', 'token endpoint URL (overrides the profile)')
+      .option('--tenant <id>', 'tenant id (overrides the profile)')
+      .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
+      .addOption(tokensOption(`${EMBEDDED_ONLY}the access tokens it hands out`))
+      .addOption(strictOption('WARN'))
+      .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports'),
+  )
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(replay);
 
   program
     .command('certify')

@@ -54,8 +54,24 @@ export const reproFor = (evidence: readonly Evidence[], profile: Profile): strin
   return command.includes('$ACCESS_TOKEN') ? [tokenCommand(profile), command] : [command];
 };
 
-/** A loop that replays a probe: `count` requests, printing each status and Retry-After. */
-export const loopFor = (evidence: Evidence, count: number, profile: Profile): string[] => [
-  tokenCommand(profile),
-  `for i in $(seq 1 ${count}); do ${curlFor(evidence, ` -o /dev/null -w '%{http_code} retry-after=%header{retry-after}\\n'`).replace(' -i ', ' ')}; done`,
+/** One word for the shell: quoted only when it holds anything a shell would read as more than text. */
+const shellWord = (word: string): string =>
+  /^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * A probe's burst (a limit and more within one window, from a pool of connections) is more than a shell loop of curls
+ * can send in time, so it is reproduced by `harness replay`, which runs the check again with its probe; one request
+ * of the burst follows, to send by hand. `replayArguments` are those that reach the target again (none in-process).
+ */
+export const replayFor = (
+  checkId: string,
+  replayArguments: readonly string[] | undefined,
+  evidence: Evidence,
+  profile: Profile,
+): string[] => [
+  ...(replayArguments === undefined
+    ? []
+    : [['harness', 'replay', checkId, ...replayArguments].map(shellWord).join(' ')]),
+  '# one request of the burst, by hand:',
+  ...reproFor([evidence], profile),
 ];

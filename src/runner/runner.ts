@@ -28,6 +28,8 @@ export interface RunOptions {
   readonly deadlineMs?: number;
   /** Ends the run as the deadline does, its reason (`interrupted (SIGINT)`) in the verdicts: a signal. */
   readonly stop?: AbortSignal;
+  /** How `harness replay` reaches this target again (--profile and the like), for the probes' reproductions. */
+  readonly replayArguments?: readonly string[];
 }
 
 /** Lane of checks that run beside all others from the start (runCheck never rejects, so it is awaited last). */
@@ -170,6 +172,7 @@ export const runConformance = async (
   const ran: Ran[] = [];
   const deadlineMs = options.deadlineMs ?? runDeadlineMs(target, running, options.http?.requestTimeoutMs);
   session.deadlineAt = clock() + deadlineMs;
+  session.replayArguments = options.replayArguments;
   const deadline = setTimeout(() => {
     session.progress.line(
       `harness: the run deadline (${deadlineMs / 1000} s) passed: ending the checks still running`,

@@ -54,6 +54,8 @@ export class Session {
   readonly #end = new AbortController();
   /** When the run's deadline passes (clock time); the runner sets it. */
   deadlineAt = Number.POSITIVE_INFINITY;
+  /** The arguments by which `harness replay` reaches this target again; the runner sets them (none in-process). */
+  replayArguments: readonly string[] | undefined;
 
   constructor(
     readonly target: Target,

@@ -1,0 +1,123 @@
+// `harness replay`: the reproduction a limit FAIL's report names is a command, and that command FAILs the same check
+// against the same faulty server (a shell loop of curls, the old reproduction, cannot send a burst in one window).
+import { readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { replayArgumentsOf } from '../../src/cli/replay-arguments.ts';
+import { startReferenceServer } from '../../src/reference/index.ts';
+import type { CheckResult } from '../../src/runner/types.ts';
+import { SCALED } from '../../src/testbed/conformance.ts';
+import { harness, profileFor, secretsOf, tmp } from './run.ts';
+
+/** The report `harness conformance` wrote, and the checks it FAILed. */
+const conformanceRun = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+  const reportDir = tmp();
+  const run = await harness(['conformance', '--report-dir', reportDir, ...args], env);
+  const latest = realpathSync(join(reportDir, 'latest'));
+  const report = JSON.parse(readFileSync(join(latest, 'conformance.json'), 'utf8'));
+  const failed: CheckResult[] = report.checks.filter((c: CheckResult) => c.grade === 'FAIL');
+  return { run, failed, markdown: readFileSync(join(latest, 'conformance.md'), 'utf8') };
+};
+
+/** Runs the report's reproduction as a shell would split it: the test's own paths hold no character to quote. */
+const replayAsReported = (line: string, env: NodeJS.ProcessEnv = {}) => {
+  const [program, ...args] = line.split(' ');
+  expect(program).toBe('harness');
+  return harness([...args, '--report-dir', tmp()], env);
+};
+
+const replayedLine = (id: string, grade: string) =>
+  new RegExp(`^replayed ${id} \\(§8 [a-z0-9 ]+\\): ${grade}$`, 'm');
+
+describe('harness replay against the embedded reference server', () => {
+  it('reproduces the limit FAIL a conformance run reported, by the command its report names', async () => {
+    const { run, failed, markdown } = await conformanceRun([
+      '--fault',
+      'wrong-limit-transaction',
+      '--only',
+      'transaction-event',
+    ]);
+    expect(run.status, run.stderr).toBe(1);
+    expect(failed.map((c) => c.id)).toEqual(['LIMIT-ADMITS-TRANSACTION-EVENT']);
+    const command = 'harness replay LIMIT-ADMITS-TRANSACTION-EVENT --fault wrong-limit-transaction';
+    expect(failed[0]!.repro[0]).toBe(command);
+    expect(failed[0]!.repro.join('\n')).not.toMatch(/for i in|seq 1/);
+    expect(markdown).toContain(command);
+
+    const replayed = await replayAsReported(command);
+    expect(replayed.status, replayed.stderr).toBe(1);
+    expect(replayed.stdout).toMatch(replayedLine('LIMIT-ADMITS-TRANSACTION-EVENT', 'FAIL'));
+    expect(replayed.stdout).toMatch(/^ {4}'spend #\d+' POST http:\S+\/event\/transaction\/v3 → 429/m);
+  }, 120_000);
+
+  it('passes the same check against the faithful server', async () => {
+    const replayed = await harness(['replay', 'LIMIT-ADMITS-TRANSACTION-EVENT', '--report-dir', tmp()]);
+    expect(replayed.status, replayed.stderr).toBe(0);
+    expect(replayed.stdout).toMatch(replayedLine('LIMIT-ADMITS-TRANSACTION-EVENT', 'PASS'));
+  }, 120_000);
+
+  it('refuses an unknown check ID with one line and exit 2, before any run', async () => {
+    const replayed = await harness(['replay', 'LIMIT-ADMITS-TRANSACTION-EVEN', '--report-dir', tmp()]);
+    expect(replayed.status).toBe(2);
+    expect(replayed.stdout).toBe('');
+    expect(replayed.stderr).toMatch(
+      /^harness: replay <check-id>: unknown check ID or tag: LIMIT-ADMITS-TRANSACTION-EVEN\b[^\n]*\n$/,
+    );
+  });
+});
+
+describe('harness replay of a profile', () => {
+  it('names the profile by its path, and FAILs the check again with the secrets from the environment', async () => {
+    const server = await startReferenceServer({ ...SCALED, fault: 'no-limit-schedule' });
+    try {
+      const { file, env } = profileFor(server);
+      const { run, failed } = await conformanceRun(['--profile', file, '--only', 'rules-schedule'], env);
+      expect(run.status, run.stderr).toBe(1);
+      expect(failed.map((c) => c.id)).toEqual(['LIMIT-ENFORCED-RULES-SCHEDULE']);
+      const command = `harness replay LIMIT-ENFORCED-RULES-SCHEDULE --profile ${file}`;
+      expect(failed[0]!.repro[0]).toBe(command);
+
+      const replayed = await replayAsReported(command, env);
+      expect(replayed.status, replayed.stderr).toBe(1);
+      expect(replayed.stdout).toMatch(replayedLine('LIMIT-ENFORCED-RULES-SCHEDULE', 'FAIL'));
+      for (const secret of secretsOf(server)) {
+        expect(replayed.stdout.includes(secret)).toBe(false);
+        expect(replayed.stderr.includes(secret)).toBe(false);
+      }
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
+
+describe('replayArgumentsOf', () => {
+  it("keeps the run's target and network flags as given, and drops what selects, reports or is a default", () => {
+    const common = { reportDir: 'out', format: ['json' as const], only: ['limits'], slow: true };
+    expect(
+      replayArgumentsOf({
+        ...common,
+        profile: 'ci/staging.yaml',
+        tenant: 'acme',
+        timeout: 15000,
+        insecure: true,
+        strict: true,
+        tokens: 'opaque',
+      }),
+    ).toEqual([
+      '--profile',
+      'ci/staging.yaml',
+      '--tenant',
+      'acme',
+      '--timeout',
+      '15000',
+      '--insecure',
+      '--strict',
+    ]);
+    expect(replayArgumentsOf({ ...common, fault: 'no-limit-schedule', tokens: 'jwt' })).toEqual([
+      '--fault',
+      'no-limit-schedule',
+      '--tokens',
+      'jwt',
+    ]);
+  });
+});
