@@ -12,6 +12,7 @@ import {
   admittedInSpan,
   allRefused,
   isAdmitted,
+  mayHaveSpentRoom,
   type Observation,
   refusedBelowLimit,
 } from '../src/runner/limit-bounds.ts';
@@ -173,6 +174,12 @@ const retryAfterHonoured = async (ctx: CheckContext, bucket: BucketId): Promise<
   }
   if (late !== undefined && late.status === 429) {
     recordRequests(ctx, [late]);
+    const spender = mayHaveSpentRoom(bucketView(ctx, bucket, result), firstRefusal, late);
+    if (spender !== undefined) {
+      return inconclusive(
+        `the request sent ${since(late.sent)}, past its Retry-After of ${shown} s, got 429, but '${spender.label}' (sent ${since(spender.sent)}, answered ${spender.status ?? 'nothing'}) may have spent the room it promised`,
+      );
+    }
     return fail(
       `the request sent ${since(late.sent)}, past its Retry-After of ${shown} s plus ${retryToleranceMs(result.limit)} ms tolerance, still got 429`,
     );

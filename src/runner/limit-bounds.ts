@@ -50,6 +50,20 @@ export const allRefused = (log: readonly Observation[]): string | undefined => {
   return `every one of harness's ${ours.length} requests here got 429 in the whole run: the tenant looks blocked, or other traffic holds its whole limit (SPEC.md §8 rule 1), so no refusal shows the limit itself`;
 };
 
+type Interval = Pick<Observation, 'sent' | 'answered'>;
+
+/**
+ * A request not refused, sent after `refusal` arrived and before `retry` was answered (a 401 before its retry with a
+ * fresh token, a 500, no answer, another check's success): it may have spent the room a Retry-After promised, so a
+ * refused retry proves nothing about the Retry-After. Undefined when there was none.
+ */
+export const mayHaveSpentRoom = <T extends Observation>(
+  log: readonly T[],
+  refusal: Interval,
+  retry: Interval,
+): T | undefined =>
+  log.find((o) => mayHaveCounted(o) && o.sent > refusal.answered && o.sent < retry.answered);
+
 /** Times in evidence are shown relative to the first request of the probe. */
 export const relativeTo =
   (origin: number) =>

@@ -11,6 +11,7 @@ import {
   edgeAfter,
   edgeFreeFrom,
   type LimitWindow,
+  mayHaveSpentRoom,
   type Observation,
   refusedBelowLimit,
 } from '../../src/runner/limit-bounds.ts';
@@ -196,5 +197,20 @@ describe('the bounds, one by one', () => {
     // Others' requests prove nothing either way.
     expect(allRefused([...blocked, { ...o(40, 50, 200), ours: false }])).toMatch(/looks blocked/);
     expect(allRefused([])).toBeUndefined();
+  });
+
+  it('a retry refused after its Retry-After proves nothing when a request in between may have spent the room', () => {
+    const refusal = o(0, 10, 429);
+    const retry = o(1200, 1210, 429);
+    expect(mayHaveSpentRoom([refusal, retry], refusal, retry)).toBeUndefined();
+    // A poll that got 401 (its token had just expired) went through the limiter, and so may a 500 or no answer.
+    for (const status of [401, 500, undefined]) {
+      const between = { ...o(600, 610, 0), status };
+      expect(mayHaveSpentRoom([refusal, between, retry], refusal, retry)).toBe(between);
+    }
+    // Sent before the refusal arrived (the burst it ended) or after the retry's answer: not in between.
+    const burst = o(5, 20, 200);
+    const after = o(1300, 1310, 200);
+    expect(mayHaveSpentRoom([refusal, burst, retry, after], refusal, retry)).toBeUndefined();
   });
 });
