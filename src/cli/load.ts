@@ -14,7 +14,7 @@ import { loadProfile } from '../profile/load.ts';
 import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import { type GradedPhase, toLoadJUnit } from '../report/load-junit.ts';
-import { UNREACHABLE, unreachableJUnit, writeUnreachableReports } from '../report/unreachable.ts';
+import { UNREACHABLE, UNUSABLE, unreachableJUnit, writeUnreachableReports } from '../report/unreachable.ts';
 import { pointLatest } from '../report/write.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
@@ -91,14 +91,19 @@ const reportInterrupted = async (
 };
 
 /** Exit 3: the JUnit report CI publishes says why no phase ran, where the job would otherwise find no file. */
-const reportUnreachable = async (dir: string, label: string, reason: string): Promise<LoadCommandResult> => {
+const reportUnreachable = async (
+  dir: string,
+  label: string,
+  what: typeof UNREACHABLE | typeof UNUSABLE,
+  reason: string,
+): Promise<LoadCommandResult> => {
   console.error(`harness: ${reason}`);
   const written = await writeUnreachableReports(dir, {
-    [`load-${label}.xml`]: unreachableJUnit(`harness load ${label}`, reason),
+    [`load-${label}.xml`]: unreachableJUnit(`harness load ${label}`, reason, what),
   });
   if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
   console.log(`reports: ${written.files.map(show).join(', ')}`);
-  console.log(`summary: ${UNREACHABLE}: no phase run (exit ${TARGET_UNREACHABLE})`);
+  console.log(`summary: ${what}: no phase run (exit ${TARGET_UNREACHABLE})`);
   return { exitCode: TARGET_UNREACHABLE, dir, files: written.files };
 };
 
@@ -159,7 +164,7 @@ export const runLoadCommand = async (
     const label = options.scenario.join('+');
     if (unreachable.length > 0) {
       const reason = `${UNREACHABLE}, no phase run: ${unreachable.join('; ')}`;
-      return await reportUnreachable(dir, label, redactor.known(reason));
+      return await reportUnreachable(dir, label, UNREACHABLE, redactor.known(reason));
     }
     warnOfPlainTextSecrets(profile);
     const started = Date.now();
@@ -193,7 +198,8 @@ export const runLoadCommand = async (
         return await reportUnreachable(
           dir,
           label,
-          redactor.known(`target unusable, no phase run: ${error.message}`),
+          UNUSABLE,
+          redactor.known(`${UNUSABLE}, no phase run: ${error.message}`),
         );
       }
       // k6 did not start, or ended without a summary: there is nothing to judge.

@@ -6,14 +6,19 @@ import { escapeAttr, escapeText } from './escape.ts';
 import { pointLatest } from './write.ts';
 
 export const UNREACHABLE = 'target unreachable';
+/** It answered, but gave no token or id to start with (load's pre-flight): exit 3 all the same. */
+export const UNUSABLE = 'target unusable';
 
-/** One testsuite with one errored testcase: a JUnit viewer shows the run as broken, not as passed or empty. */
-export const unreachableJUnit = (suite: string, reason: string): string =>
+/**
+ * One testsuite with one errored testcase named `what`: a JUnit viewer shows the run as broken, not as passed or
+ * empty.
+ */
+export const unreachableJUnit = (suite: string, reason: string, what: string = UNREACHABLE): string =>
   [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${escapeAttr(suite)}" tests="1" failures="0" errors="1" skipped="0" time="0.000">`,
     `  <testsuite name="${escapeAttr(suite)}" tests="1" failures="0" errors="1" skipped="0" time="0.000">`,
-    `    <testcase classname="${escapeAttr(suite)}" name="${UNREACHABLE}" time="0.000">`,
+    `    <testcase classname="${escapeAttr(suite)}" name="${escapeAttr(what)}" time="0.000">`,
     `      <error message="${escapeAttr(reason)}" type="UNREACHABLE">${escapeText(reason)}</error>`,
     '    </testcase>',
     '  </testsuite>',

@@ -1,6 +1,8 @@
 // Exit 3 leaves the reports a CI page shows, each saying "target unreachable": without them the job summary and test
 // report steps fail on a missing file and the page never says why.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.ts';
@@ -75,5 +77,33 @@ describe('a target that does not answer (exit 3)', () => {
       expect.stringMatching(/^target unreachable, no phase run: http:\/\/127\.0\.0\.1:\d+/),
     ]);
     for (const secret of secrets) expect(xml + run.stdout + run.stderr).not.toContain(secret);
+  });
+
+  it('load names a target that answers but issues no token "target unusable", in the same JUnit error', async () => {
+    const down = createServer((_req, res) => res.writeHead(503).end('down'));
+    await new Promise<void>((listening) => down.listen(0, '127.0.0.1', listening));
+    try {
+      const { file, env } = await deadTarget();
+      const port = (down.address() as AddressInfo).port;
+      const profile = readFileSync(file, 'utf8').replace(/127\.0\.0\.1:\d+/g, `127.0.0.1:${port}`);
+      const moved = join(tmp(), 'profile.yaml');
+      writeFileSync(moved, profile);
+      const reports = tmp();
+      const run = await harness(
+        ['load', '--profile', moved, '--scenario', 'transactions', '--report-dir', reports],
+        env,
+      );
+      expect(run.status).toBe(3);
+      expect(run.stdout).toMatch(/^summary: target unusable: no phase run \(exit 3\)$/m);
+      const xml = readFileSync(join(reports, 'latest', 'load-transactions.xml'), 'utf8');
+      expect(testcases(xml)).toEqual([
+        {
+          name: 'target unusable',
+          errors: [expect.stringMatching(/^target unusable, no phase run: pre-flight: .*answered 503/)],
+        },
+      ]);
+    } finally {
+      down.close();
+    }
   });
 });
