@@ -1,5 +1,4 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
-import { rmdir } from 'node:fs/promises';
 import { allChecks } from '../../conformance/index.ts';
 import { loadProfile, validateProfile } from '../profile/load.ts';
 import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
@@ -9,8 +8,13 @@ import {
   startReferenceServer,
   type TokenKind,
 } from '../reference/index.ts';
-import type { ReportFormat } from '../report/write.ts';
-import { writeReports } from '../report/write.ts';
+import {
+  UNREACHABLE,
+  unreachableJUnit,
+  unreachableMarkdown,
+  writeUnreachableReports,
+} from '../report/unreachable.ts';
+import { REPORT_FILES, type ReportFormat, writeReports } from '../report/write.ts';
 import { compareBaseline, loadBaseline } from '../runner/baseline.ts';
 import { RequestBudget } from '../runner/budget.ts';
 import { runDeadlineMs } from '../runner/plan.ts';
@@ -101,9 +105,24 @@ const budgetFor = (maxRequests: number | undefined, profile: Profile): RequestBu
   return new RequestBudget(maxRequests, reachability);
 };
 
+/**
+ * Exit 3 in the formats asked for that a CI page shows (Markdown, JUnit): the job summary and test report say why
+ * no check ran, where they would otherwise miss a file.
+ */
+const reportUnreachable = async (dir: string, reason: string, formats: readonly ReportFormat[]) => {
+  const title = 'harness conformance';
+  const written = await writeUnreachableReports(dir, {
+    ...(formats.includes('markdown') ? { [REPORT_FILES.markdown]: unreachableMarkdown(title, reason) } : {}),
+    ...(formats.includes('junit') ? { [REPORT_FILES.junit]: unreachableJUnit(title, reason) } : {}),
+  });
+  if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
+  if (written.files.length > 0) console.log(`reports: ${written.files.join(', ')}`);
+  console.log(`summary: ${UNREACHABLE}: no check run (exit ${TARGET_UNREACHABLE})`);
+};
+
 export interface ConformanceCommandResult {
   readonly exitCode: number;
-  /** The run and where its reports went; none for --dry-run or an unreachable target. */
+  /** The run and where its reports went; no run for --dry-run or an unreachable target. */
   readonly report?: RunReport;
   readonly dir?: string;
 }
@@ -154,9 +173,10 @@ export const runConformanceCommand = async (
     // Exit 3 before any check when the target does not answer: a verdict per check would only repeat it.
     const unreachable = await unreachableOrigins(profile, network);
     if (unreachable.length > 0) {
-      console.error(hide(`harness: target unreachable, no check run: ${unreachable.join('; ')}`));
-      await rmdir(dir);
-      return { exitCode: TARGET_UNREACHABLE };
+      const reason = hide(`${UNREACHABLE}, no check run: ${unreachable.join('; ')}`);
+      console.error(`harness: ${reason}`);
+      await reportUnreachable(dir, reason, options.format);
+      return { exitCode: TARGET_UNREACHABLE, dir };
     }
     warnOfPlainTextSecrets(profile);
     const progress = streamProgress((line) => console.error(line));

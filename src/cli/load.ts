@@ -1,6 +1,5 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
 import { writeFileSync } from 'node:fs';
-import { rmdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { PhasePlan } from '../../load/lib/plan.ts';
 import { summaryHtml } from '../../load/lib/report-html.ts';
@@ -15,6 +14,7 @@ import { loadProfile } from '../profile/load.ts';
 import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
 import { type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from '../report/load-junit.ts';
+import { UNREACHABLE, UNUSABLE, unreachableJUnit, writeUnreachableReports } from '../report/unreachable.ts';
 import { pointLatest } from '../report/write.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
@@ -92,6 +92,23 @@ const reportInterrupted = async (
   return { exitCode: NO_VERDICT, dir, files: [junit] };
 };
 
+/** Exit 3: the JUnit report CI publishes says why no phase ran, where the job would otherwise find no file. */
+const reportUnreachable = async (
+  dir: string,
+  label: string,
+  what: typeof UNREACHABLE | typeof UNUSABLE,
+  reason: string,
+): Promise<LoadCommandResult> => {
+  console.error(`harness: ${reason}`);
+  const written = await writeUnreachableReports(dir, {
+    [`load-${label}.xml`]: unreachableJUnit(`harness load ${label}`, reason, what),
+  });
+  if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
+  console.log(`reports: ${written.files.map(show).join(', ')}`);
+  console.log(`summary: ${what}: no phase run (exit ${TARGET_UNREACHABLE})`);
+  return { exitCode: TARGET_UNREACHABLE, dir, files: written.files };
+};
+
 /**
  * A k6 error makes every count doubtful, so it outranks a failed phase. An INCONCLUSIVE phase (dropped iterations, a
  * starved k6, a reading the evidence cannot prove) decided nothing: no verdict, never a pass. WARN is no failure of
@@ -146,14 +163,13 @@ export const runLoadCommand = async (
     const dir = await reportDirFor(options.reportDir);
     const network = networkFor(profile, server !== undefined);
     const unreachable = await unreachableOrigins(profile, network);
+    const label = options.scenario.join('+');
     if (unreachable.length > 0) {
-      say(`harness: target unreachable, no phase run: ${unreachable.join('; ')}`);
-      await rmdir(dir);
-      return { exitCode: TARGET_UNREACHABLE, files: [] };
+      const reason = `${UNREACHABLE}, no phase run: ${unreachable.join('; ')}`;
+      return await reportUnreachable(dir, label, UNREACHABLE, redactor.known(reason));
     }
     warnOfPlainTextSecrets(profile);
     const started = Date.now();
-    const label = options.scenario.join('+');
     say(
       `harness load: ${label} against ${profile.base_url}${server ? ' (embedded reference server)' : ''}, ` +
         `${options.instances} k6 instance${options.instances === 1 ? '' : 's'}, about ${Math.ceil(totalMs / 1000)} s`,
@@ -190,8 +206,12 @@ export const runLoadCommand = async (
       // The pre-flight could not talk to the target or get a token or an id: no phase can run, and the fault is the
       // target's.
       if (error instanceof TargetError || error instanceof TokenError || error instanceof PreflightError) {
-        say(`harness: target unusable, no phase run: ${error.message}`);
-        return { exitCode: TARGET_UNREACHABLE, dir, files: [] };
+        return await reportUnreachable(
+          dir,
+          label,
+          UNUSABLE,
+          redactor.known(`${UNUSABLE}, no phase run: ${error.message}`),
+        );
       }
       // k6 did not start, or ended without a summary: there is nothing to judge.
       say(`harness: ${(error as Error).message}`);

@@ -1,9 +1,10 @@
 // The CI examples in examples/ci are meant to be copied as they are, so they are checked as far as can be offline:
-// the GitHub workflow with actionlint, both files' harness commands against harness's own CLI, and the report
-// paths they publish against the names harness writes.
+// the GitHub workflow with actionlint, the GitLab file against GitLab's published CI schema, both files' harness
+// commands against harness's own CLI, and the report paths they publish against the names harness writes.
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
@@ -11,6 +12,7 @@ import {
   actionlintVersion,
   toolsActionlintPath,
 } from '../../scripts/build-actionlint.ts';
+import { K6_VERSION } from '../../src/cli/k6.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { REPORT_FILES } from '../../src/report/write.ts';
 import { BIN, profileFor, tmp } from '../cli/run.ts';
@@ -19,6 +21,15 @@ const EXAMPLES = resolve(import.meta.dirname, '../../examples/ci');
 const GITHUB = join(EXAMPLES, 'github-actions.yml');
 const GITLAB = join(EXAMPLES, 'gitlab-ci.yml');
 const ACTIONLINT = process.env.ACTIONLINT_BIN ?? toolsActionlintPath();
+/** GitLab's CI schema (test/fixtures/gitlab-ci/SOURCE.md says where it comes from). */
+const GITLAB_SCHEMA = resolve(import.meta.dirname, '../fixtures/gitlab-ci/ci.json');
+/**
+ * actionlint ${ACTIONLINT_VERSION} predates `concurrency.queue` (GitHub, May 2026) and reports it as an unknown key;
+ * only that message is ignored, and the value is checked below instead.
+ */
+const QUEUE_UNKNOWN_TO_ACTIONLINT = 'unexpected key "queue" for "concurrency" section';
+const actionlint = (file: string) =>
+  spawnSync(ACTIONLINT, ['-no-color', '-ignore', QUEUE_UNKNOWN_TO_ACTIONLINT, file], { encoding: 'utf8' });
 
 interface Step {
   uses?: string;
@@ -29,13 +40,15 @@ interface Step {
 interface GitHubJob {
   if: string;
   env: Record<string, string>;
+  concurrency?: { group: string; 'cancel-in-progress': boolean; queue?: string };
   steps: Step[];
 }
 const github = parse(readFileSync(GITHUB, 'utf8')) as {
   on: Record<string, unknown>;
-  jobs: Record<'conformance' | 'load', GitHubJob>;
+  jobs: Record<'conformance' | 'load' | 'fork-pull-request', GitHubJob>;
 };
 type GitLabJob = {
+  image?: string | { name: string };
   stage?: string;
   extends?: string;
   rules?: { if: string }[];
@@ -62,7 +75,7 @@ describe.skipIf(!existsSync(ACTIONLINT))(
     });
 
     it('finds nothing wrong with examples/ci/github-actions.yml', () => {
-      const run = spawnSync(ACTIONLINT, ['-no-color', GITHUB], { encoding: 'utf8' });
+      const run = actionlint(GITHUB);
       expect(run.stdout + run.stderr).toBe('');
       expect(run.status).toBe(0);
     });
@@ -70,9 +83,20 @@ describe.skipIf(!existsSync(ACTIONLINT))(
     it('would catch a wrong input to an action', () => {
       const broken = join(tmp(), 'broken.yml');
       writeFileSync(broken, readFileSync(GITHUB, 'utf8').replace('if-no-files-found:', 'if-no-file-found:'));
-      const run = spawnSync(ACTIONLINT, ['-no-color', broken], { encoding: 'utf8' });
+      const run = actionlint(broken);
       expect(run.status).toBe(1);
       expect(run.stdout).toContain('input "if-no-file-found" is not defined');
+    });
+
+    it('ignores only the queue key: any other unknown key in concurrency is still caught', () => {
+      const broken = join(tmp(), 'broken.yml');
+      writeFileSync(
+        broken,
+        readFileSync(GITHUB, 'utf8').replace('      queue: max\n', '      queue: max\n      qeue: max\n'),
+      );
+      const run = actionlint(broken);
+      expect(run.status).toBe(1);
+      expect(run.stdout).toContain('unexpected key "qeue" for "concurrency" section');
     });
   },
 );
@@ -83,8 +107,39 @@ describe('examples/ci/github-actions.yml', () => {
 
   it('gates pull requests with conformance and runs load on demand only', () => {
     expect(Object.keys(github.on).sort()).toEqual(['pull_request', 'workflow_dispatch']);
-    expect(conformance.if).toBe("github.event_name == 'pull_request'");
+    expect(conformance.if).toMatch(/^github\.event_name == 'pull_request' && /);
     expect(load.if).toBe("github.event_name == 'workflow_dispatch'");
+  });
+
+  it('skips pull requests from forks, which get no secrets, and says so in a job of their own', () => {
+    const sameRepository = 'github.event.pull_request.head.repo.full_name == github.repository';
+    expect(conformance.if).toContain(sameRepository);
+    const fork = github.jobs['fork-pull-request'];
+    expect(fork.if).toContain(sameRepository.replace('==', '!='));
+    const says = fork.steps.map((s) => s.run).join('\n');
+    expect(says).toContain('no secrets');
+    expect(says).toMatch(/^echo "::warning title=.+::\$message"$/m);
+    expect(says).toContain('echo "$message" >> "$GITHUB_STEP_SUMMARY"');
+  });
+
+  it('queues runs against staging, one at a time, and never cancels one', () => {
+    for (const job of [conformance, load]) {
+      expect(job.concurrency).toEqual({
+        group: 'harness-staging',
+        'cancel-in-progress': false,
+        queue: 'max',
+      });
+    }
+  });
+
+  it('uses Node 22 and the k6 release harness pins, installed, not built', () => {
+    for (const job of [conformance, load]) {
+      expect(step(job, (s) => s.uses === 'actions/setup-node@v4')?.with?.['node-version']).toBe(22);
+    }
+    expect(step(load, (s) => s.uses === 'grafana/setup-k6-action@v1')?.with?.['k6-version']).toBe(
+      K6_VERSION.replace(/^v/, ''),
+    );
+    expect(readFileSync(GITHUB, 'utf8')).not.toMatch(/go install|setup-go/);
   });
 
   it('takes secrets from the secret store only', () => {
@@ -95,11 +150,12 @@ describe('examples/ci/github-actions.yml', () => {
 
   it('shows conformance.md on the job page, publishes the JUnit reports and uploads every report', () => {
     const summary = step(conformance, (s) => s.run?.includes('GITHUB_STEP_SUMMARY') === true);
-    expect(summary?.run).toContain(`reports/latest/${REPORT_FILES.markdown}`);
+    expect(summary?.run).toContain(`cat reports/latest/${REPORT_FILES.markdown}`);
     expect(summary?.if).toBe('${{ !cancelled() }}');
+    // reports/*/ would match the run's folder and `latest` both, and read each result twice.
     const junit = (job: GitHubJob) => step(job, (s) => s.uses?.startsWith('EnricoMi/') === true)?.with?.files;
-    expect(junit(conformance)).toBe(`reports/*/${REPORT_FILES.junit}`);
-    expect(junit(load)).toBe('reports/*/load-*.xml');
+    expect(junit(conformance)).toBe(`reports/latest/${REPORT_FILES.junit}`);
+    expect(junit(load)).toBe('reports/latest/load-*.xml');
     for (const job of [conformance, load]) {
       const upload = step(job, (s) => s.uses === 'actions/upload-artifact@v4');
       expect(upload?.with?.path).toBe('reports/');
@@ -132,9 +188,64 @@ describe('examples/ci/gitlab-ci.yml', () => {
   });
 
   it('keeps the reports, with the JUnit files where harness writes them', () => {
-    expect(job('conformance').artifacts?.reports?.junit).toBe(`reports/*/${REPORT_FILES.junit}`);
-    expect(job('conformance').after_script).toEqual([`cat reports/*/${REPORT_FILES.markdown}`]);
-    expect(job('load').artifacts?.reports?.junit).toBe('reports/*/load-*.xml');
+    expect(job('conformance').artifacts?.reports?.junit).toBe(`reports/latest/${REPORT_FILES.junit}`);
+    expect(job('conformance').after_script?.[0]).toMatch(
+      new RegExp(`^cat reports/latest/${REPORT_FILES.markdown} \\|\\| echo `),
+    );
+    expect(job('load').artifacts?.reports?.junit).toBe('reports/latest/load-*.xml');
+  });
+
+  it('uses Node 22 and the official k6 image of the release harness pins, not a build', () => {
+    expect(job('conformance').image).toBe('node:22');
+    expect(job('k6').image).toEqual({ name: `grafana/k6:${K6_VERSION.replace(/^v/, '')}`, entrypoint: [''] });
+    expect(readFileSync(GITLAB, 'utf8')).not.toMatch(/go install|golang/);
+  });
+
+  // A protected variable never reaches a merge request pipeline on an unprotected branch: say so, not "bad profile".
+  it('stops with one line naming CLIENT_SECRET and the protected-variable setting when it is missing', () => {
+    const check = job('conformance').before_script![0]!;
+    expect(check).not.toContain('npm install');
+    const missing = spawnSync('bash', ['-eo', 'pipefail', '-c', check], {
+      encoding: 'utf8',
+      cwd: tmp(),
+      env: { PATH: process.env.PATH },
+    });
+    expect(missing.status).toBe(2);
+    expect(missing.stdout).toMatch(/^harness: CLIENT_SECRET is not set .*protected/);
+    const present = spawnSync('bash', ['-eo', 'pipefail', '-c', check], {
+      encoding: 'utf8',
+      cwd: tmp(),
+      env: { PATH: process.env.PATH, CLIENT_SECRET: 'set' },
+    });
+    expect(present.status).toBe(0);
+    expect(present.stdout).toBe('');
+  });
+
+  describe("against GitLab's published CI schema", () => {
+    const schema = JSON.parse(readFileSync(GITLAB_SCHEMA, 'utf8')) as { $schema: string };
+    const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
+    const errors = (document: unknown) =>
+      validate(document) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+
+    it('is the draft-07 schema ajv compiles', () => {
+      expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+    });
+
+    it('finds nothing wrong with examples/ci/gitlab-ci.yml', () => {
+      expect(errors(parse(readFileSync(GITLAB, 'utf8')))).toEqual([]);
+    });
+
+    it('would catch a broken job', () => {
+      const broken = parse(readFileSync(GITLAB, 'utf8')) as Record<string, Record<string, unknown>>;
+      broken.conformance!.rules = [{ iff: '$CI_PIPELINE_SOURCE == "merge_request_event"' }];
+      broken.load!.artifacts = { when: 'sometimes', paths: ['reports/'] };
+      expect(errors(broken)).toEqual(
+        expect.arrayContaining([
+          '/conformance/rules/0 must NOT have additional properties',
+          '/load/artifacts/when must be equal to one of the allowed values',
+        ]),
+      );
+    });
   });
 });
 
@@ -179,7 +290,7 @@ describe('the harness commands in both examples', () => {
   });
 });
 
-describe('exit 5, no verdict, in both examples', () => {
+describe('exit 3 (unreachable) and 5 (no verdict) in both examples', () => {
   const harnessStep = (job: GitHubJob) =>
     job.steps.find((s) => s.run?.includes('npx --no-install harness'))!.run!;
   const scripts = [
@@ -193,11 +304,12 @@ describe('exit 5, no verdict, in both examples', () => {
   it.each(scripts)(
     '%s: fails the job with a line saying why, and passes every other code through',
     (_, script) => {
-      for (const code of [0, 1, 3, 4, 5]) {
+      for (const code of [0, 1, 2, 3, 4, 5]) {
         const run = spawnSync('bash', ['-eo', 'pipefail', '-c', `npx() { return ${code}; }\n${script}`], {
           encoding: 'utf8',
         });
         expect(run.status, run.stderr).toBe(code);
+        expect(run.stdout.includes('staging unreachable'), run.stdout).toBe(code === 3);
         expect(run.stdout.includes('no verdict'), run.stdout).toBe(code === 5);
       }
     },
