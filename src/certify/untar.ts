@@ -13,7 +13,7 @@ export class ArchiveError extends Error {
 
 /**
  * The most an archive may hold, gzipped or unpacked: a harness archive is a few megabytes (reports and a k6
- * dashboard), and a gzip bomb or an endless file must end here (README: Bounds).
+ * dashboard), and a gzip bomb or an endless file must end here (docs/bounds.md).
  */
 export const MAX_ARCHIVE_BYTES = 64 * 1024 * 1024;
 

@@ -35,7 +35,7 @@ export interface Evidence {
 export const DEFAULT_MAX_EVIDENCE_BODY = 4096;
 /**
  * Harness reads at most this much of any response body (64 KiB, far above any token response or id-bearing answer);
- * the rest is never read (README: Bounds). Small, because a probe keeps every answer of its bursts (a thousand and
+ * the rest is never read (docs/bounds.md). Small, because a probe keeps every answer of its bursts (a thousand and
  * more) for the whole run: at 1 MiB, a target answering each with an endless body took 2.9 GB.
  */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;

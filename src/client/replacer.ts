@@ -1,5 +1,5 @@
 // Replaces every occurrence of any of a growing set of strings, the longest wherever several start at one place, in
-// time linear in the text however many strings it holds (README: Bounds). Strings are added one at a time while
+// time linear in the text however many strings it holds (docs/bounds.md). Strings are added one at a time while
 // texts are scanned in between, so they are kept in a few automata of geometrically growing size (the "logarithmic
 // method"): adding rebuilds only the small ones, and each string is rebuilt a logarithmic number of times in all.
 import { type Matches, ReversedAutomaton } from './automaton.ts';

@@ -23,11 +23,11 @@ const validate = ajv.compile<Profile>(profileSchema);
 
 /**
  * How often YAML aliases may be expanded (the yaml package's maxAliasCount, its default made explicit): past it an
- * alias bomb (a kilobyte that expands to billions of nodes) is refused before it is expanded (README: Bounds).
+ * alias bomb (a kilobyte that expands to billions of nodes) is refused before it is expanded (docs/bounds.md).
  */
 export const MAX_ALIAS_COUNT = 100;
 
-/** A profile is a few kilobytes; past this it is no profile, and parsing it would only take time (README: Bounds). */
+/** A profile is a few kilobytes; past this it is no profile, and parsing it would only take time (docs/bounds.md). */
 export const MAX_PROFILE_BYTES = 256 * 1024;
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
