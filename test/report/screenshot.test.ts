@@ -77,5 +77,23 @@ describe.skipIf(!available)(
       }
       expect(dom).toContain('ERROR-BAD-SCOPE');
     });
+
+    it('keeps the ▸ toggle beside a card title that wraps, at 800 px', { timeout: 120_000 }, async () => {
+      const long = { ...FIXTURE.checks[0]!, title: 'a card title long enough to wrap '.repeat(6) };
+      // The measuring script is the test's, added to a copy: the report itself runs none.
+      const measure = `<script>addEventListener('load', () => {
+        const summary = document.querySelector('#check-${long.id} > summary').getBoundingClientRect();
+        const head = document.querySelector('#check-${long.id} .head').getBoundingClientRect();
+        document.body.insertAdjacentHTML('beforeend', '<pre id="measured">' + JSON.stringify({
+          headBelowTop: head.top - summary.top, headHeight: head.height, headLeft: head.left - summary.left }) + '</pre>');
+      });</script>`;
+      const page = join(tmp, 'wrap.html');
+      await writeFile(page, toHtml({ ...FIXTURE, checks: [long] }).replace('</body>', `${measure}</body>`));
+      const dom = await chromium(`file://${page}`, '--dump-dom', '--window-size=800,900');
+      const measured = JSON.parse(dom.match(/<pre id="measured">(.*?)<\/pre>/)![1]!);
+      expect(measured.headHeight).toBeGreaterThan(40); // the title did wrap
+      expect(measured.headBelowTop).toBeLessThan(14); // on the toggle's line: only the summary's padding above
+      expect(measured.headLeft).toBeGreaterThan(20); // to the right of the toggle, not under it
+    });
   },
 );
