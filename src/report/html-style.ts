@@ -34,7 +34,8 @@ header.card{border-top:6px solid var(--grade)}
 .verdict .detail{font-weight:600}
 .badge.cert{align-self:center;background:#fff;border:1px solid var(--line);color:var(--muted)}
 .badge.cert-yes{border-color:#2e7d32;color:#2e7d32}
-ul.reasons{margin:4px 0 0;padding-left:22px;color:var(--muted)}
+.reasons{color:var(--muted);font-size:.9rem;margin-top:6px}
+.reasons ul{margin:2px 0 0;padding-left:22px}
 .badges{display:flex;gap:8px;flex-wrap:wrap;margin-top:14px}
 .badge{display:inline-block;border-radius:999px;padding:2px 10px;font-size:.78rem;font-weight:700;letter-spacing:.02em;
   color:#fff;background:var(--grade);white-space:nowrap}
@@ -57,9 +58,11 @@ blockquote{white-space:pre-wrap;margin:8px 0;padding:6px 12px;border-left:3px so
 blockquote small{display:block;margin-top:4px}
 table.quote{border-collapse:collapse;white-space:normal}
 table.quote th,table.quote td{border:1px solid var(--line);padding:2px 8px;text-align:left;background:var(--card)}
-figure.timeline{margin:12px 0;padding:10px 12px;border:1px solid var(--line);border-radius:6px;background:var(--card)}
+figure.timeline{margin:12px 0;padding:10px 12px;border:1px solid var(--line);border-radius:6px;background:var(--card);
+  overflow-x:auto}
 figure.timeline figcaption{margin-bottom:6px}
-svg.timeline{display:block;width:100%;height:auto;font:12px system-ui,sans-serif;fill:var(--fg)}
+/* Labels stay legible on a narrow screen: below 640 px the picture scrolls rather than shrinks further. */
+svg.timeline{display:block;width:100%;min-width:640px;height:auto;font:14px system-ui,sans-serif;fill:var(--fg)}
 svg.timeline .req{stroke-linecap:butt;opacity:.35}
 svg.timeline .req.counted{opacity:1}
 svg.timeline .ok{stroke:#2e7d32}svg.timeline .refused{stroke:#c62828}svg.timeline .other{stroke:#8c959f}

@@ -6,10 +6,10 @@ import type { LimitTimeline, TimelineRequest } from '../runner/limit-timeline.ts
 
 const WIDTH = 1000;
 const HEIGHT = 300;
-const LEFT = 64;
+const LEFT = 70;
 const RIGHT = 16;
 const TOP = 26;
-const BOTTOM = 40;
+const BOTTOM = 44;
 const PLOT_W = WIDTH - LEFT - RIGHT;
 const PLOT_H = HEIGHT - TOP - BOTTOM;
 
@@ -46,16 +46,19 @@ const f = (n: number): string => n.toFixed(1);
 
 export const timelineSvg = (timeline: LimitTimeline): Markup => {
   const { requests, limit } = timeline;
-  const low = Math.min(timeline.from, ...requests.map((r) => r.sent));
-  const high = Math.max(timeline.until, ...requests.map((r) => r.answered));
+  const first = Math.min(timeline.from, ...requests.map((r) => r.sent));
+  const last = Math.max(timeline.until, ...requests.map((r) => r.answered));
+  // A margin either side, so a burst at the stretch's edge is not drawn on the axis or the frame.
+  const margin = (last - first) * 0.03;
+  const [low, high] = [first - margin, last + margin];
   const x = (t: number) => LEFT + ((t - low) / Math.max(high - low, 1e-9)) * PLOT_W;
   const rowH = PLOT_H / Math.max(requests.length, 1);
   const y = (row: number) => TOP + (row + 0.5) * rowH;
   const stroke = f(Math.max(1, Math.min(4, rowH * 0.8)));
   const marks = requests.map((r, i) => {
     const x1 = x(r.sent);
-    // At least a dot's width: a request answered within a millisecond of a minute-wide scale still shows.
-    const x2 = Math.max(x(r.answered), x1 + 1.5);
+    // At least a dash: a request answered within a millisecond on a minute-wide scale still shows.
+    const x2 = Math.max(x(r.answered), x1 + 3);
     return html`<line class="req ${kind(r)}${r.counted ? ' counted' : ''}" x1="${f(x1)}" x2="${f(x2)}" y1="${f(y(i))}" y2="${f(y(i))}" stroke-width="${stroke}"><title>#${i + 1}: sent ${formatOffset(r.sent)}, answered ${formatOffset(r.answered)}: ${answer(r)}${r.counted ? ' (counted)' : ''}</title></line>`;
   });
   const counted = requests.flatMap((r, i) => (r.counted ? [i] : []));
@@ -76,7 +79,7 @@ export const timelineSvg = (timeline: LimitTimeline): Markup => {
   const yTicks = ticks(0, requests.length, 5).values.filter((v) => Number.isInteger(v));
   const xAxis = xTicks.values.map(
     (t) =>
-      html`<line class="tick" x1="${f(x(t))}" x2="${f(x(t))}" y1="${TOP + PLOT_H}" y2="${TOP + PLOT_H + 5}"/><text x="${f(x(t))}" y="${TOP + PLOT_H + 18}" text-anchor="middle">${formatOffset(t, xTicks.step)}</text>`,
+      html`<line class="tick" x1="${f(x(t))}" x2="${f(x(t))}" y1="${TOP + PLOT_H}" y2="${TOP + PLOT_H + 5}"/><text x="${f(x(t))}" y="${TOP + PLOT_H + 21}" text-anchor="middle">${formatOffset(t, xTicks.step)}</text>`,
   );
   const yAxis = yTicks.map(
     (n) =>
@@ -97,7 +100,7 @@ ${bound}
 <line class="axis" x1="${LEFT}" x2="${LEFT + PLOT_W}" y1="${TOP + PLOT_H}" y2="${TOP + PLOT_H}"/><line class="axis" x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${TOP + PLOT_H}"/>
 ${xAxis}${yAxis}
 <text x="${LEFT + PLOT_W / 2}" y="${HEIGHT - 4}" text-anchor="middle">time from the probe's first request</text>
-<text transform="translate(14 ${TOP + PLOT_H / 2}) rotate(-90)" text-anchor="middle">requests, in the order sent</text>
+<text transform="translate(16 ${TOP + PLOT_H / 2}) rotate(-90)" text-anchor="middle">requests, in the order sent</text>
 </svg>`;
 };
 

@@ -37,7 +37,7 @@ const verdictHtml = (report: RunReport): Markup => {
   const outcome = runOutcome(report);
   const reasons = report.notCertifiable.map((r) => html`<li>${r}</li>`);
   const certifiable = report.certifiable ? 'yes' : 'no';
-  return html`<p class="verdict"><span class="outcome">${outcome.outcome}</span>${outcome.detail === '' ? '' : html`<span class="detail">${outcome.detail}</span>`}<span class="badge cert cert-${certifiable}">Certifiable: ${certifiable}</span></p>${reasons.length === 0 ? '' : html`\n<ul class="reasons">${reasons}</ul>`}`;
+  return html`<p class="verdict"><span class="outcome">${outcome.outcome}</span>${outcome.detail === '' ? '' : html`<span class="detail">${outcome.detail}</span>`}<span class="badge cert cert-${certifiable}">Certifiable: ${certifiable}</span></p>${reasons.length === 0 ? '' : html`\n<div class="reasons">Why this run cannot certify the target:<ul>${reasons}</ul></div>`}`;
 };
 
 const summary = (report: RunReport, groups: readonly SectionGroup[]): Markup => {

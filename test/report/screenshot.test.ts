@@ -7,31 +7,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, chromiumFlags } from '../../scripts/screenshots.ts';
 import { toHtml } from '../../src/report/html.ts';
 import { FIXTURE } from './fixture.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 const run = promisify(execFile);
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 let tmp: string;
 
-/** Flags that keep Chromium off the network and out of the user's profile. */
 const chromium = async (url: string, ...extra: string[]): Promise<string> => {
   const profile = await mkdtemp(join(tmp, 'profile-'));
-  const flags = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    `--user-data-dir=${profile}`,
-    '--window-size=1200,900',
-  ];
+  const flags = [...chromiumFlags(profile), '--window-size=1200,900'];
   const { stdout } = await run(CHROMIUM, [...flags, ...extra, url], { timeout: 60_000, maxBuffer: 16 << 20 });
   return stdout;
 };
