@@ -79,7 +79,7 @@ export const timelineSvg = (timeline: LimitTimeline): Markup => {
   const yTicks = ticks(0, requests.length, 5).values.filter((v) => Number.isInteger(v));
   const xAxis = xTicks.values.map(
     (t) =>
-      html`<line class="tick" x1="${f(x(t))}" x2="${f(x(t))}" y1="${TOP + PLOT_H}" y2="${TOP + PLOT_H + 5}"/><text x="${f(x(t))}" y="${TOP + PLOT_H + 21}" text-anchor="middle">${formatOffset(t, xTicks.step)}</text>`,
+      html`<line class="tick" x1="${f(x(t))}" x2="${f(x(t))}" y1="${TOP + PLOT_H}" y2="${TOP + PLOT_H + 5}"/><text x="${f(x(t))}" y="${TOP + PLOT_H + 21}" text-anchor="${x(t) > WIDTH - 40 ? 'end' : 'middle'}">${formatOffset(t, xTicks.step)}</text>`,
   );
   const yAxis = yTicks.map(
     (n) =>

@@ -48,6 +48,13 @@ export const limitTimeline = (
     .filter((o) => o.answered >= stretch.from - pad && o.sent <= stretch.until + pad)
     .sort((a, b) => a.sent - b.sent);
   const at = (t: number) => tenth(t - origin);
+  // The proof may have judged a view of the log other than `log` (one burst's requests): the same request, another object.
+  const { refusal } = stretch;
+  const isRefusal = (o: Observation) =>
+    refusal !== undefined &&
+    o.sent === refusal.sent &&
+    o.answered === refusal.answered &&
+    o.label === refusal.label;
   return {
     limit: { count: limit.count, windowMs: limit.windowMs },
     from: at(stretch.from),
@@ -60,7 +67,7 @@ export const limitTimeline = (
       answered: at(o.answered),
       ...(o.status === undefined ? {} : { status: o.status }),
       counted: stretch.counts(o),
-      ...(o === stretch.refusal ? { refusal: true } : {}),
+      ...(isRefusal(o) ? { refusal: true } : {}),
     })),
   };
 };

@@ -30,7 +30,12 @@ describe('limitTimeline', () => {
   it('keeps the requests around the stretch a refusal-below-limit proof counted, and marks its 429', () => {
     // Long before the window: outside the picture. Then 3 admitted and a 429: below the limit of 5.
     const log = [at(-5000, 200), at(0, 200), at(10, 200), at(20, 200), at(30, 429, 'spend 4')];
-    const proof = refusedBelowLimit(log, LIMIT, log)!;
+    // Judged among one burst's view of the log, as LIMIT-ADMITS does: the same requests as other objects.
+    const proof = refusedBelowLimit(
+      log,
+      LIMIT,
+      log.map((o) => ({ ...o })),
+    )!;
     expect(proof.explain(relativeTo(ORIGIN))).toContain('answered after -970 ms');
     const timeline = limitTimeline(log, LIMIT, ORIGIN, proof);
     expect(timeline).toMatchObject({ claim: 'under', counted: 3, bound: 5, from: -970, until: 33 });
