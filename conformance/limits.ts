@@ -16,6 +16,7 @@ import {
   type Observation,
   refusedBelowLimit,
 } from '../src/runner/limit-bounds.ts';
+import { limitTimeline } from '../src/runner/limit-timeline.ts';
 import {
   type ProbeResult,
   retryAfterSeconds,
@@ -79,6 +80,7 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   if (blocked !== undefined) return inconclusive(blocked);
   if (previous !== undefined && last !== undefined) {
     recordRequests(ctx, [previous.refused.request, last.refused.request]);
+    ctx.timeline = limitTimeline(log, result.limit, result.origin, last);
     return fail(
       `refused below the limit in two fresh bursts in a row (SPEC.md: ${describeLimit(result)}): ${previous.explain(at)}; then ${last.explain(at)}`,
     );
@@ -115,8 +117,10 @@ const refusesOverLimit = async (ctx: CheckContext, bucket: BucketId): Promise<st
   const variants = new Set([...result.variants.values()].flatMap((v) => v.requests));
   const log = bucketView(ctx, bucket, result).filter((o) => !variants.has(o.request));
   const proof = overLimitProof(log, result);
-  if (proof !== undefined)
+  if (proof !== undefined) {
+    ctx.timeline = limitTimeline(log, result.limit, result.origin, proof);
     return fail(`more admitted than SPEC.md allows (${describeLimit(result)}): ${proof.explain(at)}`);
+  }
   const refusal = result.firstRefusal;
   if (refusal !== undefined) {
     recordRequests(ctx, [refusal]);

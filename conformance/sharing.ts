@@ -13,6 +13,7 @@ import {
   refusedBelowLimit,
   relativeTo,
 } from '../src/runner/limit-bounds.ts';
+import { limitTimeline } from '../src/runner/limit-timeline.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
 import { cite, type EndpointKey, LIMIT_RULES } from '../src/spec/index.ts';
@@ -47,8 +48,9 @@ const graded =
     recordRequests(ctx, found.requests.slice(0, 3));
     // Were the variant's requests a limit of their own, a refusal among them would need a limit's worth of them.
     const ownView = found.variant.own(found.options, ctx.session);
+    const ownLog = log.view(rule.bucket, ownView);
     const refusedAlone = refusedBelowLimit(
-      log.view(rule.bucket, ownView),
+      ownLog,
       result.limit,
       log.view(rule.bucket, ownView, found.requests),
     );
@@ -57,8 +59,10 @@ const graded =
     const blocked = allRefused(bucketView(ctx, rule.bucket, result));
     if (blocked !== undefined) return inconclusive(`the ${rule.bucket} bucket: ${blocked}`);
     if (!rule.shares) {
-      if (refusedAlone !== undefined)
+      if (refusedAlone !== undefined) {
+        ctx.timeline = limitTimeline(ownLog, result.limit, result.origin, refusedAlone);
         return fail(`${rule.variant} shares this tenant's limit: ${refusedAlone.explain(at)}`);
+      }
       if (admitted > 0)
         return `with the ${rule.bucket} limit spent, ${rule.variant} got ${found.requests[0]!.status}`;
       return inconclusive(`${rule.variant} got 429, but not so soon that its own limit could not explain it`);
@@ -77,8 +81,10 @@ const graded =
       );
     }
     const apart = proof(shared);
-    if (apart !== undefined)
+    if (apart !== undefined) {
+      ctx.timeline = limitTimeline(shared, result.limit, result.origin, apart);
       return fail(`${rule.variant} draws from a limit of its own: counted together, ${apart.explain(at)}`);
+    }
     return inconclusive(
       `with the ${rule.bucket} limit spent, ${admitted} of ${found.requests.length} requests of ${rule.variant} were admitted: too few to prove a limit of its own, refused too late to prove sharing`,
     );
@@ -177,6 +183,12 @@ export const independenceCheck = (): CheckDefinition =>
         const second = aloneOf(again);
         if (second === undefined) return inconclusive(`${ownTraffic} the second time`);
         const at = relativeTo(origin);
+        ctx.timeline = limitTimeline(
+          ctx.session.log.view(other!.bucket, { tenant }),
+          otherLimit,
+          origin,
+          second,
+        );
         return fail(
           `with ${spent!.key} spent, ${other!.key} got 429 twice in a row: ${first.explain(at)}; then ${second.explain(at)}`,
         );

@@ -28,8 +28,14 @@ header.card{border-top:6px solid var(--grade)}
 .meta{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:14px 0}
 .meta dt{color:var(--muted)}
 .meta dd{margin:0;overflow-wrap:anywhere}
-.verdict{font-size:1.1rem;font-weight:600;margin:12px 0 4px;color:var(--grade)}
-.verdict + ul{margin:4px 0 0;padding-left:22px}
+.verdict{font-size:1.1rem;font-weight:600;margin:12px 0 4px;color:var(--grade);display:flex;align-items:baseline;
+  gap:4px 12px;flex-wrap:wrap}
+.verdict .outcome{font-size:1.5rem;font-weight:800;letter-spacing:.02em}
+.verdict .detail{font-weight:600}
+.badge.cert{align-self:center;background:#fff;border:1px solid var(--line);color:var(--muted)}
+.badge.cert-yes{border-color:#2e7d32;color:#2e7d32}
+.reasons{color:var(--muted);font-size:.9rem;margin-top:6px}
+.reasons ul{margin:2px 0 0;padding-left:22px}
 .badges{display:flex;gap:8px;flex-wrap:wrap;margin-top:14px}
 .badge{display:inline-block;border-radius:999px;padding:2px 10px;font-size:.78rem;font-weight:700;letter-spacing:.02em;
   color:#fff;background:var(--grade);white-space:nowrap}
@@ -39,15 +45,36 @@ nav.toc{margin-top:14px;font-size:.9rem}
 nav.toc a{color:inherit;margin-right:16px;white-space:nowrap}
 .check{background:var(--card);border:1px solid var(--line);border-left:5px solid var(--grade);border-radius:6px;
   margin:8px 0}
-.check > summary{cursor:pointer;padding:10px 14px;list-style:none}
+.check > summary{cursor:pointer;padding:10px 14px;list-style:none;display:grid;grid-template-columns:1em minmax(0,1fr)}
 .check > summary::-webkit-details-marker{display:none}
-.check > summary::before{content:"▸";color:var(--muted);display:inline-block;width:1em}
+/* The toggle keeps its own column, so a title that wraps wraps beside it, never below it. */
+.check > summary::before{content:"▸";color:var(--muted)}
 .check[open] > summary::before{content:"▾"}
-.check .head{display:inline-flex;gap:10px;align-items:baseline;flex-wrap:wrap}
-.check .id{font-weight:700}
-.check .msg{margin:4px 0 0 1em;overflow-wrap:anywhere}
+.check .head{display:flex;gap:4px 10px;align-items:baseline;flex-wrap:wrap;min-width:0}
+.check .id{font-weight:700;overflow-wrap:anywhere}
+.check .msg{grid-column:2;margin:4px 0 0;overflow-wrap:anywhere}
 .check .body{padding:0 14px 12px 30px}
 blockquote{white-space:pre-wrap;margin:8px 0;padding:6px 12px;border-left:3px solid var(--line);color:var(--muted);background:var(--bg)}
+blockquote small{display:block;margin-top:4px}
+table.quote{border-collapse:collapse;white-space:normal}
+table.quote th,table.quote td{border:1px solid var(--line);padding:2px 8px;text-align:left;background:var(--card)}
+figure.timeline{margin:12px 0;padding:10px 12px;border:1px solid var(--line);border-radius:6px;background:var(--card);
+  overflow-x:auto}
+figure.timeline figcaption{margin-bottom:6px}
+/* Labels stay legible on a narrow screen: below 640 px the picture scrolls rather than shrinks further. */
+svg.timeline{display:block;width:100%;min-width:640px;height:auto;font:14px system-ui,sans-serif;fill:var(--fg)}
+svg.timeline .req{stroke-linecap:butt;opacity:.35}
+svg.timeline .req.counted{opacity:1}
+svg.timeline .ok{stroke:#2e7d32}svg.timeline .refused{stroke:#c62828}svg.timeline .other{stroke:#8c959f}
+svg.timeline .stretch{fill:#fff3c4;stroke:#e0b000;stroke-dasharray:4 3}
+svg.timeline .bound{stroke:#1f2328;stroke-width:1.5;stroke-dasharray:6 4}
+svg.timeline .refusal{fill:none;stroke:#c62828;stroke-width:2}
+svg.timeline .axis,svg.timeline .tick{stroke:#656d76}
+svg.timeline .bound-label,svg.timeline .stretch-label{font-weight:600}
+.legend{display:flex;flex-wrap:wrap;gap:4px 16px;font-size:.85rem;color:var(--muted);margin-top:4px}
+.sw{display:inline-block;width:14px;height:10px;margin-right:5px;vertical-align:middle;border-radius:2px}
+.sw.ok{background:#2e7d32}.sw.refused{background:#c62828}.sw.other{background:#8c959f}
+.sw.stretch{background:#fff3c4;border:1px dashed #e0b000}.sw.bound{height:0;border-top:2px dashed #1f2328;border-radius:0}
 details.evidence,details.repro,details.refresh{margin-top:10px}
 details > summary{cursor:pointer}
 .exchange{border:1px solid var(--line);border-radius:6px;padding:8px 12px;margin:8px 0;background:var(--bg)}

@@ -4,18 +4,27 @@ import { GRADES, type Grade, gradeRank } from '../runner/grades.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { stripIllegal } from './escape.ts';
 import { formatDuration } from './html.ts';
+import { outcomeHeadline, runOutcome } from './outcome.ts';
 import { quoteSource } from './sections.ts';
 
 /**
- * Server-supplied text as inert Markdown on one line: backslash escapes for the punctuation Markdown and tables
- * give meaning to, and `&` as an entity so no `&lt;`-style text turns into markup.
+ * Text as inert Markdown on one line that still reads as plain text in a CI log: a backslash only where Markdown
+ * would otherwise act, never on the `(`, `#` or `access_token` of ordinary prose. What acts there: a tag, comment or
+ * autolink (`<` before a letter, `/`, `!`, `?`), a character reference (`&lt;`), a code span, emphasis (`*`, and `_`
+ * not inside a word), strikethrough, a link or image (`](`), a backslash before punctuation, and in a table cell `|`.
+ * Nothing can start a heading, list or quote: the text never begins a line.
  */
-export const mdText = (text: string): string =>
-  stripIllegal(text)
+export const mdText = (text: string, where: 'cell' | 'prose' = 'cell'): string => {
+  const inert = stripIllegal(text)
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/&/g, '&amp;')
-    .replace(/[\\`*_{}[\]()<>#+!|~]/g, (c) => `\\${c}`);
+    .replace(/\\(?=[!-/:-@[-`{-~])/g, '\\\\')
+    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+    .replace(/&(?=#?[A-Za-z0-9]+;)/g, '\\&')
+    .replace(/[`*]|~~|\](?=\()/g, (c) => [...c].map((one) => `\\${one}`).join(''))
+    .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_');
+  return where === 'cell' ? inert.replace(/\|/g, '\\|') : inert;
+};
 
 /** A fence longer than any run of backticks inside, so reproduction commands cannot close it early. */
 const fenced = (lines: readonly string[]): string => {
@@ -23,17 +32,6 @@ const fenced = (lines: readonly string[]): string => {
   const longest = Math.max(2, ...(body.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
   return `${fence}sh\n${body}\n${fence}`;
-};
-
-const verdictOf = (report: RunReport): string => {
-  if (report.counts.ERROR > 0) return 'ERROR (a fault of harness itself, no verdict on the server)';
-  if (report.counts.FAIL > 0) return 'FAIL';
-  // An INCONCLUSIVE, or a SKIP for want of a token, verified nothing there: never a PASS (the CLI exits 5).
-  if (report.unverified.length > 0) {
-    const n = report.unverified.length;
-    return `NO VERDICT (${n} check${n === 1 ? '' : 's'} INCONCLUSIVE or SKIPped for the target's doing)`;
-  }
-  return report.counts.WARN > 0 ? 'PASS with warnings' : 'PASS';
 };
 
 const row = (check: CheckResult): string =>
@@ -57,8 +55,8 @@ export const toMarkdown = (report: RunReport, reportFiles: readonly string[] = [
     .join(', ');
   const certifiable = report.certifiable
     ? 'yes'
-    : `no\n${report.notCertifiable.map((reason) => `  - ${mdText(reason)}`).join('\n')}`;
-  const lines = [`## harness conformance: ${verdictOf(report)}`, ''];
+    : `no\n${report.notCertifiable.map((reason) => `  - ${mdText(reason, 'prose')}`).join('\n')}`;
+  const lines = [`## harness conformance: ${outcomeHeadline(runOutcome(report))}`, ''];
   if (attention.length > 0) {
     lines.push('| grade | check | rule | why |', '|---|---|---|---|', ...attention.map(row), '');
     lines.push(...reproductions(attention));
@@ -67,7 +65,7 @@ export const toMarkdown = (report: RunReport, reportFiles: readonly string[] = [
     lines.push(
       `<details><summary>${passed.length} checks passed</summary>`,
       '',
-      ...passed.map((c) => `- \`${c.id}\` ${mdText(c.title)} (${mdText(c.clause)})`),
+      ...passed.map((c) => `- \`${c.id}\` ${mdText(c.title, 'prose')} (${mdText(c.clause, 'prose')})`),
       '',
       '</details>',
       '',
@@ -76,10 +74,10 @@ export const toMarkdown = (report: RunReport, reportFiles: readonly string[] = [
   lines.push(
     '### Summary',
     '',
-    `- **Target:** ${mdText(report.target.base_url)} (tenant ${mdText(report.target.tenant)})`,
+    `- **Target:** ${mdText(report.target.base_url, 'prose')} (tenant ${mdText(report.target.tenant, 'prose')})`,
     `- **Checks:** ${report.checks.length} in ${formatDuration(report.durationMs)}: ${counts}`,
     `- **Certifiable:** ${certifiable}`,
-    `- **harness:** ${mdText(report.harness.version)}, started ${report.startedAt}`,
+    `- **harness:** ${mdText(report.harness.version, 'prose')}, started ${report.startedAt}`,
   );
   if (reportFiles.length > 0) lines.push(`- **Reports:** ${reportFiles.map((f) => `\`${f}\``).join(', ')}`);
   return `${lines.join('\n')}\n`;

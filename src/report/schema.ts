@@ -64,6 +64,46 @@ const evidence = {
   },
 } as const;
 
+/** Milliseconds from the probe's first request: negative before it. */
+const offset = { type: 'number' } as const;
+
+const timeline = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['limit', 'from', 'until', 'claim', 'counted', 'bound', 'requests'],
+  properties: {
+    limit: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['count', 'windowMs'],
+      properties: {
+        count: { type: 'integer', minimum: 1 },
+        windowMs: { type: 'number', exclusiveMinimum: 0 },
+      },
+    },
+    from: offset,
+    until: offset,
+    claim: { type: 'string', enum: ['over', 'under'] },
+    counted: { type: 'integer', minimum: 0 },
+    bound: { type: 'integer', minimum: 0 },
+    requests: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['sent', 'answered', 'counted'],
+        properties: {
+          sent: offset,
+          answered: offset,
+          status: { type: 'integer', minimum: 100, maximum: 599 },
+          counted: { type: 'boolean' },
+          refusal: { type: 'boolean' },
+        },
+      },
+    },
+  },
+} as const;
+
 const planItem = {
   type: 'object',
   additionalProperties: false,
@@ -117,6 +157,7 @@ const checkResult = {
     durationMs: millis,
     evidence: { type: 'array', items: evidenceRef },
     repro: strings,
+    timeline,
   },
 } as const;
 

@@ -3,6 +3,7 @@
 import type { Evidence, Exchange } from '../client/index.ts';
 import type { EndpointSpec } from '../spec/index.ts';
 import { clock } from './bucket-log.ts';
+import type { LimitTimeline } from './limit-timeline.ts';
 import type { CallOptions, Session } from './session.ts';
 import type { Target } from './target.ts';
 
@@ -10,6 +11,8 @@ export class CheckContext {
   readonly evidence: Evidence[] = [];
   /** Set by checks whose key exchange is not simply the last one recorded (a loop, a wait). */
   repro: string[] | undefined;
+  /** Set by a limit check that FAILs on a proof, for the report's picture of it. */
+  timeline: LimitTimeline | undefined;
 
   constructor(
     readonly id: string,

@@ -64,16 +64,30 @@ export const mayHaveSpentRoom = <T extends Observation>(
 ): T | undefined =>
   log.find((o) => mayHaveCounted(o) && o.sent > refusal.answered && o.sent < retry.answered);
 
-/** Times in evidence are shown relative to the first request of the probe. */
+/** Times in evidence are shown relative to the first request of the probe: `+12 ms`, or `-680 ms` before it. */
 export const relativeTo =
   (origin: number) =>
-  (value: number): string =>
-    `+${Math.round(value - origin)} ms`;
+  (value: number): string => {
+    const offset = Math.round(value - origin);
+    return `${offset < 0 ? '-' : '+'}${Math.abs(offset)} ms`;
+  };
+
+/** The stretch of time a proof counted requests in, and which it counted: what a picture of the proof draws. */
+export interface Stretch {
+  readonly from: number;
+  readonly until: number;
+  readonly counts: (o: Observation) => boolean;
+  /** The 429 the proof turns on, if any. */
+  readonly refusal?: Observation;
+}
 
 export interface RefusedBelowLimit<T extends Observation = Observation> {
   readonly refused: T;
   /** The most requests that can have been admitted in the window before it. */
   readonly atMost: number;
+  /** The fewest every faithful limiter has admitted in the window before a refusal. */
+  readonly least: number;
+  readonly stretch: Stretch;
   readonly explain: (at: (t: number) => string) => string;
 }
 
@@ -94,9 +108,17 @@ export const refusedBelowLimit = <T extends Observation>(
     const atMost =
       countBelow(sent, refused.answered) - countBelow(answered, refused.sent - limit.windowMs, true);
     if (atMost >= least || (best !== undefined && best.atMost <= atMost)) continue;
+    const from = refused.sent - limit.windowMs;
     best = {
       refused,
       atMost,
+      least,
+      stretch: {
+        from,
+        until: refused.answered,
+        counts: (o) => mayHaveCounted(o) && o.answered > from && o.sent < refused.answered,
+        refusal: refused,
+      },
       explain: (at) =>
         `'${refused.label}' (sent ${at(refused.sent)}, answered ${at(refused.answered)}) got 429, yet at most ` +
         `${atMost} requests can have been admitted in the ${ms(limit.windowMs)} before it (every request not ` +
@@ -122,6 +144,7 @@ const countBelow = (sorted: readonly number[], value: number, inclusive = false)
 export interface AdmittedOverLimit {
   readonly admitted: number;
   readonly bound: number;
+  readonly stretch: Stretch;
   readonly explain: (at: (t: number) => string) => string;
 }
 
@@ -140,6 +163,12 @@ export const admittedAfterRefusal = (
     best = {
       admitted: within,
       bound,
+      stretch: {
+        from: refused.answered,
+        until,
+        counts: (o) => isAdmitted(o) && o.sent >= refused.answered && o.answered <= until,
+        refusal: refused,
+      },
       explain: (at) =>
         `after '${refused.label}' got 429 (sent ${at(refused.sent)}, answered ${at(refused.answered)}), ${within} ` +
         `requests sent after that answer were admitted and answered by ${at(until)}, within one window of the ` +
@@ -180,9 +209,11 @@ export const admittedInSpan = (
       const tight = edgeFree !== undefined && from >= edgeFree.from && o.answered <= edgeFree.until;
       const bound = mostAdmittedInSpan(limit, span, tight);
       if (inside > bound) {
+        const until = o.answered;
         return {
           admitted: inside,
           bound,
+          stretch: { from, until, counts: (r) => isAdmitted(r) && r.sent >= from && r.answered <= until },
           explain: (at) =>
             `${inside} requests sent from ${at(from)} on were admitted and answered by ${at(o.answered)} ` +
             `(${ms(span)}); no faithful limiter of ${limit.count} per ${ms(limit.windowMs)} admits more than ${bound} ` +

@@ -121,6 +121,7 @@ const runCheck = async (check: CheckDefinition, session: Session): Promise<Ran> 
       durationMs,
       evidence: ctx.evidence,
       repro: ctx.repro ?? reproFor(ctx.evidence, session.target.profile),
+      ...(ctx.timeline === undefined ? {} : { timeline: ctx.timeline }),
     },
     byChoice: verdict.byChoice === true,
   };

@@ -2,6 +2,7 @@ import type { Evidence } from '../client/index.ts';
 import type { Clause, Convention } from '../spec/index.ts';
 import type { CheckContext } from './context.ts';
 import type { Grade, ServerVerdict } from './grades.ts';
+import type { LimitTimeline } from './limit-timeline.ts';
 import type { Target } from './target.ts';
 
 /** Requests a check (or the probe it shares) will send; `key` dedups shared work across checks. */
@@ -60,6 +61,8 @@ export interface CheckResult {
   readonly evidence: readonly Evidence[];
   /** Shell commands reproducing the key exchange, secrets as `$CLIENT_SECRET`-style placeholders. */
   readonly repro: readonly string[];
+  /** A limit FAIL's proof as the HTML report draws it: the requests around the stretch it counted in. */
+  readonly timeline?: LimitTimeline;
 }
 
 export interface RunReport {

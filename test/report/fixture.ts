@@ -2,6 +2,7 @@
 // writer meets every shape the schema allows.
 import type { Evidence } from '../../src/client/index.ts';
 import { GRADES, type Grade } from '../../src/runner/grades.ts';
+import type { LimitTimeline } from '../../src/runner/limit-timeline.ts';
 import type { CheckResult, RunReport } from '../../src/runner/types.ts';
 
 const BASE = 'https://api.example.test';
@@ -51,6 +52,23 @@ const unreachable: Evidence = {
   startedAt: '2026-11-21T23:46:40.000Z',
   durationMs: 10_000,
   error: { kind: 'timeout', message: 'no response within 10000 ms' },
+};
+
+/** A burst of 121 sent within 30 ms of which only 100 were admitted: the 101st got 429 with 100 in the window. */
+export const BURST_REFUSED_EARLY: LimitTimeline = {
+  limit: { count: 120, windowMs: 60_000 },
+  from: 25 - 60_000,
+  until: 55,
+  claim: 'under',
+  counted: 100,
+  bound: 120,
+  requests: Array.from({ length: 121 }, (_, i) => ({
+    sent: Math.round(i * 2.5) / 10,
+    answered: Math.round(i * 2.5 + 300) / 10,
+    status: i < 100 ? 200 : 429,
+    counted: i < 100,
+    ...(i === 100 ? { refusal: true } : {}),
+  })),
 };
 
 const QUOTES: Record<string, string> = {
@@ -107,9 +125,16 @@ export const FIXTURE_CHECKS: readonly CheckResult[] = [
     unreachable,
   ]),
   check('ERROR-BAD-SCOPE', 'FAIL', '§7', 'a malformed scope got 500, not 400', [tokenExchange], [curl]),
-  check('LIMIT-ADMITS-SCHEDULE', 'FAIL', '§8 table', 'only 100 of 120 requests were admitted in a minute', [
-    schedule(429, { 'retry-after': '12' }, '{"error":"rate_limited"}'),
-  ]),
+  {
+    ...check(
+      'LIMIT-ADMITS-SCHEDULE',
+      'FAIL',
+      '§8 table',
+      'only 100 of 120 requests were admitted in a minute',
+      [schedule(429, { 'retry-after': '12' }, '{"error":"rate_limited"}')],
+    ),
+    timeline: BURST_REFUSED_EARLY,
+  },
   check('LIMIT-RETRY-AFTER-SCHEDULE', 'PASS', '§8 rule 2', 'Retry-After: 12'),
   check('AUTH-FORBIDDEN', 'SKIP', '§5 rule 6', 'the profile has no clients.restricted'),
   check('VERSION-PATHS', 'INFO', '§9', 'only /event/transaction/v3 carries a version segment'),

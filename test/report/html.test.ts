@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDuration, toHtml } from '../../src/report/html.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import { CONVENTIONS, citeConvention } from '../../src/spec/index.ts';
-import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
+import { BURST_REFUSED_EARLY, FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
 
 const html = toHtml(FIXTURE);
 const position = (text: string, within = html): number => {
@@ -114,6 +114,54 @@ describe('toHtml', () => {
     for (const href of hrefs) expect(href).toMatch(/^#/);
     // Target URLs appear, but only as text.
     expect(html).not.toMatch(/=\s*["']?https?:/i);
+  });
+
+  it('colours the header by the outcome the exit code reads, with certifiability a badge beside it', () => {
+    const headerOf = (page: string) => page.slice(position('<header', page), position('</header>', page));
+    const passed = FIXTURE_CHECKS.filter((c) => c.grade === 'PASS');
+    // 0 FAIL, exit 0, yet not certifiable (a CI run without --slow): green, and PASS.
+    const pass = headerOf(toHtml(reportOf(passed)));
+    expect(pass).toMatch(/^<header class="card g-PASS">/);
+    expect(pass).toContain('<span class="outcome">PASS</span>');
+    expect(pass).toContain('Certifiable: no');
+    const undecided = headerOf(toHtml({ ...reportOf(passed), unverified: [passed[0]!.id] }));
+    expect(undecided).toMatch(/^<header class="card g-INCONCLUSIVE">/);
+    expect(undecided).toContain('<span class="outcome">NO VERDICT</span>');
+    expect(headerOf(html)).toMatch(/^<header class="card g-FAIL">/);
+    const certified = headerOf(toHtml({ ...FIXTURE, certifiable: true, notCertifiable: [] }));
+    expect(certified).toMatch(/^<header class="card g-FAIL">/);
+    expect(certified).toContain('Certifiable: yes');
+  });
+
+  it('renders a quoted SPEC.md table row as a table row, and `code` as code', () => {
+    const row: CheckResult = { ...FIXTURE_CHECKS[1]!, quote: '| token_type | string | Always `Bearer` |' };
+    const page = toHtml(reportOf([row]));
+    expect(page).toContain(
+      '<table class="quote"><tbody><tr><td>token_type</td><td>string</td><td>Always <code>Bearer</code></td></tr></tbody></table>',
+    );
+    expect(page).not.toContain('| token_type');
+    const table = '| Field | Type |\n|---|---|\n| access_token | string |';
+    expect(toHtml(reportOf([{ ...row, quote: table }]))).toContain(
+      '<thead><tr><th>Field</th><th>Type</th></tr></thead><tbody><tr><td>access_token</td><td>string</td></tr></tbody>',
+    );
+  });
+
+  it("draws a limit FAIL's requests over time: one mark per request, the stretch and the bound", () => {
+    const start = position('id="check-LIMIT-ADMITS-SCHEDULE"');
+    const card = html.slice(start, html.indexOf('</details>\n</section>', start));
+    const svg = card.slice(position('<svg', card), position('</svg>', card));
+    expect(svg.match(/<line class="req /g)).toHaveLength(BURST_REFUSED_EARLY.requests.length);
+    expect(svg.match(/<line class="req refused/g)).toHaveLength(21);
+    expect(svg.match(/<line class="req ok counted/g)).toHaveLength(100);
+    expect(svg).toContain('<rect class="stretch"');
+    expect(svg).toContain('429 with at most 100 admitted before it (a limiter needs 120)');
+    // Axes: time from the probe's first request (here a minute, in seconds) and request counts.
+    expect(svg).toContain('>-20 s</text>');
+    expect(svg).toContain('>100</text>');
+    expect(svg).toContain("time from the probe's first request");
+    expect(card).toContain('A 429 with at most 100 requests admitted in the window before it');
+    // Only checks that carry a timeline get a picture.
+    expect(html.match(/<svg/g)).toHaveLength(1);
   });
 
   it('formats durations for people', () => {

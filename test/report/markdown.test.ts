@@ -41,8 +41,23 @@ describe('toMarkdown', () => {
     expect(separators(line!)).toBe(5);
     expect(line).not.toMatch(/(?<!\\)</);
     expect(line).not.toMatch(/(?<!\\)\*\*/);
-    expect(line).toContain('second &amp; line');
-    expect(mdText('a_b`c')).toBe('a\\_b\\`c');
+    expect(line).toContain('second & line');
+    expect(mdText('a_b`c')).toBe('a_b\\`c');
+    expect(mdText('&lt;b&gt; _x_ ~~y~~ \\* <!-- z')).toBe(
+      '\\&lt;b\\&gt; \\_x\\_ \\~\\~y\\~\\~ \\\\\\* \\<!-- z',
+    );
+  });
+
+  it('writes prose as it reads in a CI log: no backslash where Markdown would not act', () => {
+    const message =
+      "more admitted than SPEC.md allows (30 per minute (2000 ms window)): after 'edge poll #1' got 429 " +
+      '(sent +6045 ms, answered -680 ms); access_token {"a":[1]} 100% + 2!';
+    const [failing] = FIXTURE_CHECKS.filter((c) => c.grade === 'FAIL');
+    const markdown = toMarkdown(reportOf([{ ...failing!, title: 'The access_token (§2) #1', message }]));
+    const [line] = tableRows(markdown);
+    expect(line).toContain(message);
+    expect(line).toContain('The access_token (§2) #1');
+    expect(markdown).not.toContain('\\');
   });
 
   it('names the rule each row stands on: a SPEC.md clause, or the RFC a convention check follows', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Evidence, EvidenceRequest, EvidenceResponse } from '../../src/client/index.ts';
 import { conformanceSchema } from '../../src/report/schema.ts';
 import type { Grade } from '../../src/runner/grades.ts';
+import type { LimitTimeline, TimelineRequest } from '../../src/runner/limit-timeline.ts';
 import type { CheckResult, PlanItem, RunReport } from '../../src/runner/types.ts';
 import { FIXTURE } from './fixture.ts';
 
@@ -28,7 +29,12 @@ const schemaMatchesTypes: [
   Matches<EvidenceSchema['properties']['response'], EvidenceResponse>,
   Matches<EvidenceSchema['properties']['error'], NonNullable<Evidence['error']>>,
   Matches<EvidenceSchema['properties']['refresh'], NonNullable<Evidence['refresh']>>,
-] = [true, true, true, true, true, true, true, true, true, true, true];
+  Matches<Top['checks']['items']['properties']['timeline'], LimitTimeline>,
+  Matches<
+    Top['checks']['items']['properties']['timeline']['properties']['requests']['items'],
+    TimelineRequest
+  >,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 const validate = new Ajv({ strict: true, allErrors: true }).compile(conformanceSchema);
 const serialized = (value: unknown): Record<string, unknown> => JSON.parse(JSON.stringify(value));

@@ -7,31 +7,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, chromiumFlags } from '../../scripts/screenshots.ts';
 import { toHtml } from '../../src/report/html.ts';
 import { FIXTURE } from './fixture.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 const run = promisify(execFile);
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 let tmp: string;
 
-/** Flags that keep Chromium off the network and out of the user's profile. */
 const chromium = async (url: string, ...extra: string[]): Promise<string> => {
   const profile = await mkdtemp(join(tmp, 'profile-'));
-  const flags = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    `--user-data-dir=${profile}`,
-    '--window-size=1200,900',
-  ];
+  const flags = [...chromiumFlags(profile), '--window-size=1200,900'];
   const { stdout } = await run(CHROMIUM, [...flags, ...extra, url], { timeout: 60_000, maxBuffer: 16 << 20 });
   return stdout;
 };
@@ -76,6 +64,24 @@ describe.skipIf(!available)(
         expect(dom).toContain(text);
       }
       expect(dom).toContain('ERROR-BAD-SCOPE');
+    });
+
+    it('keeps the ▸ toggle beside a card title that wraps, at 800 px', { timeout: 120_000 }, async () => {
+      const long = { ...FIXTURE.checks[0]!, title: 'a card title long enough to wrap '.repeat(6) };
+      // The measuring script is the test's, added to a copy: the report itself runs none.
+      const measure = `<script>addEventListener('load', () => {
+        const summary = document.querySelector('#check-${long.id} > summary').getBoundingClientRect();
+        const head = document.querySelector('#check-${long.id} .head').getBoundingClientRect();
+        document.body.insertAdjacentHTML('beforeend', '<pre id="measured">' + JSON.stringify({
+          headBelowTop: head.top - summary.top, headHeight: head.height, headLeft: head.left - summary.left }) + '</pre>');
+      });</script>`;
+      const page = join(tmp, 'wrap.html');
+      await writeFile(page, toHtml({ ...FIXTURE, checks: [long] }).replace('</body>', `${measure}</body>`));
+      const dom = await chromium(`file://${page}`, '--dump-dom', '--window-size=800,900');
+      const measured = JSON.parse(dom.match(/<pre id="measured">(.*?)<\/pre>/)![1]!);
+      expect(measured.headHeight).toBeGreaterThan(40); // the title did wrap
+      expect(measured.headBelowTop).toBeLessThan(14); // on the toggle's line: only the summary's padding above
+      expect(measured.headLeft).toBeGreaterThan(20); // to the right of the toggle, not under it
     });
   },
 );
