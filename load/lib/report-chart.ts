@@ -3,7 +3,7 @@
 // container's width (viewBox, width 100 %). Pure TypeScript, no scripts, nothing fetched.
 
 import type { PhaseResult } from './evidence.ts';
-import { escapeHtml } from './html-escape.ts';
+import { escapeMarkup as escapeHtml } from './markup.ts';
 
 const WIDTH = 1200;
 const HEIGHT = 270;

@@ -2,7 +2,7 @@
 // table in the order they ran (failing rows marked), then each phase's requests over time (report-chart.ts).
 // No scripts, nothing fetched. Pure TypeScript, shared by handleSummary and the harness CLI.
 import type { LoadSummary, PhaseResult } from './evidence.ts';
-import { escapeHtml as esc } from './html-escape.ts';
+import { escapeMarkup as esc } from './markup.ts';
 import { offeredAt } from './plan.ts';
 import { COLOURS, phaseChart } from './report-chart.ts';
 import { describeLimit, GRADE_ORDER, judgeAll, perSecond, type Verdict } from './verdict.ts';

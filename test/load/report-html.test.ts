@@ -1,7 +1,7 @@
 // The load report a person opens (report-html.ts, report-chart.ts) and the metric names the k6 web dashboard shows
 // (options.ts): structure asserted, not pixels; scripts/screenshots-load.ts shows the pixels.
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from '../../load/lib/html-escape.ts';
+import { escapeMarkup as escapeHtml } from '../../load/lib/markup.ts';
 import { slotMetrics } from '../../load/lib/options.ts';
 import type { PhasePlan } from '../../load/lib/plan.ts';
 import { summaryHtml } from '../../load/lib/report-html.ts';
