@@ -138,13 +138,17 @@ const judgeRate = (
       : 'the round trips';
     return {
       grade: 'INCONCLUSIVE',
-      message: `${read}, more than ${fmt(tolerance)} off, but with ${rtt} the evidence cannot prove it: run nearer the server or longer`,
+      message: `${read}, more than ${fmt(tolerance)} requests off, but with ${rtt} the evidence cannot prove it: run nearer the server or longer`,
       notes,
       enforcedPerWindow,
       errorPercent,
     };
   }
-  const verdict = { message: `${read}, within ${fmt(tolerance)}`, enforcedPerWindow, errorPercent };
+  const verdict = {
+    message: `${read}, within the tolerance of ${fmt(tolerance)} requests`,
+    enforcedPerWindow,
+    errorPercent,
+  };
   const bigger = capacityAbove(result, tl, first, end);
   if (bigger) {
     const warn = `${bigger}: a token bucket with a capacity above ${n} (SPEC.md allows ${describeLimit(plan)})`;
