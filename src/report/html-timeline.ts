@@ -100,7 +100,7 @@ ${bound}
 <line class="axis" x1="${LEFT}" x2="${LEFT + PLOT_W}" y1="${TOP + PLOT_H}" y2="${TOP + PLOT_H}"/><line class="axis" x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${TOP + PLOT_H}"/>
 ${xAxis}${yAxis}
 <text x="${LEFT + PLOT_W / 2}" y="${HEIGHT - 4}" text-anchor="middle">time from the probe's first request</text>
-<text transform="translate(16 ${TOP + PLOT_H / 2}) rotate(-90)" text-anchor="middle">requests, in the order sent</text>
+<text transform="translate(16 ${TOP + PLOT_H / 2}) rotate(-90)" text-anchor="middle">requests, in the order sent${timeline.shownOf === undefined ? '' : ` (every ${Math.round(timeline.shownOf / requests.length)}th of ${timeline.shownOf})`}</text>
 </svg>`;
 };
 

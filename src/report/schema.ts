@@ -86,6 +86,7 @@ const timeline = {
     claim: { type: 'string', enum: ['over', 'under'] },
     counted: { type: 'integer', minimum: 0 },
     bound: { type: 'integer', minimum: 0 },
+    shownOf: { type: 'integer', minimum: 0 },
     requests: {
       type: 'array',
       items: {

@@ -27,9 +27,21 @@ export interface LimitTimeline {
   readonly claim: 'over' | 'under';
   readonly counted: number;
   readonly bound: number;
-  /** In the order sent. */
+  /** In the order sent; past MAX_DRAWN, an even sample of them that keeps the refusal. */
   readonly requests: readonly TimelineRequest[];
+  /** How many requests the stretch held, when `requests` is a sample of them. */
+  readonly shownOf?: number;
 }
+
+/** Requests a picture draws at most: a limit in the thousands would otherwise make a page of megabytes. */
+export const MAX_DRAWN = 1000;
+
+/** Every k-th of `all`, and whatever `keep` says, so at most about `most` remain. */
+const sample = <T>(all: readonly T[], most: number, keep: (t: T) => boolean): T[] => {
+  if (all.length <= most) return [...all];
+  const step = all.length / most;
+  return all.filter((t, i) => keep(t) || Math.floor(i / step) !== Math.floor((i - 1) / step));
+};
 
 /** How far either side of the stretch the picture reaches, as a share of its width: enough to show what led up. */
 const CONTEXT = 0.15;
@@ -44,7 +56,7 @@ export const limitTimeline = (
 ): LimitTimeline => {
   const { stretch } = proof;
   const pad = Math.max(5, (stretch.until - stretch.from) * CONTEXT);
-  const shown = log
+  const inStretch = log
     .filter((o) => o.answered >= stretch.from - pad && o.sent <= stretch.until + pad)
     .sort((a, b) => a.sent - b.sent);
   const at = (t: number) => tenth(t - origin);
@@ -55,8 +67,10 @@ export const limitTimeline = (
     o.sent === refusal.sent &&
     o.answered === refusal.answered &&
     o.label === refusal.label;
+  const shown = sample(inStretch, MAX_DRAWN, isRefusal);
   return {
     limit: { count: limit.count, windowMs: limit.windowMs },
+    ...(shown.length < inStretch.length ? { shownOf: inStretch.length } : {}),
     from: at(stretch.from),
     until: at(stretch.until),
     ...('atMost' in proof

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { timelineSvg } from '../../src/report/html-timeline.ts';
 import {
   admittedAfterRefusal,
   type Observation,
   refusedBelowLimit,
   relativeTo,
 } from '../../src/runner/limit-bounds.ts';
-import { limitTimeline } from '../../src/runner/limit-timeline.ts';
+import { limitTimeline, MAX_DRAWN } from '../../src/runner/limit-timeline.ts';
 
 const ORIGIN = 1_000_000;
 const at = (sent: number, status: number, label = `#${sent}`): Observation => ({
@@ -53,5 +54,25 @@ describe('limitTimeline', () => {
     expect(timeline).toMatchObject({ claim: 'over', counted: 7, bound: proof.bound });
     expect(timeline.requests.filter((r) => r.counted)).toHaveLength(7);
     expect(timeline.requests[0]).toMatchObject({ status: 429, refusal: true, counted: false });
+  });
+});
+
+describe('a stretch of more requests than a picture draws', () => {
+  it('keeps an even sample of MAX_DRAWN, the refusal among them, and says how many there were', () => {
+    const limit = { count: 3000, windowMs: 1000 };
+    const log: Observation[] = Array.from({ length: 5000 }, (_, i) => ({
+      sent: i * 0.1,
+      answered: i * 0.1 + 5,
+      status: i === 100 ? 429 : 200,
+      ours: true,
+      label: `r${i}`,
+    }));
+    const proof = refusedBelowLimit(log, limit, log)!;
+    const timeline = limitTimeline(log, limit, 0, proof);
+    expect(timeline.shownOf).toBeGreaterThan(MAX_DRAWN);
+    expect(timeline.requests.length).toBeLessThanOrEqual(MAX_DRAWN + 1);
+    expect(timeline.requests.length).toBeGreaterThan(MAX_DRAWN * 0.9);
+    expect(timeline.requests.filter((r) => r.refusal)).toHaveLength(1);
+    expect(timelineSvg(timeline).text).toContain(`of ${timeline.shownOf})`);
   });
 });
