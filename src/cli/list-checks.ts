@@ -1,12 +1,13 @@
 // `harness conformance --list`: every check a full run has, to pick --only/--skip names from; --json for scripts.
 import { allChecks } from '../../conformance/index.ts';
 import { validateProfile } from '../profile/load.ts';
+import { DEFAULT_OBSERVABILITY } from '../reference/options.ts';
 import { resolveTarget } from '../runner/target.ts';
 import { table } from '../text-table.ts';
 
 /**
- * The check list follows SPEC.md's endpoints, not a target's: this stand-in profile is never sent anywhere, and its
- * secret is a placeholder.
+ * The checks of the embedded server: SPEC.md's endpoints and its observability endpoints (a profile names its own,
+ * whose checks are named alike). This stand-in profile is never sent anywhere; its secret is a placeholder.
  */
 const SPEC_TARGET = resolveTarget(
   validateProfile(
@@ -14,6 +15,7 @@ const SPEC_TARGET = resolveTarget(
       base_url: 'http://127.0.0.1',
       auth_url: 'http://127.0.0.1/oauth/token',
       tenant: 'tenant',
+      observability: [...DEFAULT_OBSERVABILITY],
       clients: { primary: { client_id: 'list', client_secret: 'not-a-secret' } },
     },
     'the check list',
