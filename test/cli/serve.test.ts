@@ -18,7 +18,7 @@ describe('harness serve', () => {
   beforeAll(async () => {
     server = await startHarness(
       ['serve', '--minute-ms', '2000', '--profile-out', profileFile],
-      /profile written to/,
+      /stop with Ctrl-C/,
     );
     profile = loadProfile(profileFile);
   });
@@ -60,7 +60,7 @@ describe('harness serve --limiter sliding-log --limit-before-auth', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'harness-serve-')), 'profile.yaml');
     server = await startHarness(
       ['serve', '--limiter', 'sliding-log', '--limit-before-auth', '--profile-out', file],
-      /profile written to/,
+      /stop with Ctrl-C/,
     );
     profile = loadProfile(file);
   });
@@ -87,7 +87,7 @@ describe('harness serve --tokens jwt', () => {
 
   beforeAll(async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'harness-serve-')), 'profile.yaml');
-    server = await startHarness(['serve', '--tokens', 'jwt', '--profile-out', file], /profile written to/);
+    server = await startHarness(['serve', '--tokens', 'jwt', '--profile-out', file], /stop with Ctrl-C/);
     profile = loadProfile(file);
   });
   afterAll(() => {
@@ -152,10 +152,7 @@ describe.skipIf(findToxiproxy() === undefined)('harness serve --network region',
 
   beforeAll(async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'harness-serve-')), 'profile.yaml');
-    server = await startHarness(
-      ['serve', '--network', 'region', '--profile-out', file],
-      /profile written to/,
-    );
+    server = await startHarness(['serve', '--network', 'region', '--profile-out', file], /stop with Ctrl-C/);
     profile = loadProfile(file);
   });
   afterAll(() => {
