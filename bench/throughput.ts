@@ -14,13 +14,16 @@ const root = resolve(import.meta.dirname, '..');
 
 const start = (args: string[]): Promise<{ child: ChildProcess; url: string }> =>
   new Promise((resolvePromise, reject) => {
-    const child = spawn(args[0]!, args.slice(1), { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(args[0]!, args.slice(1), { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) resolvePromise({ child, url: match[1]! });
-    });
+    // harness serve says where it listens on stderr (stdout is its profile); the bare server, on stdout.
+    for (const stream of [child.stdout!, child.stderr!]) {
+      stream.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (match) resolvePromise({ child, url: match[1]! });
+      });
+    }
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening`)));
   });
 

@@ -35,6 +35,7 @@ import {
   PASSED,
   TARGET_UNREACHABLE,
 } from './exit-codes.ts';
+import { listChecks } from './list-checks.ts';
 import {
   httpOptionsOf,
   type NetworkFlags,
@@ -53,6 +54,7 @@ export interface ConformanceOptions extends NetworkFlags {
   baseUrl?: string;
   authUrl?: string;
   tenant?: string;
+  sideEffects?: NonNullable<Profile['side_effects']>;
   fault?: FaultName;
   /** Embedded server only; commander's default is opaque. */
   tokens?: TokenKind;
@@ -68,6 +70,8 @@ export interface ConformanceOptions extends NetworkFlags {
   reportDir: string;
   format: ReportFormat[];
   baseline?: string;
+  list?: boolean;
+  json?: boolean;
 }
 
 /** The embedded server's time scale: a "minute" of 2 s and a 5 s token, so a full run takes seconds. */
@@ -90,7 +94,8 @@ const profileFrom = (options: ConformanceOptions, env: NodeJS.ProcessEnv): Profi
   if (options.baseUrl) base.base_url = options.baseUrl;
   if (options.authUrl) base.auth_url = options.authUrl;
   if (options.tenant) base.tenant = options.tenant;
-  return validateProfile(base, options.profile ?? 'flags (--base-url, --auth-url, --tenant)');
+  if (options.sideEffects) base.side_effects = options.sideEffects;
+  return validateProfile(base, options.profile ?? 'flags (--base-url, --auth-url, --tenant, --side-effects)');
 };
 
 /** The budget the run draws from, the reachability check's requests already spent. */
@@ -135,6 +140,8 @@ export const runConformanceCommand = async (
   const targeted = options.profile !== undefined || options.baseUrl !== undefined;
   if (targeted && options.fault)
     throw new UsageError('--fault applies to the embedded server only (no --profile)');
+  if (!targeted && options.sideEffects)
+    throw new UsageError('--side-effects applies to a target (--profile or --base-url)');
   if (targeted && options.tokens === 'jwt')
     throw new UsageError('--tokens applies to the embedded server only (no --profile)');
   let server: RunningReferenceServer | undefined;
@@ -201,7 +208,9 @@ export const runConformanceCommand = async (
     });
     if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
     const differences = baseline ? compareBaseline(report, baseline) : [];
-    printSummary(report, written.files, differences);
+    printSummary(report, written.files, differences, {
+      everyCheck: selection.some((s) => s.deselected),
+    });
     const failing = (grade: string) => grade === 'FAIL' || (options.strict === true && grade === 'WARN');
     const failed = report.checks.some((c) => failing(c.grade) && !baseline?.has(c.id));
     const uncertifiable = options.requireCertifiable === true && !report.certifiable;
@@ -232,6 +241,8 @@ export const runConformanceCommand = async (
 };
 
 export const conformance = async (options: ConformanceOptions): Promise<void> => {
+  if (options.json && !options.list) throw new UsageError('--json applies to --list only');
+  if (options.list) return listChecks(options.json === true);
   process.exitCode = await whileInterruptible(
     async (stop) => (await runConformanceCommand(options, stop)).exitCode,
   );

@@ -10,7 +10,7 @@ export const K6_MODULE = 'go.k6.io/k6/v2';
 export const K6_VERSION = 'v2.2.0';
 export const TOOLS_DIR = 'tools';
 
-const HOW_TO_BUILD =
+export const HOW_TO_BUILD =
   `build the pinned one with Go 1.25+: \`GOBIN=$PWD go install ${K6_MODULE}@${K6_VERSION}\` ` +
   '(or `npm run build:k6` in a clone of harness), then set K6_BIN to it or put it on PATH';
 

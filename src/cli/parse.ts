@@ -1,7 +1,14 @@
 // Parsers for flag values: each rejects bad input with commander's InvalidArgumentError, which names the flag.
 import { InvalidArgumentError } from 'commander';
 import { REPORT_FORMATS, type ReportFormat } from '../report/write.ts';
-import { BUCKETS, type BucketId, type Limit } from '../spec/index.ts';
+import {
+  BUCKETS,
+  type BucketId,
+  ENDPOINTS,
+  type EndpointKey,
+  type Limit,
+  type Profile,
+} from '../spec/index.ts';
 
 export const positiveInt = (value: string): number => {
   if (!/^\d+$/.test(value) || Number(value) < 1)
@@ -43,17 +50,39 @@ export const list = (value: string): string[] =>
     .map((item) => item.trim())
     .filter((item) => item !== '');
 
+/** As the profile's side_effects: allow, deny, or the endpoint keys harness may call, comma-separated. */
+export const sideEffects = (value: string): NonNullable<Profile['side_effects']> => {
+  if (value === 'allow' || value === 'deny') return value;
+  const keys = ENDPOINTS.map((e) => e.key);
+  return list(value).map(
+    oneOf<EndpointKey>(
+      keys,
+      `allow, deny, or endpoint keys such as '${ENDPOINTS.find((e) => e.sideEffects)?.key}'`,
+    ),
+  );
+};
+
 export const formats = (value: string): ReportFormat[] => list(value).map(oneOf(REPORT_FORMATS));
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** `500ms`, `10s`, `3m`: milliseconds. */
+const UNIT_MS = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 } as const;
+/**
+ * Go's and k6's notation, whole numbers only: `500ms`, `10s`, `1m30s`, `1h`. Each unit at most once, largest first,
+ * so `90` (no unit), `1.5h` or `30s1m` is refused rather than guessed at. Hand-written: the libraries that read
+ * durations also take `1.5 hours` or a bare number, which a flag should refuse.
+ */
+const DURATION = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?$/;
+
+/** A duration as people write it, in milliseconds. */
 export const duration = (value: string): number => {
-  const match = /^(\d+)(ms|s|m)$/.exec(value);
-  if (!match || Number(match[1]) === 0)
-    throw new InvalidArgumentError('expected a duration such as 10s, 3m or 500ms');
-  const ms = Number(match[1]) * { ms: 1, s: 1000, m: 60_000 }[match[2] as 'ms' | 's' | 'm'];
+  const parts = DURATION.exec(value);
+  const ms = (parts ?? [])
+    .slice(1)
+    .reduce((sum, part, i) => sum + (part === undefined ? 0 : Number(part) * Object.values(UNIT_MS)[i]!), 0);
+  if (parts === null || ms === 0)
+    throw new InvalidArgumentError('expected a duration such as 1h, 1m30s, 10s or 500ms');
   // Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer one would fire at once.
-  if (ms > MAX_TIMER_MS) throw new InvalidArgumentError(`at most ${(MAX_TIMER_MS / 60_000) | 0}m`);
+  if (ms > MAX_TIMER_MS) throw new InvalidArgumentError(`at most ${(MAX_TIMER_MS / 3_600_000) | 0}h`);
   return ms;
 };

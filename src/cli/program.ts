@@ -5,8 +5,9 @@ import { NETWORK_CONDITIONS } from '../testbed/toxiproxy.ts';
 import { certify } from './certify.ts';
 import { conformance } from './conformance.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
+import { CONFORMANCE_HELP, LOAD_HELP, plainDefaults, SERVE_HELP } from './help.ts';
 import { load } from './load.ts';
-import { duration, formats, limitOverride, list, oneOf, port, positiveInt } from './parse.ts';
+import { duration, formats, limitOverride, list, oneOf, port, positiveInt, sideEffects } from './parse.ts';
 import { replay } from './replay.ts';
 import { serve } from './serve.ts';
 import { verify } from './verify.ts';
@@ -97,6 +98,7 @@ export const buildProgram = (): Command => {
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM)')
     .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
     .option('--tls-client-ca <file>', 'mutual TLS: require client certificates signed by this CA (PEM)')
+    .addHelpText('after', SERVE_HELP)
     .action(serve);
 
   withNetworkOptions(
@@ -110,6 +112,13 @@ export const buildProgram = (): Command => {
       )
       .option('--auth-url <url>', 'token endpoint URL (overrides the profile)')
       .option('--tenant <id>', 'tenant id (overrides the profile)')
+      .addOption(
+        new Option(
+          '--side-effects <allow|deny|keys>',
+          'whether harness may call the endpoints that act (submit, re-run, execute, upload URL): allow, deny, or ' +
+            'the endpoint keys it may, comma-separated; required off loopback (overrides profile: side_effects)',
+        ).argParser(sideEffects),
+      )
       .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
       .addOption(tokensOption(`${EMBEDDED_ONLY}the access tokens it hands out`))
       .addOption(
@@ -134,7 +143,7 @@ export const buildProgram = (): Command => {
       .addOption(
         new Option(
           '--deadline <d>',
-          'end the run after this long, e.g. 10m: checks still running are INCONCLUSIVE, reports are written ' +
+          'end the run after this long, e.g. 10m or 1h: checks still running are INCONCLUSIVE, reports are written ' +
             "(default: twice the plan's estimate plus four request timeouts)",
         ).argParser(duration),
       )
@@ -147,8 +156,14 @@ export const buildProgram = (): Command => {
       .option(
         '--baseline <file>',
         'expected grades by check ID (or an earlier conformance.json); any difference exits 1',
-      ),
+      )
+      .option(
+        '--list',
+        'print every check (ID, tags, clause, title), the names --only and --skip take, and exit',
+      )
+      .option('--json', 'with --list: print the checks as JSON (--format names report formats, not this)'),
   )
+    .addHelpText('after', CONFORMANCE_HELP)
     .addHelpText('after', EXIT_CODES_HELP)
     .action(conformance);
 
@@ -173,7 +188,7 @@ export const buildProgram = (): Command => {
       .addOption(
         new Option(
           '--duration <d>',
-          'length of each phase, e.g. 10s or 3m (default per phase: 5, 8 and 10 windows of a per-second limit; 1.2, 2.5 and 3 of a per-minute one)',
+          'length of each phase, e.g. 45s, 3m or 1m30s (default per phase: 5, 8 and 10 windows of a per-second limit; 1.2, 2.5 and 3 of a per-minute one)',
         ).argParser(duration),
       )
       .addOption(
@@ -187,6 +202,7 @@ export const buildProgram = (): Command => {
       .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
       .addOption(limitOption(`${EMBEDDED_ONLY}override one bucket`)),
   )
+    .addHelpText('after', LOAD_HELP)
     .addHelpText('after', EXIT_CODES_HELP)
     .action(load);
 
@@ -232,5 +248,6 @@ export const buildProgram = (): Command => {
     .requiredOption('--public-key <file>', 'Ed25519 public key (PEM) of the signer')
     .action(verify);
 
+  plainDefaults(program);
   return program;
 };

@@ -5,6 +5,7 @@ import {
   type FaultName,
   type LimiterKind,
   type ReferenceServerOptions,
+  type RunningReferenceServer,
   startReferenceServer,
   type TokenKind,
 } from '../reference/index.ts';
@@ -60,6 +61,34 @@ const tlsOf = (options: ServeOptions) => {
   };
 };
 
+/** What runs, how to try it, and what to run next: on stderr, beside the profile on stdout. */
+const banner = (
+  options: ServeOptions,
+  proxy: string | undefined,
+  server: RunningReferenceServer,
+  tls: boolean,
+): string[] => {
+  const primary = server.clients.primary;
+  const profileFile = options.profileOut ?? 'profile.yaml';
+  return [
+    `harness reference server listening on ${server.baseUrl}`,
+    ...(proxy
+      ? [`network: ${options.network}, through Toxiproxy at ${proxy} (the profile points there)`]
+      : []),
+    `fault: ${options.fault ?? 'none (faithful to SPEC.md)'}`,
+    `tokens: ${options.tokens === 'jwt' ? 'JWTs signed ES256 with jose' : 'opaque'}`,
+    ...(tls ? [`tls: HTTPS${options.tlsClientCa ? ', client certificates required (mutual TLS)' : ''}`] : []),
+    `limiter: ${options.limiter}${options.limitBeforeAuth ? ', counted before auth (gateway mode)' : ''}`,
+    `try: curl -s ${server.authUrl} -d grant_type=client_credentials -d client_id=${primary.client_id} ` +
+      `-d client_secret=${primary.client_secret} -d scope=tenant/${primary.tenant}`,
+    options.profileOut
+      ? `profile written to ${options.profileOut} (and printed on stdout)`
+      : 'profile printed on stdout: `harness serve > profile.yaml` saves it (or --profile-out FILE)',
+    `next, in another terminal: harness conformance --profile ${profileFile}  (then: harness load --profile ${profileFile})`,
+    'stop with Ctrl-C',
+  ];
+};
+
 export const serve = async (options: ServeOptions): Promise<void> => {
   if (options.listFaults) return listFaults();
   const tls = tlsOf(options);
@@ -89,25 +118,11 @@ export const serve = async (options: ServeOptions): Promise<void> => {
   const { server } = running;
   const profile = stringify(running.profile);
   if (options.profileOut) writeFileSync(options.profileOut, profile);
-  const primary = server.clients.primary;
-  console.log(`harness reference server listening on ${server.baseUrl}`);
-  if (running.proxy) {
-    console.log(
-      `network: ${options.network}, through Toxiproxy at ${running.proxy.origin} (the profile points there)`,
-    );
-  }
-  console.log(`fault: ${options.fault ?? 'none (faithful to SPEC.md)'}`);
-  console.log(`tokens: ${options.tokens === 'jwt' ? 'JWTs signed ES256 with jose' : 'opaque'}`);
-  if (tls) console.log(`tls: HTTPS${tls.clientCa ? ', client certificates required (mutual TLS)' : ''}`);
+  // stdout carries the profile alone, so `harness serve > profile.yaml` writes valid YAML; the rest is for a person.
   console.log(
-    `limiter: ${options.limiter}${options.limitBeforeAuth ? ', counted before auth (gateway mode)' : ''}`,
+    `# harness serve: profile for ${running.profile.base_url} (its secrets are local to this process)\n${profile}`,
   );
-  console.log(
-    `try: curl -s ${server.authUrl} -d grant_type=client_credentials -d client_id=${primary.client_id} ` +
-      `-d client_secret=${primary.client_secret} -d scope=tenant/${primary.tenant}`,
-  );
-  console.log(`# profile for this server (its secrets are local to this process)\n${profile}`);
-  if (options.profileOut) console.log(`# profile written to ${options.profileOut}`);
+  for (const line of banner(options, running.proxy?.origin, server, tls !== undefined)) console.error(line);
   await new Promise<void>((resolve) => {
     const stop = () => void running.close().then(resolve);
     process.once('SIGINT', stop);

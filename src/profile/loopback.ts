@@ -23,6 +23,7 @@ export const requireSideEffectsOffLoopback = (profile: Profile, source: string):
   if (profile.side_effects !== undefined || isLoopbackUrl(profile.base_url)) return;
   throw new InputError(
     `${source}: /side_effects: required when base_url is not on loopback (${new URL(profile.base_url).host}): ` +
-      `allow, deny, or the list of endpoints harness may call among the four that act (${ACTING_ENDPOINTS.join(', ')})`,
+      `allow, deny, or the list of endpoints harness may call among the four that act (${ACTING_ENDPOINTS.join(', ')}); ` +
+      'on the command line, --side-effects',
   );
 };

@@ -1,5 +1,6 @@
 // Progress for a person watching a run: one line per event on stderr, so stdout stays for the summary.
 import { setTimeout as delay } from 'node:timers/promises';
+import { type GradePainter, gradePainter } from './colour.ts';
 import type { Grade } from './grades.ts';
 
 export interface Progress {
@@ -12,11 +13,15 @@ export interface Progress {
 
 const COUNTDOWN_STEP_MS = 10_000;
 
-export const streamProgress = (write: (line: string) => void): Progress => ({
+/** `paint` colours the grade; the default decides by stderr, where the CLI writes progress. */
+export const streamProgress = (
+  write: (line: string) => void,
+  paint: GradePainter = gradePainter(process.stderr),
+): Progress => ({
   started: (id) => write(`  … ${id}`),
   finished: (id, grade, message, durationMs) =>
     write(
-      `  ${grade.padEnd(12)} ${id} (${Math.round(durationMs)} ms)${grade === 'PASS' ? '' : `: ${message}`}`,
+      `  ${paint(grade, grade.padEnd(12))} ${id} (${Math.round(durationMs)} ms)${grade === 'PASS' ? '' : `: ${message}`}`,
     ),
   waiting: async (id, ms, why, signal) => {
     if (ms >= 1000) write(`  ⏳ ${id}: waiting ${(ms / 1000).toFixed(1)} s ${why}`);

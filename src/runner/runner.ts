@@ -219,9 +219,9 @@ export const runConformance = async (
     await session.close();
   }
   const finishedAt = new Date();
-  // --only, --skip and a missing --slow are the user's choice.
-  for (const { check, excluded } of selection) {
-    if (excluded !== undefined) {
+  // A missing --slow is the user's choice, listed with how to run the check; --only and --skip leave theirs out.
+  for (const { check, excluded, deselected } of selection) {
+    if (excluded !== undefined && !deselected) {
       const result: CheckResult = {
         ...describe(check),
         grade: 'SKIP',
@@ -243,8 +243,10 @@ export const runConformance = async (
     )
     .map(({ result }) => result.id);
   const required = new Set(selection.filter((s) => s.check.required).map((s) => s.check.id));
+  const leftOut = selection.filter((s) => s.deselected && s.check.required).length;
   const notCertifiable = [
     ...target.notCertifiable,
+    ...(leftOut === 0 ? [] : [`${leftOut} checks SPEC.md requires were left out by --only/--skip`]),
     ...results
       // A harness error leaves the check unjudged, required or not.
       .filter(

@@ -1,6 +1,8 @@
 // What a person reads on stdout: the plan (--dry-run), or the run's outcome with failures first and the summary last.
 import type { BucketId, EndpointKey, EndpointSpec } from '../spec/index.ts';
+import { table } from '../text-table.ts';
 import type { Difference } from './baseline.ts';
+import { type GradePainter, gradePainter } from './colour.ts';
 import { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
 import { GRADES, gradeRank } from './grades.ts';
 import { plannedFor, planOf, type Selected } from './plan.ts';
@@ -39,16 +41,25 @@ export const printPlan = (
   { maxRequests, deadlineMs }: { maxRequests?: number; deadlineMs: number },
 ): void => {
   const why = (s: Selected) => s.excluded ?? keptOff(s, target);
-  const running = selection.filter((s) => why(s) === undefined);
+  const listed = selection.filter((s) => !s.deselected);
+  const running = listed.filter((s) => why(s) === undefined);
+  const leftOut = selection.length - listed.length;
   out(
-    `plan against ${target.profile.base_url}: ${running.length} checks run, ${selection.length - running.length} do not`,
+    `plan against ${target.profile.base_url}: ${running.length} checks run, ${listed.length - running.length} do not` +
+      (leftOut > 0 ? ` (${leftOut} more left out by --only/--skip)` : ''),
   );
-  for (const { check } of running) out(`  ${check.id.padEnd(48)} ${check.clause}`);
-  const excluded = selection
-    .filter((s) => why(s) !== undefined)
-    .map((s) => ({ check: s.check, excluded: why(s) }));
+  for (const line of table(
+    running.map(({ check }) => [check.id, check.clause]),
+    { indent: '  ' },
+  ))
+    out(line);
+  const excluded = listed.filter((s) => why(s) !== undefined);
   if (excluded.length > 0) out('not run:');
-  for (const { check, excluded: why } of excluded) out(`  ${check.id.padEnd(48)} ${why}`);
+  for (const line of table(
+    excluded.map((s) => [s.check.id, why(s) ?? '']),
+    { indent: '  ' },
+  ))
+    out(line);
   const perEndpoint = new Map<string, { requests: number; margin: number }>();
   const plan = planOf(selection, target);
   for (const item of plan) {
@@ -59,13 +70,14 @@ export const printPlan = (
     });
   }
   out('requests per endpoint (planned, plus the retry margin used only to confirm a result):');
-  let total = 0;
-  let margin = 0;
-  for (const [endpoint, row] of [...perEndpoint].sort()) {
-    out(`  ${endpoint.padEnd(60)} ${String(row.requests).padStart(5)}  (+${row.margin})`);
-    total += row.requests;
-    margin += row.margin;
-  }
+  const endpoints = [...perEndpoint].sort();
+  for (const line of table(
+    endpoints.map(([endpoint, row]) => [endpoint, String(row.requests), `(+${row.margin})`]),
+    { indent: '  ', right: [1] },
+  ))
+    out(line);
+  const total = endpoints.reduce((sum, [, row]) => sum + row.requests, 0);
+  const margin = endpoints.reduce((sum, [, row]) => sum + row.margin, 0);
   out(`total: ${total} requests, at most ${total + margin} with the retry margin; nothing was sent`);
   if (maxRequests !== undefined && total + margin > maxRequests) {
     out(
@@ -74,17 +86,15 @@ export const printPlan = (
   }
   out(`the run ends by its deadline, ${formatSeconds(deadlineMs)} after it starts (--deadline)`);
   out('limits the tenant shares with its other integrations (SPEC.md §8 rule 1), after the run:');
-  for (const row of bucketAftermath(plan, target)) {
-    const { count, per } = row.limit;
-    const planned = `${row.requests} (+${row.margin})`;
-    out(
-      `  ${row.bucket.padEnd(26)} ${`${count}/${per}`.padEnd(11)} ${planned.padStart(14)}  ${
-        row.limitedForMs === 0
-          ? `never limited by this run (at most ${row.requests + row.margin} of ${count} a window)`
-          : `limited for up to ${row.limitedForMs / 1000} s after the run`
-      }`,
-    );
-  }
+  const aftermath = bucketAftermath(plan, target).map((row) => [
+    row.bucket,
+    `${row.limit.count}/${row.limit.per}`,
+    `${row.requests} (+${row.margin})`,
+    row.limitedForMs === 0
+      ? `never limited by this run (at most ${row.requests + row.margin} of ${row.limit.count} a window)`
+      : `limited for up to ${row.limitedForMs / 1000} s after the run`,
+  ]);
+  for (const line of table(aftermath, { indent: '  ', right: [2] })) out(line);
 };
 
 export interface BucketAftermath {
@@ -116,17 +126,27 @@ export const bucketAftermath = (plan: readonly PlanItem[], target: Target): Buck
   });
 };
 
+export interface SummaryOptions {
+  /** PASS lines too: the user named the checks (--only, --skip), so each is worth its line. */
+  readonly everyCheck?: boolean;
+  readonly paint?: GradePainter;
+}
+
 export const printSummary = (
   report: RunReport,
   files: readonly string[],
   differences: readonly Difference[],
+  { everyCheck = false, paint = gradePainter(process.stdout) }: SummaryOptions = {},
 ): void => {
-  const notable = report.checks
-    .filter((c) => c.grade !== 'PASS')
+  const listed = report.checks
+    .filter((c) => everyCheck || c.grade !== 'PASS')
     .sort((a, b) => gradeRank(a.grade) - gradeRank(b.grade));
   out();
-  for (const check of notable)
-    out(`${check.grade.padEnd(12)} ${check.id.padEnd(44)} ${check.clause.padEnd(16)} ${check.message}`);
+  const rows = table(
+    listed.map((c) => [c.grade, c.id, c.clause, c.message]),
+    { style: (cell, column, row) => (column === 0 ? paint(listed[row]!.grade, cell) : cell) },
+  );
+  for (const line of rows) out(line);
   if (differences.length > 0) {
     out(`differences from the baseline (${differences.length}):`);
     for (const d of differences) out(`  ${d.id}: expected ${d.expected}, got ${d.actual}`);
@@ -138,11 +158,13 @@ export const printSummary = (
   );
   // The server's grades, then apart from them any fault of harness itself.
   const counts = GRADES.filter((g) => g !== 'ERROR')
-    .map((g) => `${report.counts[g]} ${g}`)
+    .map((g) => (report.counts[g] > 0 ? paint(g, `${report.counts[g]} ${g}`) : `0 ${g}`))
     .join(', ');
   const errors =
-    report.counts.ERROR > 0 ? `; ${report.counts.ERROR} ERROR of harness itself, no verdict` : '';
+    report.counts.ERROR > 0
+      ? `; ${paint('ERROR', `${report.counts.ERROR} ERROR`)} of harness itself, no verdict`
+      : '';
   out(
-    `summary: ${report.checks.length} checks in ${(report.durationMs / 1000).toFixed(1)} s: ${counts}${errors}`,
+    `summary: ${report.checks.length} check${report.checks.length === 1 ? '' : 's'} in ${(report.durationMs / 1000).toFixed(1)} s: ${counts}${errors}`,
   );
 };

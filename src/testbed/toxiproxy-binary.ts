@@ -1,16 +1,22 @@
 // Where the test bed finds Toxiproxy: TOXIPROXY_BIN, then the tools folder that `npm run setup` fills.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { packageRoot } from '../cli/version.ts';
 
 export const TOXIPROXY_MODULE = 'github.com/Shopify/toxiproxy/v2';
 export const TOXIPROXY_SERVER_PACKAGE = `${TOXIPROXY_MODULE}/cmd/server`;
 export const TOXIPROXY_VERSION = 'v2.5.0';
 export const TOXIPROXY_BINARY_NAME = 'toxiproxy-server';
 
-const repoRoot = resolve(import.meta.dirname, '..', '..');
+// The package's root, found the same way from source and from an installed package's dist/.
+export const toolsToxiproxyPath = (): string => join(packageRoot(), 'tools', TOXIPROXY_BINARY_NAME);
 
-export const toolsToxiproxyPath = (): string => join(repoRoot, 'tools', TOXIPROXY_BINARY_NAME);
+/** How to get the binary, in a clone and in an installed package alike (`go install` names it after its folder). */
+export const HOW_TO_GET_TOXIPROXY =
+  `in a clone of harness, \`npm run setup\` (or \`npm run build:toxiproxy\`) builds it into tools/; ` +
+  `anywhere, with Go: \`GOBIN=$PWD go install ${TOXIPROXY_SERVER_PACKAGE}@${TOXIPROXY_VERSION}\`, ` +
+  'then set TOXIPROXY_BIN=$PWD/server';
 
 export const toxiproxyVersionLine = (bin: string): string =>
   execFileSync(bin, ['-version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();

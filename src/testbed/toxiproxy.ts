@@ -11,7 +11,12 @@ import {
   startReferenceServer,
 } from '../reference/index.ts';
 import type { Profile } from '../spec/index.ts';
-import { findToxiproxy, TOXIPROXY_BINARY_NAME } from './toxiproxy-binary.ts';
+import {
+  findToxiproxy,
+  HOW_TO_GET_TOXIPROXY,
+  TOXIPROXY_BINARY_NAME,
+  toolsToxiproxyPath,
+} from './toxiproxy-binary.ts';
 
 export { findToxiproxy } from './toxiproxy-binary.ts';
 
@@ -181,8 +186,7 @@ export const startToxiproxy = async (): Promise<Toxiproxy> => {
   const binary = findToxiproxy();
   if (!binary) {
     throw new Error(
-      `${TOXIPROXY_BINARY_NAME} not found in tools/: run \`npm run setup\` (or \`npm run build:toxiproxy\`), ` +
-        'or set TOXIPROXY_BIN',
+      `${TOXIPROXY_BINARY_NAME} not found: harness runs TOXIPROXY_BIN if set, else ${toolsToxiproxyPath()}; ${HOW_TO_GET_TOXIPROXY}`,
     );
   }
   // A port found free can be taken before toxiproxy binds it; a few tries make that race harmless.

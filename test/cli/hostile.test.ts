@@ -86,7 +86,7 @@ describe('a bad profile or command line', () => {
     );
     expectUsageError(
       result,
-      'harness: flags (--base-url, --auth-url, --tenant): /base_url: must be an http(s) URL',
+      'harness: flags (--base-url, --auth-url, --tenant, --side-effects): /base_url: must be an http(s) URL',
     );
   });
 

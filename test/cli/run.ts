@@ -29,19 +29,28 @@ export const harness = (
     });
   });
 
-/** Starts a long-running command and resolves once its stdout matches `ready`. */
+/** Starts a long-running command and resolves once its stdout or stderr matches `ready`. */
 export const startHarness = (
   args: string[],
   ready: RegExp,
-): Promise<{ child: ChildProcess; stdout: () => string }> =>
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; stdout: () => string; stderr: () => string }> =>
   new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (ready.test(out)) resolvePromise({ child, stdout: () => out });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.once('exit', (code) => reject(new Error(`harness ${args.join(' ')} exited with ${code}: ${out}`)));
+    const seen = { stdout: '', stderr: '' };
+    for (const name of ['stdout', 'stderr'] as const) {
+      child[name]!.on('data', (chunk: Buffer) => {
+        seen[name] += chunk.toString();
+        if (ready.test(seen.stdout) || ready.test(seen.stderr))
+          resolvePromise({ child, stdout: () => seen.stdout, stderr: () => seen.stderr });
+      });
+    }
+    child.once('exit', (code) =>
+      reject(new Error(`harness ${args.join(' ')} exited with ${code}: ${seen.stdout}${seen.stderr}`)),
+    );
   });
 
 export const tmp = () => mkdtempSync(join(tmpdir(), 'harness-cli-'));

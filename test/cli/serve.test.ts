@@ -1,7 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parse } from 'yaml';
 import { ApiClient, HttpClient, TokenManager } from '../../src/client/index.ts';
 import { loadProfile } from '../../src/profile/load.ts';
 import { FAULTS } from '../../src/reference/index.ts';
@@ -17,7 +18,7 @@ describe('harness serve', () => {
   beforeAll(async () => {
     server = await startHarness(
       ['serve', '--minute-ms', '2000', '--profile-out', profileFile],
-      /profile written to/,
+      /stop with Ctrl-C/,
     );
     profile = loadProfile(profileFile);
   });
@@ -25,11 +26,16 @@ describe('harness serve', () => {
     server.child.kill('SIGTERM');
   });
 
-  it('prints its loopback URL and a profile that loads', () => {
-    expect(server.stdout()).toMatch(/^harness reference server listening on http:\/\/127\.0\.0\.1:\d+$/m);
+  it('prints the profile alone on stdout, as YAML that parses to the file it wrote', async () => {
+    // stdout and stderr reach this process separately: the profile may arrive after the banner's last line.
+    await vi.waitFor(() => expect(parse(server.stdout())).toEqual(parse(readFileSync(profileFile, 'utf8'))));
     expect(profile.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(profile.minute_ms).toBe(2000);
-    expect(server.stdout()).toContain(`client_secret: ${profile.clients.primary.client_secret}`);
+  });
+
+  it('says on stderr where it listens and what to run next', () => {
+    expect(server.stderr()).toMatch(/^harness reference server listening on http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(server.stderr()).toContain(`harness conformance --profile ${profileFile}`);
   });
 
   it('issues a token and limits a client by the SPEC.md table', async () => {
@@ -54,7 +60,7 @@ describe('harness serve --limiter sliding-log --limit-before-auth', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'harness-serve-')), 'profile.yaml');
     server = await startHarness(
       ['serve', '--limiter', 'sliding-log', '--limit-before-auth', '--profile-out', file],
-      /profile written to/,
+      /stop with Ctrl-C/,
     );
     profile = loadProfile(file);
   });
@@ -63,7 +69,7 @@ describe('harness serve --limiter sliding-log --limit-before-auth', () => {
   });
 
   it('says which limiter runs, and counts a 403 toward the tenant', async () => {
-    expect(server.stdout()).toContain('limiter: sliding-log, counted before auth (gateway mode)');
+    expect(server.stderr()).toContain('limiter: sliding-log, counted before auth (gateway mode)');
     const http = new HttpClient();
     const tokens = new TokenManager({ authUrl: profile.auth_url, tenant: profile.tenant, http });
     const api = new ApiClient({ baseUrl: profile.base_url, http, tokens });
@@ -81,7 +87,7 @@ describe('harness serve --tokens jwt', () => {
 
   beforeAll(async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'harness-serve-')), 'profile.yaml');
-    server = await startHarness(['serve', '--tokens', 'jwt', '--profile-out', file], /profile written to/);
+    server = await startHarness(['serve', '--tokens', 'jwt', '--profile-out', file], /stop with Ctrl-C/);
     profile = loadProfile(file);
   });
   afterAll(() => {
@@ -89,7 +95,7 @@ describe('harness serve --tokens jwt', () => {
   });
 
   it('hands out JWTs that serve API calls', async () => {
-    expect(server.stdout()).toContain('tokens: JWTs signed ES256 with jose');
+    expect(server.stderr()).toContain('tokens: JWTs signed ES256 with jose');
     const http = new HttpClient();
     const tokens = new TokenManager({ authUrl: profile.auth_url, tenant: profile.tenant, http });
     const api = new ApiClient({ baseUrl: profile.base_url, http, tokens });
@@ -123,6 +129,14 @@ describe('harness serve, bad input', () => {
     expect(result.stderr).toContain(message);
   });
 
+  it('without Toxiproxy, says how to get it outside a clone too, and where harness looks', async () => {
+    const result = await harness(['serve', '--network', 'far'], { TOXIPROXY_BIN: '/nonexistent/toxiproxy' });
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('go install github.com/Shopify/toxiproxy/v2/cmd/server@v2.5.0');
+    expect(result.stderr).toContain('TOXIPROXY_BIN');
+  });
+
   it('lists every fault with its clause', async () => {
     const result = await harness(['serve', '--list-faults']);
     expect(result.status).toBe(0);
@@ -138,10 +152,7 @@ describe.skipIf(findToxiproxy() === undefined)('harness serve --network region',
 
   beforeAll(async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'harness-serve-')), 'profile.yaml');
-    server = await startHarness(
-      ['serve', '--network', 'region', '--profile-out', file],
-      /profile written to/,
-    );
+    server = await startHarness(['serve', '--network', 'region', '--profile-out', file], /stop with Ctrl-C/);
     profile = loadProfile(file);
   });
   afterAll(() => {
@@ -149,8 +160,8 @@ describe.skipIf(findToxiproxy() === undefined)('harness serve --network region',
   });
 
   it('puts Toxiproxy in front: the profile points at the proxy, and a round trip takes a region’s latency', async () => {
-    const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(server.stdout())?.[1];
-    expect(server.stdout()).toMatch(/^network: region, through Toxiproxy at http:\/\/127\.0\.0\.1:\d+/m);
+    const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(server.stderr())?.[1];
+    expect(server.stderr()).toMatch(/^network: region, through Toxiproxy at http:\/\/127\.0\.0\.1:\d+/m);
     expect(profile.base_url).not.toBe(listening);
     const http = new HttpClient();
     const started = performance.now();

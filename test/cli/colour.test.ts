@@ -1,0 +1,32 @@
+// Colour as a person at a terminal sees it: `script` gives harness a pseudo-terminal, as an interactive shell would.
+import { execFile, execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { BIN, tmp } from './run.ts';
+
+const hasScript = (() => {
+  try {
+    execFileSync('script', ['-qc', 'true', '/dev/null'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const atTerminal = (env: NodeJS.ProcessEnv): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const command = `${process.execPath} ${BIN} conformance --only AUTH-TOKEN-TYPE --report-dir ${tmp()}`;
+    execFile('script', ['-qc', command, '/dev/null'], { env: { ...process.env, ...env } }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    );
+  });
+
+describe.skipIf(!hasScript)('grades in colour', () => {
+  it('on a terminal, the grade is green', async () => {
+    // An empty NO_COLOR asks for nothing (https://no-color.org), so one set by the environment is neutralised.
+    expect(await atTerminal({ NO_COLOR: '' })).toContain('\u001b[32mPASS\u001b[39m  AUTH-TOKEN-TYPE');
+  }, 60_000);
+
+  it('with NO_COLOR set, plain', async () => {
+    expect(await atTerminal({ NO_COLOR: '1' })).not.toContain('\u001b[3');
+  }, 60_000);
+});
