@@ -36,6 +36,17 @@ const limitOption = (description: string): Option =>
 /** Grades that are no failure of the server still fail the run with --strict. */
 const strictOption = (grades: string): Option => new Option('--strict', `exit 1 on ${grades} too`);
 
+/** Where conformance and replay find their target: a profile, flags over it, or neither (the embedded server). */
+const withTargetOptions = (command: Command): Command =>
+  command
+    .option('--profile <file>', 'target profile (YAML or JSON)')
+    .option(
+      '--base-url <url>',
+      'API base URL (overrides the profile; without one, CLIENT_ID/CLIENT_SECRET from env)',
+    )
+    .option('--auth-url <url>', 'token endpoint URL (overrides the profile)')
+    .option('--tenant <id>', 'tenant id (overrides the profile)');
+
 /** How conformance and load reach a target on an enterprise network; each flag has a profile field of its own. */
 const withNetworkOptions = (command: Command): Command =>
   command
@@ -102,16 +113,11 @@ export const buildProgram = (): Command => {
     .action(serve);
 
   withNetworkOptions(
-    program
-      .command('conformance')
-      .description('Check a target against every SPEC.md rule (no target: the embedded reference server)')
-      .option('--profile <file>', 'target profile (YAML or JSON)')
-      .option(
-        '--base-url <url>',
-        'API base URL (overrides the profile; without one, CLIENT_ID/CLIENT_SECRET from env)',
-      )
-      .option('--auth-url <url>', 'token endpoint URL (overrides the profile)')
-      .option('--tenant <id>', 'tenant id (overrides the profile)')
+    withTargetOptions(
+      program
+        .command('conformance')
+        .description('Check a target against every SPEC.md rule (no target: the embedded reference server)'),
+    )
       .addOption(
         new Option(
           '--side-effects <allow|deny|keys>',
@@ -207,20 +213,15 @@ export const buildProgram = (): Command => {
     .action(load);
 
   withNetworkOptions(
-    program
-      .command('replay')
-      .description(
-        'Run one check again as conformance ran it (a limit check with its whole probe: bursts a loop of curls ' +
-          "cannot send in time), its verdict and evidence printed last; a limit FAIL's report names this command",
-      )
-      .argument('<check-id>', 'the check to run (as --only takes it)')
-      .option('--profile <file>', 'target profile (YAML or JSON)')
-      .option(
-        '--base-url <url>',
-        'API base URL (overrides the profile; without one, CLIENT_ID/CLIENT_SECRET from env)',
-      )
-      .option('--auth-url <url>', 'token endpoint URL (overrides the profile)')
-      .option('--tenant <id>', 'tenant id (overrides the profile)')
+    withTargetOptions(
+      program
+        .command('replay')
+        .description(
+          'Run one check again as conformance ran it (a limit check with its whole probe: bursts a loop of curls ' +
+            "cannot send in time), its verdict and evidence printed last; a limit FAIL's report names this command",
+        )
+        .argument('<check-id>', 'the check to run (as --only takes it)'),
+    )
       .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
       .addOption(tokensOption(`${EMBEDDED_ONLY}the access tokens it hands out`))
       .addOption(strictOption('WARN'))
