@@ -1,8 +1,9 @@
-// `npm run bench:hostile [MODE...]`: every hostile mode of issue 13 through the real CLI (bench/hostile/modes.ts),
-// printed as the Markdown table of its closing note: wall, exit code, peak RSS (/usr/bin/time's: the largest of harness
-// and the children it waited for, k6 included), secrets found in any artifact, and the summary line. A mode that
+// `npm run bench:hostile [MODE...]`: every hostile mode of issue 13 (bench/hostile/modes.ts) through the real CLI,
+// printed as the Markdown table of its closing note: wall, exit code, peak RSS (/usr/bin/time's %M: the largest of
+// harness and the children it reaped, k6 included), secrets found in any artifact, and the summary line. A mode that
 // breaks what the issue demands (an exit code it forbids, a secret found, a process or temp folder left) is listed
-// under the table, and the bench exits 1. Linux only (it reads /proc); the machine is shared, so walls vary.
+// under the table, and the bench exits 1. HARNESS_BIN=path/to/harness.js measures another build. Linux only (it
+// reads /proc); the machine is shared, so walls vary.
 import { measure, type Row } from './hostile/measure.ts';
 import { MODES } from './hostile/modes.ts';
 

@@ -10,7 +10,8 @@ import { stringify } from 'yaml';
 import type { Profile } from '../../src/spec/index.ts';
 import { filesUnder, secretsIn } from '../../test/support/secrets-echo.ts';
 
-const BIN = resolve(import.meta.dirname, '../../bin/harness.js');
+/** HARNESS_BIN measures another build, e.g. one of the commit before a fix. */
+const BIN = process.env.HARNESS_BIN ?? resolve(import.meta.dirname, '../../bin/harness.js');
 
 export interface Setup {
   readonly args: string[];
@@ -137,9 +138,11 @@ export const measure = async (name: string, mode: Mode): Promise<Row> => {
   texts.set('stderr', errors);
   const tokens = Object.fromEntries((setup.issued?.() ?? []).map((token, i) => [`token ${i}`, token]));
   const found = secretsIn(texts, { ...setup.secrets, ...tokens });
-  rmSync(work, { recursive: true, force: true });
+  if (process.env.HARNESS_BENCH_KEEP) console.error(`${name}: kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
   const lastLine = (stdout.trim() || errors.trim()).split('\n').at(-1) ?? '';
-  const verdict = (/^summary: .*$/m.exec(stdout)?.[0] ?? lastLine).slice(0, 200);
+  const summaries = stdout.match(/^summary: .*$/gm)?.join(' / ');
+  const verdict = summaries ?? lastLine.slice(0, 200);
   const problems = [
     ...(mode.exits.includes(exit ?? -1) ? [] : [`exit ${exit}, expected ${mode.exits.join(' or ')}`]),
     ...(found.length > 0 ? [`secrets found: ${found.join(', ')}`] : []),
