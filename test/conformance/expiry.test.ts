@@ -76,7 +76,7 @@ describe('AUTH-TOKEN-EXPIRY with the tenant limit spent by its other integration
     expect(['INCONCLUSIVE', 'PASS'], expiry.message).toContain(expiry.grade);
     if (expiry.grade === 'INCONCLUSIVE') {
       expect(expiry.message).toMatch(
-        /: 429 3 times, so the rules-schedule limit stayed spent by other traffic/,
+        /: 429 3 times \(Retry-After: \d+\), so the rules-schedule limit stayed spent, by other traffic/,
       );
       expect(limited).toHaveLength(3);
     }

@@ -26,6 +26,18 @@ const against = async (server: ReferenceServerOptions, args: string[]) => {
 const TRANSACTIONS = ['--scenario', 'transactions', '--duration', '4s'];
 const NO_FAIL = /^summary: \d+ phases: (?!.*FAIL)/m;
 
+/**
+ * A faithful server is never FAILed: the run passes (0), or, where k6 was starved on this shared machine, gives no
+ * verdict (5) naming harness's own shortfall for every phase it could not decide, never the server.
+ */
+const expectNoFail = (run: { status: number | null; stdout: string; stderr: string }) => {
+  expect([0, 5], run.stdout + run.stderr).toContain(run.status);
+  expect(run.stdout).toMatch(NO_FAIL);
+  for (const line of run.stdout.split('\n').filter((l) => l.startsWith('INCONCLUSIVE'))) {
+    expect(line).toMatch(/harness could not offer/);
+  }
+};
+
 describe('harness load', () => {
   it('grades every phase of a faithful anchored limiter, writes both HTML reports, and leaks no secret', {
     timeout: 120_000,
@@ -36,8 +48,7 @@ describe('harness load', () => {
       '--duration',
       '4s',
     ]);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toMatch(NO_FAIL);
+    expectNoFail(run);
     expect(Object.keys(run.grades).sort()).toEqual(
       ['execute', 'transactions'].flatMap((p) => ['within', 'over', 'knee'].map((ph) => `${ph}_${p}`)).sort(),
     );
@@ -83,8 +94,7 @@ describe('harness load', () => {
     timeout: 120_000,
   }, async () => {
     const run = await against({ fault: 'retry-after-too-long' }, TRANSACTIONS);
-    expect(run.status, run.stdout).toBe(0);
-    expect(run.stdout).toMatch(NO_FAIL);
+    expectNoFail(run);
     expect(run.stdout).toMatch(
       /^WARN\s+over_transactions\s+Retry-After is 3600 s, longer than the 1 s window/m,
     );
@@ -95,7 +105,7 @@ describe('harness load', () => {
   }, async () => {
     const args = ['--scenario', 'observability-shared', '--duration', '4s'];
     const faithful = await against({}, args);
-    expect(faithful.status, faithful.stdout).toBe(0);
+    expectNoFail(faithful);
     const separate = await against({ fault: 'observability-separate-buckets' }, args);
     expect(separate.status).toBe(1);
     expect(separate.stdout).toMatch(/^FAIL\s+over_observability-shared\s+more admitted than 100 \/ minute/m);
@@ -108,14 +118,13 @@ describe('harness load', () => {
     },
     async (limiter) => {
       const run = await against({ limiter }, ['--scenario', 'transactions,execute', '--duration', '4s']);
-      expect(run.status, run.stdout).toBe(0);
-      expect(run.stdout).toMatch(NO_FAIL);
+      expectNoFail(run);
     },
   );
 
   it('two k6 instances give the verdicts one does', { timeout: 120_000 }, async () => {
     const two = await against({ limiter: 'aligned' }, [...TRANSACTIONS, '--instances', '2']);
-    expect(two.status, two.stdout).toBe(0);
+    expectNoFail(two);
     expect(two.summary.instances).toBe(2);
     expect(two.stdout).toMatch(NO_FAIL);
     expect(two.stderr).toMatch(/\[k6 2\/2\] share/);
