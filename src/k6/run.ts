@@ -176,6 +176,7 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
         HARNESS_INSTANCES: String(run.instances),
         HARNESS_INSTANCE: String(i),
         HARNESS_SUMMARY_JSON: summaryFiles[i],
+        HARNESS_SUMMARY_STDOUT: 'false',
         ...(run.instances === 1
           ? { HARNESS_SUMMARY_HTML: join(run.dir, `load-${run.label}-summary.html`) }
           : {}),

@@ -30,7 +30,7 @@ export const runLoad = async (profile: Profile, args: string[]) => {
   const summaryFile = names.find((f) => /-summary\.json$/.test(f))!;
   const summary = JSON.parse(readFileSync(join(latest, summaryFile), 'utf8')) as LoadSummary;
   const artifacts = names.map((f) => readFileSync(join(latest, f), 'utf8'));
-  /** Each phase's grade, from the lines `harness load` prints (PASS lines come only from k6's own summary). */
+  /** Each phase's grade, from the lines `harness load` prints. */
   const graded = [
     ...`${result.stdout}\n${result.stderr}`.matchAll(/^(?:\[k6\] )?(PASS|FAIL|WARN|INCONCLUSIVE)\s+(\S+)/gm),
   ];
