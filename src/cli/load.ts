@@ -29,6 +29,7 @@ import {
   TARGET_UNREACHABLE,
 } from './exit-codes.ts';
 import { findK6 } from './k6.ts';
+import { inconclusiveAdvice } from './load-advice.ts';
 import {
   httpOptionsOf,
   type NetworkFlags,
@@ -265,6 +266,7 @@ export const runLoadCommand = async (
           undecided.map((g) => g.result.plan.name),
         ),
       );
+      for (const line of inconclusiveAdvice(undecided.map((g) => g.verdict.message))) say(line);
     }
     return { exitCode, dir, files };
   } finally {
