@@ -30,6 +30,7 @@ import {
 } from './exit-codes.ts';
 import { findK6 } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
+import { startProgress } from './load-progress.ts';
 import {
   httpOptionsOf,
   type NetworkFlags,
@@ -190,6 +191,7 @@ export const runLoadCommand = async (
         dir,
         label,
         onLine: say,
+        onSchedule: (startAt, phases) => startProgress(phases, startAt, process.stderr),
         network: forK6,
         http: httpOptionsOf(network),
         ...(stop ? { stop } : {}),

@@ -5,9 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type LoadSummary, mergeSummaries } from '../../load/lib/evidence.ts';
+import type { PhasePlan } from '../../load/lib/plan.ts';
 import { vusFor } from '../../load/lib/schedule.ts';
 import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
 import { spawnGroup } from '../child-group.ts';
+import type { Progress } from '../cli/load-progress.ts';
 import type { HttpClientOptions } from '../client/index.ts';
 import { profileRedactor } from '../profile/secrets.ts';
 import { resolveTarget } from '../runner/target.ts';
@@ -32,6 +34,8 @@ export interface LoadRun {
   readonly http?: HttpClientOptions;
   /** A signal: k6 stops (SIGTERM, which makes it write its summary), and unfinished phases are not judged. */
   readonly stop?: AbortSignal;
+  /** Told the common start and the phases once it is known; its progress stops when k6 exits or a signal comes. */
+  readonly onSchedule?: (startAt: number, phases: readonly PhasePlan[]) => Progress;
 }
 
 /** Stopped before k6 ran, or before it wrote a summary: no phase has a result. */
@@ -107,7 +111,13 @@ const foldingRepeats = (onLine: (line: string) => void) => {
   };
 };
 
-const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: string[]): Promise<number> =>
+const runInstance = (
+  run: LoadRun,
+  index: number,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  progress: Progress | undefined,
+): Promise<number> =>
   new Promise((done, fail) => {
     const child = spawnGroup(run.k6, ['run', '--quiet', ...args, SCRIPT], {
       env,
@@ -115,7 +125,10 @@ const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: 
       ...(run.stop ? { stop: run.stop } : {}),
     });
     const prefix = run.instances > 1 ? `[k6 ${index + 1}/${run.instances}] ` : '[k6] ';
-    const output = foldingRepeats((line) => run.onLine?.(`${prefix}${line}`));
+    const output = foldingRepeats((line) => {
+      progress?.clear();
+      run.onLine?.(`${prefix}${line}`);
+    });
     for (const stream of [child.stdout, child.stderr]) {
       let pending = '';
       stream?.on('data', (chunk: Buffer) => {
@@ -145,9 +158,11 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   const startAt = Date.now() + leadMs(Math.ceil(vus / run.instances));
   const files: string[] = [];
   let stoppedAt: LoadSummary['interrupted'];
+  const progress = run.onSchedule?.(startAt, phases);
   run.stop?.addEventListener(
     'abort',
     () => {
+      progress?.stop();
       stoppedAt = { reason: String(run.stop?.reason), atMs: Date.now() - startAt };
     },
     { once: true },
@@ -196,9 +211,9 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
           ? []
           : ['--execution-segment', segment, '--execution-segment-sequence', sequence]),
       ];
-      return runInstance(run, i, env, args);
+      return runInstance(run, i, env, args, progress);
     }),
-  );
+  ).finally(() => progress?.stop());
   const summaries = summaryFiles.map((file, i) => {
     try {
       return JSON.parse(readFileSync(file, 'utf8')) as LoadSummary;

@@ -36,4 +36,10 @@ describe('harness load output', () => {
     expect(reports.length).toBeGreaterThan(0);
     for (const file of reports) expect(isAbsolute(file), file).toBe(true);
   });
+
+  it('says in a CI log (no terminal) when each phase starts', () => {
+    for (const phase of ['within_transactions', 'over_transactions', 'knee_transactions']) {
+      expect(run.stderr).toMatch(new RegExp(`^load: phase ${phase} started \\(\\d of 3, `, 'm'));
+    }
+  });
 });
