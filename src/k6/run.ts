@@ -111,6 +111,32 @@ const foldingRepeats = (onLine: (line: string) => void) => {
   };
 };
 
+/** The user asked for k6's live dashboard (K6_WEB_DASHBOARD=true): it stays open, on loopback only. */
+const liveDashboard = (userEnv: NodeJS.ProcessEnv) => userEnv.K6_WEB_DASHBOARD === 'true';
+
+/** k6's default port, or the user's; each further instance takes the next, since two cannot share one. */
+const dashboardPort = (userEnv: NodeJS.ProcessEnv, instance: number) =>
+  Number(userEnv.K6_WEB_DASHBOARD_PORT || 5665) + instance;
+
+const dashboardUrl = (userEnv: NodeJS.ProcessEnv, instance: number) =>
+  `http://127.0.0.1:${dashboardPort(userEnv, instance)}`;
+
+/**
+ * k6's web dashboard always exports its HTML report; it listens (on 127.0.0.1, nothing leaves the machine) only
+ * when the user set K6_WEB_DASHBOARD=true, and otherwise has no port at all.
+ */
+export const dashboardEnv = (
+  userEnv: NodeJS.ProcessEnv,
+  exportFile: string,
+  instance: number,
+): Record<string, string> => ({
+  K6_WEB_DASHBOARD: 'true',
+  K6_WEB_DASHBOARD_HOST: '127.0.0.1',
+  K6_WEB_DASHBOARD_PORT: liveDashboard(userEnv) ? String(dashboardPort(userEnv, instance)) : '-1',
+  K6_WEB_DASHBOARD_PERIOD: '1s',
+  K6_WEB_DASHBOARD_EXPORT: exportFile,
+});
+
 const runInstance = (
   run: LoadRun,
   index: number,
@@ -177,6 +203,7 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
     segments(run.instances).map(({ segment, sequence }, i) => {
       const dashboard = join(run.dir, `load-${run.label}${run.instances === 1 ? '' : `.${i + 1}`}.html`);
       files.push(dashboard);
+      if (liveDashboard(process.env)) run.onLine?.(`k6 dashboard: ${dashboardUrl(process.env, i)}`);
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         HARNESS_TARGET: JSON.stringify(target),
@@ -195,14 +222,10 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
         ...(run.instances === 1
           ? { HARNESS_SUMMARY_HTML: join(run.dir, `load-${run.label}-summary.html`) }
           : {}),
-        // Nothing leaves the machine: no extension lookup, no usage report; the dashboard only exports a file.
+        // Nothing leaves the machine: no extension lookup, no usage report.
         K6_AUTO_EXTENSION_RESOLUTION: 'false',
         K6_NO_USAGE_REPORT: 'true',
-        K6_WEB_DASHBOARD: 'true',
-        K6_WEB_DASHBOARD_HOST: '127.0.0.1',
-        K6_WEB_DASHBOARD_PORT: '-1',
-        K6_WEB_DASHBOARD_PERIOD: '1s',
-        K6_WEB_DASHBOARD_EXPORT: dashboard,
+        ...dashboardEnv(process.env, dashboard, i),
         ...run.network?.env,
       };
       const args = [
