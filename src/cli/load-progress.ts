@@ -29,6 +29,7 @@ export const startProgress = (
   const ordered = [...phases].sort((a, b) => a.startMs - b.startMs);
   const announced = new Set<Scheduled>();
   let drawn = false;
+  let shown = '';
   const clear = () => {
     if (drawn) output.write(ERASE_LINE);
     drawn = false;
@@ -42,8 +43,11 @@ export const startProgress = (
         .map((p) => p.name);
       const where =
         running.length > 0 ? running.join(', ') : at < totalMs ? 'between phases' : 'k6 finishing';
-      output.write(`${ERASE_LINE}load: ${seconds(Math.min(at, totalMs))} of ${seconds(totalMs)}: ${where}`);
+      const line = `load: ${seconds(Math.min(at, totalMs))} of ${seconds(totalMs)}: ${where}`;
+      // Redrawn only when it changes: a terminal log (script, tmux) keeps every write.
+      if (!drawn || line !== shown) output.write(`${ERASE_LINE}${line}`);
       drawn = true;
+      shown = line;
       return;
     }
     // Every phase whose start has come, even one shorter than a tick, gets its line, in schedule order.

@@ -38,10 +38,11 @@ describe('load progress', () => {
 
   it('on a terminal: one line rewritten in place with the time and the phase running, erased on stop', () => {
     const { output, written } = capture(true);
-    const progress = startProgress(PHASES, Date.now(), output, { tickMs: 1000 });
+    const progress = startProgress(PHASES, Date.now(), output, { tickMs: 250 });
     vi.advanceTimersByTime(4000);
     expect(written.at(-1)).toBe('\r\x1b[2Kload: 4 s of 6 s: knee_a');
     expect(written.join('')).not.toContain('\n');
+    expect(new Set(written).size, 'the same line is not written again').toBe(written.length);
     progress.stop();
     expect(written.at(-1)).toBe('\r\x1b[2K');
     vi.advanceTimersByTime(5000);
