@@ -53,7 +53,9 @@ export function probe(data: SetupData): void {
 
 export function handleSummary(data: Parameters<typeof loadSummary>[0]): Record<string, string> {
   const summary = loadSummary(data, instances, plan);
-  const files: Record<string, string> = { stdout: summaryText(summary) };
+  // The CLI prints the verdicts itself, judged over every instance: k6's own copy would show them twice.
+  const files: Record<string, string> =
+    __ENV.HARNESS_SUMMARY_STDOUT === 'false' ? {} : { stdout: summaryText(summary) };
   if (__ENV.HARNESS_SUMMARY_JSON) files[__ENV.HARNESS_SUMMARY_JSON] = reportJson(summary);
   if (__ENV.HARNESS_SUMMARY_HTML) files[__ENV.HARNESS_SUMMARY_HTML] = summaryHtml(summary);
   return files;

@@ -1,6 +1,6 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
 import { writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { PhasePlan } from '../../load/lib/plan.ts';
 import { summaryHtml } from '../../load/lib/report-html.ts';
 import { byGrade, GRADE_ORDER, reportJson } from '../../load/lib/verdict.ts';
@@ -29,6 +29,8 @@ import {
   TARGET_UNREACHABLE,
 } from './exit-codes.ts';
 import { findK6 } from './k6.ts';
+import { inconclusiveAdvice } from './load-advice.ts';
+import { startProgress } from './load-progress.ts';
 import {
   httpOptionsOf,
   type NetworkFlags,
@@ -56,11 +58,6 @@ export interface LoadOptions extends NetworkFlags {
 /** The embedded server's per-minute windows last 2 s, so `--scenario all` takes seconds, not a quarter hour. */
 const EMBEDDED_MINUTE_MS = 2000;
 
-const show = (path: string) => {
-  const near = relative(process.cwd(), path);
-  return near.startsWith('..') ? path : near;
-};
-
 export interface LoadCommandResult {
   readonly exitCode: number;
   /** The run's report directory and files; none when nothing ran (`--list`). */
@@ -87,7 +84,7 @@ const reportInterrupted = async (
     ),
   );
   await pointLatest(dir);
-  console.log(`reports: ${show(junit)}`);
+  console.log(`reports: ${junit}`);
   console.log(`summary: ${phases.length} phases: ${phases.length} INCONCLUSIVE`);
   return { exitCode: NO_VERDICT, dir, files: [junit] };
 };
@@ -104,7 +101,7 @@ const reportUnreachable = async (
     [`load-${label}.xml`]: unreachableJUnit(`harness load ${label}`, reason, what),
   });
   if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
-  console.log(`reports: ${written.files.map(show).join(', ')}`);
+  console.log(`reports: ${written.files.join(', ')}`);
   console.log(`summary: ${what}: no phase run (exit ${TARGET_UNREACHABLE})`);
   return { exitCode: TARGET_UNREACHABLE, dir, files: written.files };
 };
@@ -194,6 +191,7 @@ export const runLoadCommand = async (
         dir,
         label,
         onLine: say,
+        onSchedule: (startAt, phases) => startProgress(phases, startAt, process.stderr),
         network: forK6,
         http: httpOptionsOf(network),
         ...(stop ? { stop } : {}),
@@ -247,7 +245,7 @@ export const runLoadCommand = async (
     for (const { result, verdict } of graded) {
       console.log(`${verdict.grade.padEnd(12)} ${result.plan.name.padEnd(34)} ${verdict.message}`);
     }
-    console.log(`reports: ${files.map(show).join(', ')}`);
+    console.log(`reports: ${files.join(', ')}`);
     const counts = GRADE_ORDER.map(
       (grade) => [grade, graded.filter((g) => g.verdict.grade === grade)] as const,
     )
@@ -270,6 +268,7 @@ export const runLoadCommand = async (
           undecided.map((g) => g.result.plan.name),
         ),
       );
+      for (const line of inconclusiveAdvice(undecided.map((g) => g.verdict.message))) say(line);
     }
     return { exitCode, dir, files };
   } finally {

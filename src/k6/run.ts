@@ -5,9 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type LoadSummary, mergeSummaries } from '../../load/lib/evidence.ts';
+import type { PhasePlan } from '../../load/lib/plan.ts';
 import { vusFor } from '../../load/lib/schedule.ts';
 import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
 import { spawnGroup } from '../child-group.ts';
+import type { Progress } from '../cli/load-progress.ts';
 import type { HttpClientOptions } from '../client/index.ts';
 import { profileRedactor } from '../profile/secrets.ts';
 import { resolveTarget } from '../runner/target.ts';
@@ -32,6 +34,8 @@ export interface LoadRun {
   readonly http?: HttpClientOptions;
   /** A signal: k6 stops (SIGTERM, which makes it write its summary), and unfinished phases are not judged. */
   readonly stop?: AbortSignal;
+  /** Told the common start and the phases once it is known; its progress stops when k6 exits or a signal comes. */
+  readonly onSchedule?: (startAt: number, phases: readonly PhasePlan[]) => Progress;
 }
 
 /** Stopped before k6 ran, or before it wrote a summary: no phase has a result. */
@@ -107,7 +111,39 @@ const foldingRepeats = (onLine: (line: string) => void) => {
   };
 };
 
-const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: string[]): Promise<number> =>
+/** The user asked for k6's live dashboard (K6_WEB_DASHBOARD=true): it stays open, on loopback only. */
+const liveDashboard = (userEnv: NodeJS.ProcessEnv) => userEnv.K6_WEB_DASHBOARD === 'true';
+
+/** k6's default port, or the user's; each further instance takes the next, since two cannot share one. */
+const dashboardPort = (userEnv: NodeJS.ProcessEnv, instance: number) =>
+  Number(userEnv.K6_WEB_DASHBOARD_PORT || 5665) + instance;
+
+const dashboardUrl = (userEnv: NodeJS.ProcessEnv, instance: number) =>
+  `http://127.0.0.1:${dashboardPort(userEnv, instance)}`;
+
+/**
+ * k6's web dashboard always exports its HTML report; it listens (on 127.0.0.1, nothing leaves the machine) only
+ * when the user set K6_WEB_DASHBOARD=true, and otherwise has no port at all.
+ */
+export const dashboardEnv = (
+  userEnv: NodeJS.ProcessEnv,
+  exportFile: string,
+  instance: number,
+): Record<string, string> => ({
+  K6_WEB_DASHBOARD: 'true',
+  K6_WEB_DASHBOARD_HOST: '127.0.0.1',
+  K6_WEB_DASHBOARD_PORT: liveDashboard(userEnv) ? String(dashboardPort(userEnv, instance)) : '-1',
+  K6_WEB_DASHBOARD_PERIOD: '1s',
+  K6_WEB_DASHBOARD_EXPORT: exportFile,
+});
+
+const runInstance = (
+  run: LoadRun,
+  index: number,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  progress: Progress | undefined,
+): Promise<number> =>
   new Promise((done, fail) => {
     const child = spawnGroup(run.k6, ['run', '--quiet', ...args, SCRIPT], {
       env,
@@ -115,7 +151,10 @@ const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: 
       ...(run.stop ? { stop: run.stop } : {}),
     });
     const prefix = run.instances > 1 ? `[k6 ${index + 1}/${run.instances}] ` : '[k6] ';
-    const output = foldingRepeats((line) => run.onLine?.(`${prefix}${line}`));
+    const output = foldingRepeats((line) => {
+      progress?.clear();
+      run.onLine?.(`${prefix}${line}`);
+    });
     for (const stream of [child.stdout, child.stderr]) {
       let pending = '';
       stream?.on('data', (chunk: Buffer) => {
@@ -145,9 +184,11 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   const startAt = Date.now() + leadMs(Math.ceil(vus / run.instances));
   const files: string[] = [];
   let stoppedAt: LoadSummary['interrupted'];
+  const progress = run.onSchedule?.(startAt, phases);
   run.stop?.addEventListener(
     'abort',
     () => {
+      progress?.stop();
       stoppedAt = { reason: String(run.stop?.reason), atMs: Date.now() - startAt };
     },
     { once: true },
@@ -162,6 +203,7 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
     segments(run.instances).map(({ segment, sequence }, i) => {
       const dashboard = join(run.dir, `load-${run.label}${run.instances === 1 ? '' : `.${i + 1}`}.html`);
       files.push(dashboard);
+      if (liveDashboard(process.env)) run.onLine?.(`k6 dashboard: ${dashboardUrl(process.env, i)}`);
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         HARNESS_TARGET: JSON.stringify(target),
@@ -176,17 +218,14 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
         HARNESS_INSTANCES: String(run.instances),
         HARNESS_INSTANCE: String(i),
         HARNESS_SUMMARY_JSON: summaryFiles[i],
+        HARNESS_SUMMARY_STDOUT: 'false',
         ...(run.instances === 1
           ? { HARNESS_SUMMARY_HTML: join(run.dir, `load-${run.label}-summary.html`) }
           : {}),
-        // Nothing leaves the machine: no extension lookup, no usage report; the dashboard only exports a file.
+        // Nothing leaves the machine: no extension lookup, no usage report.
         K6_AUTO_EXTENSION_RESOLUTION: 'false',
         K6_NO_USAGE_REPORT: 'true',
-        K6_WEB_DASHBOARD: 'true',
-        K6_WEB_DASHBOARD_HOST: '127.0.0.1',
-        K6_WEB_DASHBOARD_PORT: '-1',
-        K6_WEB_DASHBOARD_PERIOD: '1s',
-        K6_WEB_DASHBOARD_EXPORT: dashboard,
+        ...dashboardEnv(process.env, dashboard, i),
         ...run.network?.env,
       };
       const args = [
@@ -195,9 +234,9 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
           ? []
           : ['--execution-segment', segment, '--execution-segment-sequence', sequence]),
       ];
-      return runInstance(run, i, env, args);
+      return runInstance(run, i, env, args, progress);
     }),
-  );
+  ).finally(() => progress?.stop());
   const summaries = summaryFiles.map((file, i) => {
     try {
       return JSON.parse(readFileSync(file, 'utf8')) as LoadSummary;

@@ -30,9 +30,9 @@ export const runLoad = async (profile: Profile, args: string[]) => {
   const summaryFile = names.find((f) => /-summary\.json$/.test(f))!;
   const summary = JSON.parse(readFileSync(join(latest, summaryFile), 'utf8')) as LoadSummary;
   const artifacts = names.map((f) => readFileSync(join(latest, f), 'utf8'));
-  /** Each phase's grade, from the lines `harness load` prints (PASS lines come only from k6's own summary). */
+  /** Each phase's grade, from the lines `harness load` prints. */
   const graded = [
-    ...`${result.stdout}\n${result.stderr}`.matchAll(/^(?:\[k6\] )?(PASS|FAIL|WARN|INCONCLUSIVE)\s+(\S+)/gm),
+    ...`${result.stdout}\n${result.stderr}`.matchAll(/^(PASS|FAIL|WARN|INCONCLUSIVE)\s+(\S+)/gm),
   ];
   const grades = Object.fromEntries(graded.map((m) => [m[2]!, m[1]!]));
   return { ...result, latest, names, summary, artifacts, grades };

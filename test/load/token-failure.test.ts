@@ -131,5 +131,7 @@ describe('harness load against a failing token endpoint', () => {
     const warnings = run.stderr.split('\n').filter((line) => /Request Failed/.test(line));
     expect(warnings.length).toBeLessThanOrEqual(2);
     expect(run.stderr).toMatch(/^\[k6\] \d+ more lines like: .*Request Failed.*timeout/m);
+    // What to do about it, once, after the summary.
+    expect(run.stderr.match(/^advice: .*look at the token endpoint/gm)).toHaveLength(1);
   });
 });

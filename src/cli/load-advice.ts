@@ -1,0 +1,23 @@
+// What to do about an INCONCLUSIVE phase whose cause was harness's own shortfall, not the server's answer: the
+// verdict names the shortfall (load/lib/verdict.ts), this names the remedy, once per kind for the whole run.
+
+/** The shortfalls load/lib/verdict.ts reports when k6 could not keep the schedule on this machine. */
+const MACHINE_SHORT =
+  /iterations dropped|CPU starved|requests sent after the phase's end|instances started .* apart/;
+const TOKEN_SHORT = /for want of a token/;
+
+export const inconclusiveAdvice = (messages: readonly string[]): string[] => {
+  const advice: string[] = [];
+  if (messages.some((m) => MACHINE_SHORT.test(m))) {
+    advice.push(
+      'advice: k6 could not keep the schedule here (dropped iterations, CPU starved or late starts): ' +
+        'run with fewer other jobs on this machine, split the load with --instances N, or use a bigger runner',
+    );
+  }
+  if (messages.some((m) => TOKEN_SHORT.test(m))) {
+    advice.push(
+      'advice: requests went unsent for want of a token: look at the token endpoint (its answers are named above)',
+    );
+  }
+  return advice;
+};

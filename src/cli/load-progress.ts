@@ -1,0 +1,73 @@
+// Progress of a `harness load` run while k6 runs quietly: on a terminal one line that updates in place, in a CI
+// log a plain line as each phase starts. Driven by the plan's schedule, which every k6 instance keeps (it starts each
+// phase at HARNESS_START_AT + startMs), so nothing of k6's output needs parsing.
+import type { PhasePlan } from '../../load/lib/plan.ts';
+
+export interface ProgressOutput {
+  readonly isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+export interface Progress {
+  /** Erases the updating line, so that a line printed next starts at the left margin (the next tick redraws). */
+  clear(): void;
+  stop(): void;
+}
+
+type Scheduled = Pick<PhasePlan, 'name' | 'startMs' | 'durationMs'>;
+
+const ERASE_LINE = '\r\x1b[2K';
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+export const startProgress = (
+  phases: readonly Scheduled[],
+  startAt: number,
+  output: ProgressOutput,
+  { now = Date.now, tickMs = 250 }: { now?: () => number; tickMs?: number } = {},
+): Progress => {
+  const totalMs = Math.max(0, ...phases.map((p) => p.startMs + p.durationMs));
+  const ordered = [...phases].sort((a, b) => a.startMs - b.startMs);
+  const announced = new Set<Scheduled>();
+  let drawn = false;
+  let shown = '';
+  const clear = () => {
+    if (drawn) output.write(ERASE_LINE);
+    drawn = false;
+  };
+  const tick = () => {
+    const at = now() - startAt;
+    if (at < 0) return;
+    if (output.isTTY) {
+      const running = ordered
+        .filter((p) => p.startMs <= at && at < p.startMs + p.durationMs)
+        .map((p) => p.name);
+      const where =
+        running.length > 0 ? running.join(', ') : at < totalMs ? 'between phases' : 'k6 finishing';
+      const line = `load: ${seconds(Math.min(at, totalMs))} of ${seconds(totalMs)}: ${where}`;
+      // Redrawn only when it changes: a terminal log (script, tmux) keeps every write.
+      if (!drawn || line !== shown) output.write(`${ERASE_LINE}${line}`);
+      drawn = true;
+      shown = line;
+      return;
+    }
+    // Every phase whose start has come, even one shorter than a tick, gets its line, in schedule order.
+    for (const [i, phase] of ordered.entries()) {
+      if (phase.startMs > at || announced.has(phase)) continue;
+      announced.add(phase);
+      output.write(
+        `load: phase ${phase.name} started (${i + 1} of ${ordered.length}, ` +
+          `${seconds(phase.durationMs)}, at ${seconds(phase.startMs)} of ${seconds(totalMs)})\n`,
+      );
+    }
+  };
+  const timer = setInterval(tick, tickMs);
+  // The timer never keeps harness alive on its own: k6's exit (or a signal) ends the run, and stop() the line.
+  timer.unref();
+  return {
+    clear,
+    stop: () => {
+      clearInterval(timer);
+      clear();
+    },
+  };
+};

@@ -1,0 +1,51 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startProgress } from '../../src/cli/load-progress.ts';
+
+const PHASES = [
+  { name: 'within_a', startMs: 0, durationMs: 3000 },
+  { name: 'over_a', startMs: 3000, durationMs: 100 },
+  { name: 'knee_a', startMs: 3100, durationMs: 3000 },
+];
+
+const capture = (isTTY: boolean) => {
+  const written: string[] = [];
+  return { output: { isTTY, write: (text: string) => written.push(text) }, written };
+};
+
+describe('load progress', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('in a log: one plain line per phase as it starts, a short phase between ticks included, in order', () => {
+    const { output, written } = capture(false);
+    const progress = startProgress(PHASES, Date.now() + 1000, output, { tickMs: 500 });
+    vi.advanceTimersByTime(900);
+    expect(written).toEqual([]);
+    vi.advanceTimersByTime(3700);
+    expect(written).toEqual([
+      'load: phase within_a started (1 of 3, 3 s, at 0 s of 6 s)\n',
+      'load: phase over_a started (2 of 3, 0 s, at 3 s of 6 s)\n',
+      'load: phase knee_a started (3 of 3, 3 s, at 3 s of 6 s)\n',
+    ]);
+    vi.advanceTimersByTime(5000);
+    progress.stop();
+    expect(written).toHaveLength(3);
+  });
+
+  it('on a terminal: one line rewritten in place with the time and the phase running, erased on stop', () => {
+    const { output, written } = capture(true);
+    const progress = startProgress(PHASES, Date.now(), output, { tickMs: 250 });
+    vi.advanceTimersByTime(4000);
+    expect(written.at(-1)).toBe('\r\x1b[2Kload: 4 s of 6 s: knee_a');
+    expect(written.join('')).not.toContain('\n');
+    expect(new Set(written).size, 'the same line is not written again').toBe(written.length);
+    progress.stop();
+    expect(written.at(-1)).toBe('\r\x1b[2K');
+    vi.advanceTimersByTime(5000);
+    expect(written.at(-1)).toBe('\r\x1b[2K');
+  });
+});
