@@ -145,7 +145,7 @@ const judgeRate = (
     };
   }
   const verdict = {
-    message: `${read}, within the tolerance of ${fmt(tolerance)} requests`,
+    message: `${read}, within the tolerance of ${fmt(tolerance)} request${tolerance === 1 ? '' : 's'}`,
     enforcedPerWindow,
     errorPercent,
   };
