@@ -146,7 +146,8 @@ describe('profile loader', () => {
       expect(message).toBe(
         'p.yaml: /side_effects: required when base_url is not on loopback (staging.example.test): allow, deny, ' +
           'or the list of endpoints harness may call among the four that act (POST /event/transaction/v3, ' +
-          'POST /api/rules/rerun, POST /api/transactions/batch/generate-upload-url, POST /api/rules/execute)',
+          'POST /api/rules/rerun, POST /api/transactions/batch/generate-upload-url, POST /api/rules/execute); ' +
+          'on the command line, --side-effects',
       );
     });
 
