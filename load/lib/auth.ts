@@ -4,8 +4,7 @@
 // k6 copies setup()'s return value into every summary.
 //
 // A token endpoint that fails must not be hammered, by one VU or by hundreds: every token request waits for a turn
-// of its VU (token-turns.ts), which bounds the whole run's token requests at 1 + R a second (R = 10, unless the
-// tokens live too briefly for every VU to renew at that rate); meanwhile the VU sends
+// of its VU (token-turns.ts), which bounds the whole run's token requests at 1 + 10 a second; meanwhile the VU sends
 // nothing, and what the token endpoint answered is recorded (metrics.ts) for the verdict to name. A token answer is
 // the one body a VU reads; one over MAX_TOKEN_BODY_BYTES gives no token, as in harness's own client.
 import http, { type RefinedResponse } from 'k6/http';
@@ -17,14 +16,13 @@ import {
   prefetchedToken,
   roundTripMs,
   secretOf,
-  shortestRenewalMs,
   spec,
   startAt,
   target,
   timeoutParam,
 } from './config.ts';
 import { noToken, tokenFailures } from './metrics.ts';
-import { runVus, tokenRequestsPerSecond, tokenTurns } from './token-turns.ts';
+import { runVus, tokenTurns } from './token-turns.ts';
 import { MAX_TOKEN_BODY_BYTES, renewAtFor, tokenForm } from './wire.ts';
 
 interface Held {
@@ -36,17 +34,11 @@ interface Held {
 
 const held = new Map<string, Held>();
 
-const vus = runVus(phases, roundTripMs, instances);
 // setup() (VU 0) fetches path ids only when run outside the CLI, a request per id source: it takes no turn.
 const turns =
   __VU === 0
     ? undefined
-    : tokenTurns(
-        instanceIndex + instances * (__VU - 1),
-        vus,
-        startAt,
-        tokenRequestsPerSecond(vus, shortestRenewalMs(spec.token.lifetimeSeconds)),
-      );
+    : tokenTurns(instanceIndex + instances * (__VU - 1), runVus(phases, roundTripMs, instances), startAt);
 
 /** The token answer's body, or nothing usable: a body that is no JSON must not throw once per iteration. */
 const issuedBy = (res: RefinedResponse<'text'>): { access_token?: unknown; expires_in?: unknown } => {
@@ -84,9 +76,7 @@ export const tokenFor = (role: string, tags: Record<string, string>): string | u
   }
   const res = requestToken(role);
   const body = issuedBy(res);
-  const token = typeof body.access_token === 'string' ? body.access_token : '';
-  turns?.answered(token !== '');
-  if (token === '') {
+  if (typeof body.access_token !== 'string' || body.access_token === '') {
     // Status 0: no answer (refused, reset, timed out); 200 here came without a usable access_token.
     tokenFailures.add(res.status, tags);
     if (valid) return current.token;
@@ -94,8 +84,12 @@ export const tokenFor = (role: string, tags: Record<string, string>): string | u
     return undefined;
   }
   const after401 = current?.token === '';
-  held.set(role, { token, renewAt: renewAtFor(now, body.expires_in, spec.token.lifetimeSeconds), after401 });
-  return token;
+  held.set(role, {
+    token: body.access_token,
+    renewAt: renewAtFor(now, body.expires_in, spec.token.lifetimeSeconds),
+    after401,
+  });
+  return body.access_token;
 };
 
 /**

@@ -4,7 +4,7 @@
 // HARNESS_START_AT, HARNESS_INSTANCE, HARNESS_IDS and HARNESS_TOKENS;
 // with --timeout, HARNESS_TIMEOUT_MS; HARNESS_TARGET_NAME is how summaries name the target (secrets hidden).
 import type { K6Plan } from './plan.ts';
-import { type K6Spec, type PrefetchedToken, renewAtFor } from './wire.ts';
+import type { K6Spec } from './wire.ts';
 
 const env = (name: string): string => {
   const value = __ENV[name];
@@ -47,17 +47,9 @@ export const secretOf = (role: string): string => {
   return secret;
 };
 
-const prefetched = JSON.parse(__ENV.HARNESS_TOKENS ?? '{}') as Record<string, PrefetchedToken>;
-
 /** Tokens the pre-flight fetched, by role, with the epoch ms to renew them at; absent outside the CLI. */
-export const prefetchedToken = (role: string): PrefetchedToken | undefined => prefetched[role];
-
-/** How often the shortest-lived of the run's tokens is renewed: what the token requests' rate must keep up with. */
-export const shortestRenewalMs = (specLifetimeSeconds: number): number =>
-  Math.min(
-    renewAtFor(0, undefined, specLifetimeSeconds),
-    ...Object.values(prefetched).map((t) => t.renewEveryMs),
-  );
+export const prefetchedToken = (role: string): { token: string; renewAt: number } | undefined =>
+  (JSON.parse(__ENV.HARNESS_TOKENS ?? '{}') as Record<string, { token: string; renewAt: number }>)[role];
 
 export const phaseIndex = (name: string): number => {
   const index = phases.findIndex((p) => p.name === name);

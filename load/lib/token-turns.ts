@@ -1,22 +1,13 @@
 // One bound on the token requests of a whole run, kept by VUs that share no memory: the run's time from its common
-// start is cut into ticks of 1/R s, dealt round-robin to every VU the plan can have across every instance, and a VU
-// sends a token request only on a tick of its own it has not used yet (the latest one). Each tick serves at most one
-// request, so t seconds into the run the VUs have sent at most 1 + R·t token requests, however many VUs there are
-// and however the token endpoint fails. R is 10 a second unless tokens live too briefly for that (below); then a VU
-// whose token request failed falls back to its share of 10 a second until one succeeds. Pure TypeScript.
+// start is cut into ticks of 1/TOKEN_REQUESTS_PER_SECOND s, dealt round-robin to every VU the plan can have across
+// every instance, and a VU sends a token request only on a tick of its own it has not used yet (the latest one).
+// Each tick serves at most one request, so t seconds into the run the VUs have sent at most 1 + R·t token
+// requests, however many VUs there are and however the token endpoint fails. Pure TypeScript.
 import type { PhasePlan } from './plan.ts';
 import { vusFor } from './schedule.ts';
 
-/** R at the least: token requests per second, the whole run's, across every VU of every instance. */
+/** R: token requests per second, the whole run's, across every VU of every instance. */
 export const TOKEN_REQUESTS_PER_SECOND = 10;
-
-/**
- * R for a run of `vus` VUs whose tokens are renewed every `renewEveryMs`: at least 10 a second, and more when tokens
- * live so briefly that a VU's turn would not come round within half a renewal (a test server's 5 s tokens under
- * hundreds of VUs): never more than twice the token requests a healthy run of those VUs sends.
- */
-export const tokenRequestsPerSecond = (vus: number, renewEveryMs: number): number =>
-  Math.max(TOKEN_REQUESTS_PER_SECOND, Math.ceil((2 * vus * 1000) / Math.max(renewEveryMs, 1)));
 
 /**
  * How many VUs a run can have, over all its instances: k6 starts at most a phase's maxVUs for it, split between
@@ -31,11 +22,6 @@ export interface TokenTurns {
   readonly periodMs: number;
   /** Takes this VU's latest turn at `now` (epoch ms) if it has one unused; false otherwise. */
   take(now: number): boolean;
-  /**
-   * Whether the token request of the turn just taken got a token. Until one does, the VU takes only every
-   * (R / 10)-th turn: a failing token endpoint gets the base rate's share from each VU, whatever R is.
-   */
-  answered(gotToken: boolean): void;
 }
 
 /**
@@ -51,20 +37,15 @@ export const tokenTurns = (
   const tickMs = 1000 / perSecond;
   const periodMs = vus * tickMs;
   const firstMs = originMs + (vu % vus) * tickMs;
-  const backoff = Math.ceil(perSecond / TOKEN_REQUESTS_PER_SECOND);
   let used = -1;
-  let failing = false;
   return {
     periodMs,
     take: (now) => {
       if (now < firstMs) return false;
       const latest = Math.floor((now - firstMs) / periodMs);
-      if (latest <= used || (failing && latest < used + backoff)) return false;
+      if (latest <= used) return false;
       used = latest;
       return true;
-    },
-    answered: (gotToken) => {
-      failing = !gotToken;
     },
   };
 };

@@ -25,13 +25,6 @@ export const tokenForm = (
   scope: client.scope,
 });
 
-/** A token the pre-flight fetched for k6 (HARNESS_TOKENS): when to renew it, and how long after its issue that is. */
-export interface PrefetchedToken {
-  readonly token: string;
-  readonly renewAt: number;
-  readonly renewEveryMs: number;
-}
-
 /**
  * When to renew a token requested at `now`: `marginSeconds` before it expires, or halfway through a lifetime
  * shorter than twice that (a test server's), lest it be renewed on every call. An answer without a usable

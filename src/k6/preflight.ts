@@ -6,7 +6,7 @@
 
 import type { K6Plan } from '../../load/lib/plan.ts';
 import { atPointer } from '../../load/lib/pointer.ts';
-import { type PrefetchedToken, renewAtFor, withPathIds } from '../../load/lib/wire.ts';
+import { renewAtFor, withPathIds } from '../../load/lib/wire.ts';
 import {
   ApiClient,
   type Exchange,
@@ -32,7 +32,7 @@ export interface Preflight {
   readonly timingsMs: readonly number[];
   readonly ids: Readonly<Record<string, string>>;
   /** Secret: tokens by role with the epoch ms to renew them at. */
-  readonly tokens: Readonly<Record<string, PrefetchedToken>>;
+  readonly tokens: Readonly<Record<string, { token: string; renewAt: number }>>;
 }
 
 /**
@@ -63,7 +63,7 @@ const preflight = async (profile: Profile, plan: K6Plan, http: HttpClient): Prom
   for (const secret of profileSecrets(profile)) http.redactor.addSecret(secret);
   // Each token request is sent afresh (no cache): the repeats are timings, and only the first token is kept.
   const manager = new TokenManager({ authUrl: profile.auth_url, tenant: profile.tenant, http });
-  const tokens: Record<string, PrefetchedToken> = {};
+  const tokens: Record<string, { token: string; renewAt: number }> = {};
   for (const role of plan.preflight.tokenRequests) {
     const client = profile.clients[role as keyof Profile['clients']]!;
     const exchange = await timed(() => manager.requestToken(client));
@@ -75,9 +75,10 @@ const preflight = async (profile: Profile, plan: K6Plan, http: HttpClient): Prom
       );
     }
     http.redactor.addToken(issued.token);
-    const now = Date.now();
-    const renewAt = renewAtFor(now, issued.expiresIn, TOKEN_LIFETIME_SECONDS);
-    tokens[role] ??= { token: issued.token, renewAt, renewEveryMs: renewAt - now };
+    tokens[role] ??= {
+      token: issued.token,
+      renewAt: renewAtFor(Date.now(), issued.expiresIn, TOKEN_LIFETIME_SECONDS),
+    };
   }
   const api = new ApiClient({ baseUrl: profile.base_url, http, tokens: manager });
   const call = (key: string, ids: Record<string, string>) => {

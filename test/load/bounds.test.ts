@@ -3,8 +3,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { vusFor } from '../../load/lib/schedule.ts';
-import { TOKEN_REQUESTS_PER_SECOND, tokenRequestsPerSecond, tokenTurns } from '../../load/lib/token-turns.ts';
-import { MAX_TOKEN_BODY_BYTES, renewAtFor } from '../../load/lib/wire.ts';
+import { TOKEN_REQUESTS_PER_SECOND, tokenTurns } from '../../load/lib/token-turns.ts';
+import { MAX_TOKEN_BODY_BYTES } from '../../load/lib/wire.ts';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/client/evidence.ts';
 import { type LoadTarget, startLoadTarget } from '../support/load-target.ts';
 import { runLoad } from './run-load.ts';
@@ -47,28 +47,6 @@ describe('token turns', () => {
     expect(sent).toBe(301);
   });
 
-  it('come 10 a second for SPEC.md tokens, faster only when tokens live too briefly for every VU to renew so', () => {
-    const renewEveryMs = (lifetimeSeconds: number) => renewAtFor(0, lifetimeSeconds, lifetimeSeconds);
-    expect(tokenRequestsPerSecond(600, renewEveryMs(3600))).toBe(TOKEN_REQUESTS_PER_SECOND);
-    // A test server's 5 s tokens are renewed every 2.5 s: 600 VUs need 240 a second, and get twice that.
-    expect(tokenRequestsPerSecond(600, renewEveryMs(5))).toBe(480);
-    // Every VU's turn then comes within half a renewal, so it renews before its token is due.
-    const turns = tokenTurns(599, 600, 0, tokenRequestsPerSecond(600, renewEveryMs(5)));
-    expect(turns.periodMs).toBeLessThanOrEqual(renewEveryMs(5) / 2);
-  });
-
-  it('fall back to the base rate for a VU whose token request failed, until one succeeds', () => {
-    // R = 40 a second: a failing VU takes every fourth of its turns.
-    const turns = tokenTurns(0, 4, 0, 40);
-    expect(turns.periodMs).toBe(100);
-    expect(turns.take(0)).toBe(true);
-    turns.answered(false);
-    expect([100, 200, 300].map((now) => turns.take(now))).toEqual([false, false, false]);
-    expect(turns.take(400)).toBe(true);
-    turns.answered(true);
-    expect(turns.take(500)).toBe(true);
-  });
-
   it('give one VU a turn a period, never two for one', () => {
     const turns = tokenTurns(3, 50, 1000);
     expect(turns.periodMs).toBe(5000);
@@ -109,14 +87,9 @@ describe('harness load against a costly target', () => {
   it('sends a failing token endpoint under ~600 VUs at most 1 + 10 token requests a second of the run', {
     timeout: 180_000,
   }, async () => {
-    // The pre-flight's API call takes 800 ms, so k6 is sized for 800 ms round trips: 600 VUs for 400/s. Every
-    // later API call is refused 401, so every VU asks for a new token, and every later token request gets 503.
-    target = await startLoadTarget({
-      tokens: PREFLIGHT_TOKENS,
-      slowCalls: 1,
-      slowMs: 800,
-      unauthorisedAfter: 1,
-    });
+    // The pre-flight's API call takes 800 ms, so k6 is sized for 800 ms round trips: 600 VUs for 400/s. Its
+    // tokens expire at once (renewed after a second), and every later token request gets 503.
+    target = await startLoadTarget({ tokens: PREFLIGHT_TOKENS, expiresIn: 2, slowCalls: 1, slowMs: 800 });
     target.profile.limits = { 'transaction-event': { count: 200, per: 'second' } };
     const run = await runLoad(target.profile, ['--scenario', 'transactions', '--duration', '3s']);
     // Every phase INCONCLUSIVE: no verdict.
@@ -136,7 +109,7 @@ describe('harness load against a costly target', () => {
   it('takes no token from a 16 MB token answer, and reads at most the bound of them', {
     timeout: 120_000,
   }, async () => {
-    target = await startLoadTarget({ tokens: PREFLIGHT_TOKENS, hugeTokens: true, unauthorisedAfter: 1 });
+    target = await startLoadTarget({ tokens: PREFLIGHT_TOKENS, expiresIn: 2, hugeTokens: true });
     const run = await runLoad(target.profile, ['--scenario', 'transactions', '--duration', '3s']);
     // Every phase INCONCLUSIVE: no verdict.
     expect(run.status, run.stdout + run.stderr).toBe(5);

@@ -1,5 +1,5 @@
 // A small target on 127.0.0.1 for `harness load` that costs the load generator what a broken server would: API
-// answers with huge bodies, a token endpoint that stops issuing after the pre-flight, tokens refused after it, a pre-flight slow enough to
+// answers with huge bodies, a token endpoint that stops issuing after the pre-flight, a pre-flight slow enough to
 // size hundreds of VUs. It counts what reaches it, and when, so a test can bound what harness sent.
 import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
@@ -14,8 +14,6 @@ export interface LoadTargetOptions {
   readonly expiresIn?: number;
   /** Bytes of every API answer's body (200, JSON). */
   readonly apiBodyBytes?: number;
-  /** API calls after this many are answered 401, so every VU must ask for a new token however long tokens live. */
-  readonly unauthorisedAfter?: number;
   /** The first `slowCalls` API calls (the pre-flight's) are answered after `slowMs`, so k6 is sized for it. */
   readonly slowCalls?: number;
   readonly slowMs?: number;
@@ -77,9 +75,6 @@ export const startLoadTarget = async (options: LoadTargetOptions = {}): Promise<
       return;
     }
     apiRequests.push(Date.now());
-    if (apiRequests.length > (options.unauthorisedAfter ?? Number.POSITIVE_INFINITY)) {
-      return void res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"' }).end();
-    }
     const answer = () => sendBody(res, options.apiBodyBytes ?? 0);
     if (apiRequests.length <= (options.slowCalls ?? 0)) setTimeout(answer, options.slowMs ?? 0);
     else answer();
