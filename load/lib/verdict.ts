@@ -14,6 +14,7 @@ import { offeredAt, type PhasePlan } from './plan.ts';
 import { tooFewBeforeRefusal, tooManyAfterRefusal, tooManyInInterval } from './proofs.ts';
 import { retryAfterBeyondWindow } from './retry-after.ts';
 import { slotRange, type Timeline, timelinesOf } from './timeline.ts';
+import { TOKEN_REQUESTS_PER_SECOND } from './token-turns.ts';
 
 export type Grade = 'FAIL' | 'INCONCLUSIVE' | 'WARN' | 'PASS';
 
@@ -69,7 +70,7 @@ const shortfalls = (result: PhaseResult, lateSpreadMs: number): string[] => {
   return [
     ...(tokens || result.noToken > 0
       ? [
-          `${result.noToken} requests not sent for want of a token: the token endpoint ${tokens ? `${tokenAnswer(tokens)} to ${tokens.count} token requests` : 'failed before this phase'}`,
+          `${result.noToken} requests not sent for want of a token: ${tokens ? `the token endpoint ${tokenAnswer(tokens)} to ${tokens.count} token requests` : `none of this phase's token requests failed: the token endpoint failed before it, or its tokens live too briefly for every VU to renew within the run's bound of ${TOKEN_REQUESTS_PER_SECOND} token requests a second (SPEC.md's live an hour)`}`,
         ]
       : []),
     ...(result.networkErrors > 0 ? [`${result.networkErrors} requests never answered`] : []),
