@@ -2,12 +2,10 @@
 // what it cost and what it let out: wall, exit code, peak RSS, every secret it was given found in stdout, stderr or
 // any file the run wrote (reports, k6 summaries, an unpacked archive), processes and temp folders it left behind.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { stringify } from 'yaml';
-import type { Profile } from '../../src/spec/index.ts';
 import { filesUnder, secretsIn } from '../../test/support/secrets-echo.ts';
 
 /** HARNESS_BIN measures another build, e.g. one of the commit before a fix. */
@@ -43,20 +41,6 @@ export interface Row {
   readonly verdict: string;
   readonly problems: string[];
 }
-
-/** The profile with its client secrets moved to the environment, as a user keeps them. */
-export const profileIn = (work: string, profile: Profile) => {
-  const copy = structuredClone(profile);
-  const env: Record<string, string> = {};
-  for (const [role, client] of Object.entries(copy.clients)) {
-    const name = `SECRET_${role.toUpperCase()}`;
-    env[name] = client.client_secret;
-    client.client_secret = `\${${name}}`;
-  }
-  const file = join(work, 'profile.yaml');
-  writeFileSync(file, stringify(copy));
-  return { file, env };
-};
 
 const procEntries = () => readdirSync('/proc').filter((name) => /^\d+$/.test(name));
 

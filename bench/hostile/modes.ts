@@ -12,10 +12,11 @@ import { MAX_ARCHIVE_BYTES } from '../../src/certify/untar.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { AT, BODY, FILES } from '../../test/certify/fixture.ts';
+import { profileFile } from '../../test/load/run-load.ts';
 import { type LoadTargetOptions, startLoadTarget } from '../../test/support/load-target.ts';
 import { type NoVerdictMode, startNoVerdictTarget } from '../../test/support/no-verdict-target.ts';
 import { ECHO_ENV, ECHO_PROFILE, startSecretsEcho } from '../../test/support/secrets-echo.ts';
-import { type Mode, profileIn } from './measure.ts';
+import type { Mode } from './measure.ts';
 
 const REFERENCE = { minuteMs: 2000, tokenLifetimeSeconds: 5 };
 const API_KEY = 'bench-api-key-7f3e9a1c';
@@ -59,7 +60,7 @@ const reference = (
   setup: async (work) => {
     const server = await startReferenceServer({ ...REFERENCE, ...options });
     const base = server.profile();
-    const { file, env } = profileIn(work, { ...base, ...changes(base) });
+    const { file, env } = profileFile({ ...base, ...changes(base) }, work);
     const all = { ...env, API_KEY };
     return {
       args: ['conformance', '--profile', file, '--report-dir', 'reports', ...args],
@@ -96,7 +97,7 @@ const load = (options: LoadTargetOptions, extra: string[], { limit = 0, sigterm 
   setup: async (work) => {
     const target = await startLoadTarget(options);
     if (limit) target.profile.limits = { 'transaction-event': { count: limit, per: 'second' } };
-    const { file, env } = profileIn(work, target.profile);
+    const { file, env } = profileFile(target.profile, work);
     const args = [
       'load',
       '--profile',

@@ -7,8 +7,8 @@ import type { LoadSummary } from '../../load/lib/evidence.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { harness, tmp } from '../cli/run.ts';
 
-/** A profile file whose secrets come from the environment, as a user would keep them. */
-export const profileFile = (profile: Profile) => {
+/** A profile file (in `dir`) whose secrets come from the environment, as a user would keep them. */
+export const profileFile = (profile: Profile, dir = tmp()) => {
   const copy = structuredClone(profile);
   const env: Record<string, string> = {};
   for (const [role, client] of Object.entries(copy.clients)) {
@@ -16,7 +16,7 @@ export const profileFile = (profile: Profile) => {
     env[name] = client.client_secret;
     client.client_secret = `\${${name}}`;
   }
-  const file = join(tmp(), 'profile.yaml');
+  const file = join(dir, 'profile.yaml');
   writeFileSync(file, stringify(copy));
   return { file, env };
 };
