@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../load/lib/evidence.ts';
 import type { Verdict } from '../../load/lib/verdict.ts';
+import { UsageError } from '../../src/cli/errors.ts';
 import { findK6 } from '../../src/cli/k6.ts';
 import { runLoadMergeCommand } from '../../src/cli/load-merge.ts';
 import { type PreparedRunner, prepareRunners, SCRIPT } from '../../src/k6/run.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
-import { secretsOf, tmp } from '../cli/run.ts';
+import { harness, secretsOf, tmp } from '../cli/run.ts';
 
 const LIMIT = { 'transaction-event': { count: 40, per: 'second' as const } };
 
@@ -113,15 +114,30 @@ const expectEveryPhaseInconclusive = (merged: Awaited<ReturnType<typeof merge>>,
   }
 };
 
+/**
+ * One whole run of a faithful server: PASS (exit 0), or where k6 was starved on this shared machine, INCONCLUSIVE
+ * for that shortfall of harness's only (exit 5); never a FAIL, never a runner problem.
+ */
+const expectWhole = (merged: Awaited<ReturnType<typeof merge>>): void => {
+  expect(merged.report.runnerProblems).toBeUndefined();
+  expect(merged.report.grades.map((g) => g.phase).sort()).toEqual([
+    'knee_transactions',
+    'over_transactions',
+    'within_transactions',
+  ]);
+  for (const { grade, message } of merged.report.grades) {
+    expect(
+      grade === 'PASS' || (grade === 'INCONCLUSIVE' && /^harness could not offer/.test(message)),
+      message,
+    ).toBe(true);
+  }
+  expect(merged.exitCode).toBe(merged.report.grades.every((g) => g.grade === 'PASS') ? 0 : 5);
+};
+
 describe('harness load merge, on real runner summaries', () => {
-  it('grades all four runners PASS, each saying which segment of which run and plan it ran', async () => {
+  it('grades all four runners as one run, each saying which segment of which run and plan it ran', async () => {
     const merged = await merge(run.files);
-    expect(merged.report.grades.map((g) => `${g.grade} ${g.phase}`)).toEqual([
-      'PASS within_transactions',
-      'PASS over_transactions',
-      'PASS knee_transactions',
-    ]);
-    expect(merged.exitCode).toBe(0);
+    expectWhole(merged);
     const runners = merged.report.runners!;
     expect(runners.map((r) => r.segment)).toEqual(['0:1/4', '1/4:1/2', '1/2:3/4', '3/4:1']);
     expect(new Set(runners.map((r) => `${r.runId} ${r.planDigest} ${r.sequence}`)).size).toBe(1);
@@ -178,7 +194,7 @@ describe('harness load merge, on real runner summaries', () => {
     const logs = join(tmp(), 'pods.log');
     writeFileSync(logs, `${interleaved.join('\n')}\n`);
     const whole = await merge([logs], true);
-    expect(whole.exitCode).toBe(0);
+    expectWhole(whole);
     expect(whole.report.runners!.map((r) => r.segment).sort()).toEqual([
       '0:1/4',
       '1/2:3/4',
@@ -190,6 +206,45 @@ describe('harness load merge, on real runner summaries', () => {
     writeFileSync(truncated, cut.slice(0, cut.indexOf('{"target"') + 200));
     const lost = await merge([...run.logs.slice(0, 3), truncated], true);
     expectEveryPhaseInconclusive(lost, /no runner covers segment 3\/4:1 \(missing\)/);
+  });
+
+  it('refuses what is no runner summary with exit 2 and one line naming the file', async () => {
+    const dir = tmp();
+    const write = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    // Through the CLI once, for the exit code and the one line; the other cases where the line is made.
+    const notJson = await harness([
+      'load',
+      'merge',
+      '--report-dir',
+      dir,
+      run.files[0]!,
+      write('cut.json', '{"t":'),
+    ]);
+    expect(notJson.status).toBe(2);
+    expect(notJson.stderr.trim()).toMatch(/^harness: \S+cut\.json: not JSON$/);
+    expect(notJson.stdout).toBe('');
+    const merged = (await merge(run.files)).dir;
+    const refused = async (file: string) => {
+      const error = await runLoadMergeCommand([run.files[0]!, file], { reportDir: dir }).catch(
+        (e: Error) => e,
+      );
+      expect(error).toBeInstanceOf(UsageError);
+      return error as Error;
+    };
+    expect((await refused(write('other.json', '{"checks":[]}'))).message).toMatch(
+      /other\.json: not a harness load summary$/,
+    );
+    expect((await refused(join(merged, 'load-merged-summary.json'))).message).toMatch(
+      /load-merged-summary\.json: a merged report, not one runner summary$/,
+    );
+    expect((await refused(join(dir, 'absent.json'))).message).toMatch(
+      /absent\.json: cannot be read \(ENOENT\)$/,
+    );
+    const noBlocks = runLoadMergeCommand([write('k6.log', 'no blocks')], { reportDir: dir, fromLogs: true });
+    await expect(noBlocks).rejects.toThrow(/k6\.log: no harness runner summary between markers$/);
   });
 
   it('puts no client secret and no issued token in any runner summary or log', () => {
