@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LoadSummary, mergeSummaries, type SourcedSummary } from '../../load/lib/evidence.ts';
 import { summariesInLogs } from '../../load/lib/summary-markers.ts';
+import { runnerFile } from '../k6/run.ts';
 import { UsageError } from './errors.ts';
 import { writeLoadReports } from './load-reports.ts';
 import { reportDirFor } from './report-dir.ts';
@@ -85,7 +86,7 @@ export const runLoadMergeCommand = async (
     // What came out of the logs, kept as `harness load --instances` keeps its runners' summaries.
     mkdirSync(join(dir, 'runners'), { recursive: true });
     set.forEach(({ summary }, i) => {
-      const file = join(dir, 'runners', `runner-${i + 1}.json`);
+      const file = runnerFile(dir, i);
       writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
       kept.push(file);
     });
