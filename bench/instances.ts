@@ -50,6 +50,8 @@ for (const instances of [1, 4]) {
       'error %': p.errorPercent?.toFixed(2) ?? '-',
       dropped: p.dropped,
       'wall s': (wallMs / 1000).toFixed(1),
+      // What harness fell short of, when it did: an INCONCLUSIVE is no reading of the server.
+      why: p.grade === 'INCONCLUSIVE' ? p.message.replace(/^harness could not offer [\d.]+\/s: /, '') : '',
     });
   }
 }
