@@ -3,6 +3,8 @@
 // HARNESS_PLAN (the resolved plan, src/k6/plan.ts); from the CLI's pre-flight also HARNESS_ROUND_TRIP_MS,
 // HARNESS_START_AT, HARNESS_INSTANCE, HARNESS_IDS and HARNESS_TOKENS;
 // with --timeout, HARNESS_TIMEOUT_MS; HARNESS_TARGET_NAME is how summaries name the target (secrets hidden).
+// A runner's summary records HARNESS_RUN_ID, HARNESS_VERSION and HARNESS_K6_VERSION (summary.ts), and
+// HARNESS_SUMMARY_STDOUT=markers prints it between marker lines (summary-markers.ts).
 import type { K6Plan } from './plan.ts';
 import type { K6Spec } from './wire.ts';
 

@@ -163,19 +163,39 @@ describe('merging instances', () => {
         limitedMinRttMs: limited.map((l) => (l > 0 ? rtt : 0)),
       },
     });
-    const summary = (p: PhaseResult, late: number) => ({
-      target: 't',
-      generatedAt: '',
-      instances: 2,
-      lateMs: [late],
-      preflightRequests: { 'transaction-event/acme': 1 },
-      phases: [p],
+    const summary = (p: PhaseResult, late: number, segment: string, startAt = 1000) => ({
+      source: segment,
+      summary: {
+        target: 't',
+        generatedAt: '',
+        instances: 2,
+        lateMs: [late],
+        preflightRequests: { 'transaction-event/acme': 1 },
+        phases: [p],
+        runner: {
+          runId: 'r',
+          planDigest: 'd',
+          segment,
+          sequence: '0,1/2,1',
+          startAt,
+          setupCompleted: true,
+          harnessVersion: 'h',
+          k6Version: 'k',
+        },
+      },
     });
     const merged = mergeSummaries([
-      summary(part([3, 1], [1, 1], 10, 1), 0),
-      summary(part([2, 0, 2], [0, 2, 0], 30, 0.5), 40),
+      summary(part([3, 1], [1, 1], 10, 1), 0, '0:1/2'),
+      summary(part([2, 0, 2], [0, 2, 0], 30, 0.5), 40, '1/2:1'),
     ]);
     expect(merged.lateMs).toEqual([0, 40]);
+    expect(merged.runnerProblems).toBeUndefined();
+    // A runner told another common start is out of step by the difference, on top of its own lateness.
+    const apart = mergeSummaries([
+      summary(part([1], [0], 10, 1), 0, '0:1/2'),
+      summary(part([1], [0], 10, 1), 40, '1/2:1', 1200),
+    ]);
+    expect(apart.lateMs).toEqual([0, 240]);
     const [phase] = merged.phases;
     expect(phase!.slots).toEqual({
       admitted: [5, 1, 2],

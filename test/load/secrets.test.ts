@@ -1,7 +1,7 @@
 // What `harness load` writes (k6's summaries, both HTML reports, the JUnit file) and prints holds none of the
 // profile's secrets: client secrets, the target's URL, a credential header and a query value taken from the
 // environment, and the tokens the server issued.
-import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -43,7 +43,10 @@ describe('harness load and the secrets of its profile', () => {
       expect(result.status, result.stderr).toBe(0);
       const latest = realpathSync(join(reports, 'latest'));
       const texts = [
-        ...readdirSync(latest).map((name) => readFileSync(join(latest, name), 'utf8')),
+        // The reports and each runner's summary (runners/runner-1.json).
+        ...readdirSync(latest, { recursive: true, encoding: 'utf8' })
+          .filter((name) => statSync(join(latest, name)).isFile())
+          .map((name) => readFileSync(join(latest, name), 'utf8')),
         result.stdout,
         result.stderr,
       ];
