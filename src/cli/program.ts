@@ -70,6 +70,8 @@ export const buildProgram = (): Command => {
     .description('Checks a server against the service interface of SPEC.md and probes its rate limits.')
     .version(harnessVersion(), '-V, --version', 'print the version of harness')
     .exitOverride()
+    // Each command's options follow it (`load merge --report-dir` is merge's), so no parent takes a child's.
+    .enablePositionalOptions()
     // Every error of harness starts "harness:", commander's own too; subcommands inherit this (set before them).
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'harness: ')) })
     .addHelpText('after', EXIT_CODES_HELP);
@@ -213,6 +215,7 @@ export const buildProgram = (): Command => {
     .addHelpText('after', EXIT_CODES_HELP)
     .action(load);
   loadCommand
+    .enablePositionalOptions()
     .command('merge')
     .description(
       "Grade runners' summaries (k6-operator pods, or runners/ of a load run) as one run, with load's reports and " +

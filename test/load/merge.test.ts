@@ -3,7 +3,7 @@
 // setup() timed out, against the embedded reference server at a low limit. Whatever is lost, doubled, foreign or
 // failed, the merge says INCONCLUSIVE naming it, never FAIL and never PASS.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../load/lib/evidence.ts';
@@ -206,6 +206,15 @@ describe('harness load merge, on real runner summaries', () => {
     writeFileSync(truncated, cut.slice(0, cut.indexOf('{"target"') + 200));
     const lost = await merge([...run.logs.slice(0, 3), truncated], true);
     expectEveryPhaseInconclusive(lost, /no runner covers segment 3\/4:1 \(missing\)/);
+  });
+
+  it('writes its reports into --report-dir, which the load command around it must not take', async () => {
+    const dir = tmp();
+    const merged = await harness(['load', 'merge', '--report-dir', dir, ...run.files]);
+    expect(merged.stderr).not.toMatch(/^harness:/m);
+    expect(readdirSync(dir, { recursive: true })).toContainEqual(
+      expect.stringMatching(/load-merged-summary\.json$/),
+    );
   });
 
   it('refuses what is no runner summary with exit 2 and one line naming the file', async () => {
