@@ -3,18 +3,10 @@ import type { Clause, Convention } from '../spec/index.ts';
 import type { CheckContext } from './context.ts';
 import type { Grade, ServerVerdict } from './grades.ts';
 import type { LimitTimeline } from './limit-timeline.ts';
+import type { PlanItem } from './plan-item.ts';
 import type { Target } from './target.ts';
 
-/** Requests a check (or the probe it shares) will send; `key` dedups shared work across checks. */
-export interface PlanItem {
-  readonly key: string;
-  readonly endpoint: string;
-  readonly requests: number;
-  /** Extra requests the check may send to confirm a result (a retry after Retry-After, a repeated probe). */
-  readonly margin: number;
-  /** Sent by a bucket's probe, which publishes admitted responses (path ids come from them). */
-  readonly probe?: boolean;
-}
+export type { PlanItem };
 
 export interface CheckDefinition {
   /** Stable and explicit, e.g. `AUTH-TOKEN-TYPE`; baselines and `--only` refer to it. */
