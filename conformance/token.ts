@@ -1,11 +1,16 @@
 // SPEC.md §2 (access token response), §4 (token endpoint payload), §5 rules 1-2 and the 400 row of §7.
 import { Ajv } from 'ajv';
-import type { Exchange } from '../src/client/index.ts';
-import { isSuccess } from '../src/client/index.ts';
-import type { CheckContext } from '../src/runner/context.ts';
-import { TOKEN_ENDPOINT_KEY } from '../src/runner/counting-client.ts';
-import { fail, info, skip, warn } from '../src/runner/grades.ts';
-import type { CheckDefinition } from '../src/runner/types.ts';
+import {
+  type CheckContext,
+  type CheckDefinition,
+  type Exchange,
+  fail,
+  info,
+  isSuccess,
+  skip,
+  TOKEN_ENDPOINT_KEY,
+  warn,
+} from '../src/runner/checks.ts';
 import {
   AUTH_RULES,
   CONVENTIONS,
