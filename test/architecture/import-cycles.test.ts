@@ -21,7 +21,7 @@ const importsOf = (file: string): string[] =>
     .map((name) => resolve(dirname(file), name))
     .filter((path) => existsSync(path));
 
-/** Each cycle reachable from `roots`, as the files along it, the first repeated at the end. */
+/** Cycles reachable from `roots` (at least one for each there is), as the files along it, the first repeated last. */
 const importCycles = (roots: readonly string[]): string[][] => {
   const cycles: string[][] = [];
   const done = new Set<string>();
@@ -29,7 +29,10 @@ const importCycles = (roots: readonly string[]): string[][] => {
   const visit = (file: string): void => {
     const at = path.indexOf(file);
     if (at >= 0) {
-      cycles.push([...path.slice(at), file]);
+      // Started at its first file by name, so one cycle reads the same wherever the search came upon it.
+      const ring = path.slice(at);
+      const start = ring.indexOf([...ring].sort()[0]!);
+      cycles.push([...ring.slice(start), ...ring.slice(0, start), ring[start]!]);
       return;
     }
     if (done.has(file)) return;
