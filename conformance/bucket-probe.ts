@@ -1,15 +1,19 @@
 // A bucket's probe as the limit, sharing and limiter checks use it: what it sends (the plan), and the observations
 // every check of the bucket grades. One module both limits.ts and sharing.ts read, so neither depends on the other.
-import type { Exchange } from '../src/client/index.ts';
-import type { LoggedRequest } from '../src/runner/bucket-log.ts';
-import type { CheckContext } from '../src/runner/context.ts';
-import { skip, skipByChoice } from '../src/runner/grades.ts';
-import { relativeTo } from '../src/runner/limit-bounds.ts';
-import { probeBucket } from '../src/runner/probe.ts';
-import type { ProbePlan, ProbeResult } from '../src/runner/probe-result.ts';
-import { replayFor } from '../src/runner/repro.ts';
-import type { Target } from '../src/runner/target.ts';
-import type { PlanItem } from '../src/runner/types.ts';
+import {
+  type CheckContext,
+  type Exchange,
+  type LoggedRequest,
+  type PlanItem,
+  type ProbePlan,
+  type ProbeResult,
+  probeBucket,
+  relativeTo,
+  replayFor,
+  skip,
+  skipByChoice,
+  type Target,
+} from '../src/runner/checks.ts';
 import type { BucketId } from '../src/spec/index.ts';
 import { probeVariants } from './sharing-rules.ts';
 

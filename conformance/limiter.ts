@@ -2,11 +2,16 @@
 // and the burst a client can get across a window edge. Recorded as INFO; SPEC.md §8 does not prescribe a kind. It
 // reads the Observability bucket's probe: what came back after the first 429 and right after the edge.
 
-import { isSuccess } from '../src/client/index.ts';
-import type { CheckContext } from '../src/runner/context.ts';
-import { info, skip, skipByChoice } from '../src/runner/grades.ts';
-import { retryAfterShown } from '../src/runner/probe-result.ts';
-import type { CheckDefinition } from '../src/runner/types.ts';
+import {
+  type CheckContext,
+  type CheckDefinition,
+  check,
+  info,
+  isSuccess,
+  needsObservabilityEndpoints,
+  retryAfterShown,
+  skip,
+} from '../src/runner/checks.ts';
 import { type BucketId, cite, limitQuote } from '../src/spec/index.ts';
 import { probe, probeRequests } from './bucket-probe.ts';
 
@@ -14,8 +19,6 @@ import { probe, probeRequests } from './bucket-probe.ts';
 const BUCKET: BucketId = 'observability';
 
 const classify = async (ctx: CheckContext): Promise<string> => {
-  if (ctx.target.endpointsIn(BUCKET).length === 0)
-    return skipByChoice('the profile lists no Observability endpoints');
   const result = await probe(ctx, BUCKET);
   const { edge, afterEdge, firstRefusal, retryAfterSeconds: seconds, limit } = result;
   if (edge === undefined || afterEdge === undefined || firstRefusal === undefined || seconds === undefined) {
@@ -58,7 +61,7 @@ const classify = async (ctx: CheckContext): Promise<string> => {
 };
 
 export const limiterChecks = (): CheckDefinition[] => [
-  {
+  check({
     id: 'LIMITER-ALGORITHM',
     failsWith: [],
     title: 'Which kind of rate limiter the target runs, and the burst it allows at a window edge',
@@ -70,6 +73,7 @@ export const limiterChecks = (): CheckDefinition[] => [
     // It sends nothing of its own: it reads the Observability probe.
     // The probe it reads: planned here too, so it is set aside even when no limit check of the bucket runs.
     plan: (target) => probeRequests(target, BUCKET),
+    requires: [needsObservabilityEndpoints],
     run: classify,
-  },
+  }),
 ];

@@ -2,29 +2,30 @@
 // the spec data, one set per bucket, and all of a bucket's checks grade one shared probe (src/runner/probe.ts)
 // with the bounds every faithful limiter obeys (src/runner/limit-bounds.ts): a FAIL holds whatever the
 // network did, wherever the server's window began and whichever kind of limiter it runs.
-import { mostAdmittedInSpan } from '../load/lib/faithful-bounds.ts';
-import { retryAfterBeyondWindow } from '../load/lib/retry-after.ts';
-import { isSuccess } from '../src/client/index.ts';
-import type { CheckContext } from '../src/runner/context.ts';
-import { fail, inconclusive, skip, warn } from '../src/runner/grades.ts';
 import {
   admittedAfterRefusal,
   admittedInSpan,
   allRefused,
+  type CheckContext,
+  type CheckDefinition,
+  fail,
+  inconclusive,
   isAdmitted,
+  isSuccess,
+  limitTimeline,
   mayHaveSpentRoom,
+  mostAdmittedInSpan,
   type Observation,
-  refusedBelowLimit,
-} from '../src/runner/limit-bounds.ts';
-import { limitTimeline } from '../src/runner/limit-timeline.ts';
-import {
   type ProbeResult,
+  refusedBelowLimit,
+  retryAfterBeyondWindow,
   retryAfterSeconds,
   retryAfterShown,
   retryToleranceMs,
-} from '../src/runner/probe-result.ts';
-import type { Target } from '../src/runner/target.ts';
-import type { CheckDefinition } from '../src/runner/types.ts';
+  skip,
+  type Target,
+  warn,
+} from '../src/runner/checks.ts';
 import {
   BUCKETS,
   type BucketId,

@@ -1,7 +1,6 @@
 // SPEC.md §8 rule 1: who shares a limit. Each rule is a request a bucket's probe sends once the bucket is spent
 // (see src/runner/probe.ts, Variant), and what its answer must be.
-import type { Variant } from '../src/runner/probe-result.ts';
-import type { Target } from '../src/runner/target.ts';
+import type { Target, Variant } from '../src/runner/checks.ts';
 import type { BucketId, ClientRole } from '../src/spec/index.ts';
 
 export interface SharingRule {

@@ -1,11 +1,16 @@
 // SPEC.md §2 (access token response), §4 (token endpoint payload), §5 rules 1-2 and the 400 row of §7.
 import { Ajv } from 'ajv';
-import type { Exchange } from '../src/client/index.ts';
-import { isSuccess } from '../src/client/index.ts';
-import type { CheckContext } from '../src/runner/context.ts';
-import { TOKEN_ENDPOINT_KEY } from '../src/runner/counting-client.ts';
-import { fail, info, skip, warn } from '../src/runner/grades.ts';
-import type { CheckDefinition } from '../src/runner/types.ts';
+import {
+  type CheckContext,
+  type CheckDefinition,
+  type Exchange,
+  fail,
+  info,
+  isSuccess,
+  skip,
+  TOKEN_ENDPOINT_KEY,
+  warn,
+} from '../src/runner/checks.ts';
 import {
   AUTH_RULES,
   CONVENTIONS,
@@ -92,6 +97,34 @@ const settle = (...judgements: Judgement[]): string => {
   return message;
 };
 
+/** §2: "| token_type | string | Always `Bearer` |". */
+const isBearer = async (ctx: CheckContext): Promise<string> => {
+  const { token_type: type } = await okBody(ctx);
+  if (type === TOKEN_TYPE) return 'token_type is Bearer';
+  // SPEC.md, the contract being certified, says "Always `Bearer`", so another spelling fails even though RFC 6749
+  // §5.1 lets clients compare it case-insensitively; a team that accepts it records that in a baseline.
+  const rfcNote =
+    typeof type === 'string' && type.toLowerCase() === TOKEN_TYPE.toLowerCase()
+      ? ' (RFC 6749 §5.1 compares token_type case-insensitively; to accept this spelling, baseline AUTH-TOKEN-TYPE)'
+      : '';
+  return fail(`token_type is ${JSON.stringify(type)}, not "Bearer" as SPEC.md §2 says${rfcNote}`);
+};
+
+/** RFC 6749 §5.1: the token response carries Cache-Control: no-store and Pragma: no-cache. */
+const forbidsCaching = async (ctx: CheckContext): Promise<string> => {
+  const exchange = await specResponse(ctx);
+  ctx.record(exchange);
+  if (exchange.status !== 200) return skip(`no successful token response to examine (see AUTH-TOKEN-FORM)`);
+  const cacheControl = exchange.headers['cache-control'] ?? '';
+  const missing = [
+    ...(/(^|,)\s*no-store\s*(,|$)/i.test(cacheControl) ? [] : ['Cache-Control: no-store']),
+    ...(/no-cache/i.test(exchange.headers.pragma ?? '') ? [] : ['Pragma: no-cache']),
+  ];
+  // SPEC.md is silent; RFC 6749 requires it, since the body carries a credential.
+  if (missing.length > 0) return warn(`the token response lacks ${missing.join(' and ')} (RFC 6749 §5.1)`);
+  return 'Cache-Control: no-store and Pragma: no-cache present';
+};
+
 const base = { tags: ['token'], lane: 'token', required: true, plan: () => [] } as const;
 const tokenPlan = (id: string, requests: number) => () => [
   { key: id, endpoint: TOKEN_ENDPOINT_KEY, requests, margin: 0 },
@@ -150,17 +183,7 @@ export const tokenChecks = (): CheckDefinition[] => [
     failsWith: ['FAIL'],
     title: 'token_type is `Bearer`',
     ...cite(tokenResponseRow('token_type')),
-    run: async (ctx) => {
-      const { token_type: type } = await okBody(ctx);
-      if (type === TOKEN_TYPE) return 'token_type is Bearer';
-      // SPEC.md, the contract being certified, says "Always `Bearer`", so another spelling fails even though RFC 6749
-      // §5.1 lets clients compare it case-insensitively; a team that accepts it records that in a baseline.
-      const rfcNote =
-        typeof type === 'string' && type.toLowerCase() === TOKEN_TYPE.toLowerCase()
-          ? ' (RFC 6749 §5.1 compares token_type case-insensitively; to accept this spelling, baseline AUTH-TOKEN-TYPE)'
-          : '';
-      return fail(`token_type is ${JSON.stringify(type)}, not "Bearer" as SPEC.md §2 says${rfcNote}`);
-    },
+    run: isBearer,
   },
   {
     ...base,
@@ -183,21 +206,7 @@ export const tokenChecks = (): CheckDefinition[] => [
     clause: '§5 rule 2',
     ...citeConvention(CONVENTIONS.tokenNoStore),
     required: false,
-    run: async (ctx) => {
-      const exchange = await specResponse(ctx);
-      ctx.record(exchange);
-      if (exchange.status !== 200)
-        return skip(`no successful token response to examine (see AUTH-TOKEN-FORM)`);
-      const cacheControl = exchange.headers['cache-control'] ?? '';
-      const missing = [
-        ...(/(^|,)\s*no-store\s*(,|$)/i.test(cacheControl) ? [] : ['Cache-Control: no-store']),
-        ...(/no-cache/i.test(exchange.headers.pragma ?? '') ? [] : ['Pragma: no-cache']),
-      ];
-      // SPEC.md is silent; RFC 6749 requires it, since the body carries a credential.
-      if (missing.length > 0)
-        return warn(`the token response lacks ${missing.join(' and ')} (RFC 6749 §5.1)`);
-      return 'Cache-Control: no-store and Pragma: no-cache present';
-    },
+    run: forbidsCaching,
   },
   badRequest('AUTH-TOKEN-BAD-CLIENT-ID', 'A wrong client_id gets 400', 'wrong client_id', (f) => ({
     ...f,

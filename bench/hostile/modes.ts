@@ -12,7 +12,7 @@ import { MAX_ARCHIVE_BYTES } from '../../src/certify/untar.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { AT, BODY, FILES } from '../../test/certify/fixture.ts';
-import { profileFile } from '../../test/load/run-load.ts';
+import { profileFile } from '../../test/cli/run.ts';
 import { type LoadTargetOptions, startLoadTarget } from '../../test/support/load-target.ts';
 import { type NoVerdictMode, startNoVerdictTarget } from '../../test/support/no-verdict-target.ts';
 import { ECHO_ENV, ECHO_PROFILE, startSecretsEcho } from '../../test/support/secrets-echo.ts';

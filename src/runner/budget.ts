@@ -2,7 +2,7 @@
 // its plan may send (retry margin included) before it starts, so a probe never stops half way; a check whose share
 // does not fit is SKIPped without sending anything, and a request beyond every share is refused before it leaves.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { PlanItem } from './types.ts';
+import type { PlanItem } from './plan-item.ts';
 
 export class BudgetExhausted extends Error {
   override readonly name = 'BudgetExhausted';

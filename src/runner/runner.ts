@@ -14,7 +14,7 @@ import type { Progress } from './progress.ts';
 import { reproFor } from './repro.ts';
 import { noTokenReason, Session } from './session.ts';
 import type { Target } from './target.ts';
-import type { CheckDefinition, CheckResult, RunReport } from './types.ts';
+import type { CheckDefinition, CheckResult, Lane, RunReport } from './types.ts';
 
 export interface RunOptions {
   readonly progress: Progress;
@@ -31,9 +31,6 @@ export interface RunOptions {
   /** How `harness replay` reaches this target again (--profile and the like), for the probes' reproductions. */
   readonly replayArguments?: readonly string[];
 }
-
-/** Lane of checks that run beside all others from the start (runCheck never rejects, so it is awaited last). */
-const ALONGSIDE = 'alongside';
 
 /** How a check ended; `byChoice` marks a SKIP the user chose (see skipByChoice), which leaves no rule unverified. */
 interface Verdict {
@@ -138,7 +135,7 @@ const describe = (check: CheckDefinition) => ({
 });
 
 const runLanes = async (checks: readonly CheckDefinition[], session: Session): Promise<Ran[]> => {
-  const lanes = new Map<string, CheckDefinition[]>();
+  const lanes = new Map<Lane, CheckDefinition[]>();
   for (const check of checks) lanes.set(check.lane, [...(lanes.get(check.lane) ?? []), check]);
   const results = await Promise.all(
     [...lanes.values()].map(async (lane) => {
@@ -183,8 +180,9 @@ export const runConformance = async (
   const interrupt = () => void session.end(String(options.stop?.reason));
   if (options.stop?.aborted) interrupt();
   else options.stop?.addEventListener('abort', interrupt, { once: true });
+  // Awaited last: runCheck never rejects.
   const alongside = runLanes(
-    running.filter((c) => c.lane === ALONGSIDE),
+    running.filter((c) => c.lane === 'alongside'),
     session,
   );
   try {
@@ -196,9 +194,9 @@ export const runConformance = async (
     );
     // Sub-second windows first and alone: a 500-request burst must fit in one second, which other lanes' traffic
     // on the same machine could stretch.
-    const main = running.filter((c) => !['before', 'after', ALONGSIDE].includes(c.lane));
-    const subSecond = (c: CheckDefinition) =>
-      c.lane in BUCKETS && target.limitOf(c.lane as BucketId).windowMs <= 1000;
+    const main = running.filter((c) => !['before', 'after', 'alongside'].includes(c.lane));
+    const subSecond = ({ lane }: CheckDefinition) =>
+      lane in BUCKETS && target.limitOf(lane as BucketId).windowMs <= 1000;
     ran.push(...(await runLanes(main.filter(subSecond), session)));
     ran.push(
       ...(await runLanes(

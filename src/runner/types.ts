@@ -1,20 +1,20 @@
 import type { Evidence } from '../client/index.ts';
-import type { Clause, Convention } from '../spec/index.ts';
+import type { BucketId, Clause, Convention } from '../spec/index.ts';
 import type { CheckContext } from './context.ts';
 import type { Grade, ServerVerdict } from './grades.ts';
 import type { LimitTimeline } from './limit-timeline.ts';
+import type { PlanItem } from './plan-item.ts';
 import type { Target } from './target.ts';
 
-/** Requests a check (or the probe it shares) will send; `key` dedups shared work across checks. */
-export interface PlanItem {
-  readonly key: string;
-  readonly endpoint: string;
-  readonly requests: number;
-  /** Extra requests the check may send to confirm a result (a retry after Retry-After, a repeated probe). */
-  readonly margin: number;
-  /** Sent by a bucket's probe, which publishes admitted responses (path ids come from them). */
-  readonly probe?: boolean;
-}
+export type { PlanItem };
+
+/**
+ * Checks that share a lane run in order, lanes run concurrently (see runConformance). Most lanes are the rate-limit
+ * bucket a check draws from, so no check eats into another's budget mid-measurement; `token` holds the token
+ * endpoint's checks; `before` runs ahead of every probe, `after` once they are all done, and `alongside` beside all
+ * the others from the start.
+ */
+export type Lane = BucketId | 'token' | 'before' | 'after' | 'alongside';
 
 export interface CheckDefinition {
   /** Stable and explicit, e.g. `AUTH-TOKEN-TYPE`; baselines and `--only` refer to it. */
@@ -26,11 +26,7 @@ export interface CheckDefinition {
   /** The RFC the check follows where SPEC.md is silent: `quote` is then the RFC's text, and the check is not required. */
   readonly convention?: Convention;
   readonly tags: readonly string[];
-  /**
-   * Checks that share a lane run in order, lanes run concurrently. A lane is the rate-limit bucket a check draws
-   * from, so no check eats into another's budget mid-measurement.
-   */
-  readonly lane: string;
+  readonly lane: Lane;
   /** SPEC.md states the rule, so a run that skips it cannot certify the target. */
   readonly required: boolean;
   /**

@@ -55,19 +55,23 @@ export const startHarness = (
 
 export const tmp = () => mkdtempSync(join(tmpdir(), 'harness-cli-'));
 
-/** A profile file whose secrets come from the environment, as a user would keep them; `changes` override fields. */
-export const profileFor = (server: RunningReferenceServer, changes: Partial<Profile> = {}) => {
-  const profile = { ...server.profile(), ...changes };
+/** A profile file (in `dir`) whose secrets come from the environment, as a user would keep them. */
+export const profileFile = (profile: Profile, dir = tmp()) => {
+  const copy = structuredClone(profile);
   const env: Record<string, string> = {};
-  for (const [role, client] of Object.entries(profile.clients)) {
+  for (const [role, client] of Object.entries(copy.clients)) {
     const name = `SECRET_${role.toUpperCase()}`;
     env[name] = client.client_secret;
     client.client_secret = `\${${name}}`;
   }
-  const file = join(tmp(), 'profile.yaml');
-  writeFileSync(file, stringify(profile));
+  const file = join(dir, 'profile.yaml');
+  writeFileSync(file, stringify(copy));
   return { file, env };
 };
+
+/** The reference server's profile as a file (see profileFile); `changes` override fields. */
+export const profileFor = (server: RunningReferenceServer, changes: Partial<Profile> = {}) =>
+  profileFile({ ...server.profile(), ...changes });
 
 /** Every secret the server knows and every token it issued: none may appear in an artifact. */
 export const secretsOf = (server: RunningReferenceServer): string[] => [

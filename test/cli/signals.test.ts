@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/runner/types.ts';
-import { profileFile } from '../load/run-load.ts';
 import { type LoadTarget, startLoadTarget } from '../support/load-target.ts';
-import { spawnHarness, tmp } from './run.ts';
+import { profileFile, spawnHarness, tmp } from './run.ts';
 
 /** The k6 processes `pid` started, from /proc (Linux). */
 const k6ChildrenOf = (pid: number): number[] =>

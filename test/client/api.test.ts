@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TokenError } from '../../src/client/index.ts';
-import { CLIENT, closeAfterEach, connect } from './servers.ts';
+import { CLIENT, closeAfterEach, connect, rejectedWith } from './servers.ts';
 
 const cleanup = closeAfterEach();
 
@@ -88,10 +88,9 @@ describe('ApiClient.call', () => {
     await api.call(CLIENT, SCHEDULE);
     target.expireAll();
     target.breakTokenEndpoint(400, { error: 'invalid_client' });
-    const err = await api.call(CLIENT, SCHEDULE).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(TokenError);
-    expect((err as TokenError).rejected?.response?.status).toBe(401);
-    expect((err as TokenError).evidence.response?.status).toBe(400);
+    const err = await rejectedWith(TokenError, api.call(CLIENT, SCHEDULE));
+    expect(err.rejected?.response?.status).toBe(401);
+    expect(err.evidence.response?.status).toBe(400);
   });
 });
 

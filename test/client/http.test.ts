@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyError, DEFAULT_MAX_BODY_BYTES, HttpClient, TargetError } from '../../src/client/index.ts';
 import { HUGE_BODY_BYTES, startHostile } from '../support/hostile.ts';
-import { closeAfterEach, sendJson, startServer, type TestServer } from './servers.ts';
+import { closeAfterEach, rejectedWith, sendJson, startServer, type TestServer } from './servers.ts';
 
 const cleanup = closeAfterEach();
 
@@ -15,15 +15,6 @@ const client = (options: ConstructorParameters<typeof HttpClient>[0] = {}): Http
   const c = new HttpClient(options);
   cleanup(() => c.close());
   return c;
-};
-
-const failure = async (promise: Promise<unknown>): Promise<TargetError> => {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TargetError);
-  return err as TargetError;
 };
 
 describe('HttpClient.send', () => {
@@ -158,7 +149,7 @@ describe('TargetError', () => {
     const s = await startServer((_req, res) => res.end());
     await s.close();
     const url = `${s.origin}/api/rules/schedule`;
-    const err = await failure(client().send({ method: 'GET', url }));
+    const err = await rejectedWith(TargetError, client().send({ method: 'GET', url }));
     expect(err.kind).toBe('unreachable');
     expect(err.message).toContain(url);
     expect(err.message).toContain('ECONNREFUSED');
@@ -172,7 +163,8 @@ describe('TargetError', () => {
       res.writeHead(200);
       res.write('partial');
     });
-    const err = await failure(
+    const err = await rejectedWith(
+      TargetError,
       client({ requestTimeoutMs: 100 }).send({ method: 'GET', url: `${s.origin}/slow` }),
     );
     expect(err.kind).toBe('timeout');
@@ -181,7 +173,7 @@ describe('TargetError', () => {
 
   it('is "reset" when the server drops the connection', async () => {
     const dropping = await server((_req, res) => res.socket?.destroy());
-    const err = await failure(client().send({ method: 'GET', url: `${dropping.origin}/` }));
+    const err = await rejectedWith(TargetError, client().send({ method: 'GET', url: `${dropping.origin}/` }));
     expect(err.kind).toBe('reset');
   });
 

@@ -1,8 +1,21 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { ApiClient, HttpClient, TokenManager } from '../../src/client/index.ts';
+
+/** What `promise` rejects with, asserted to be a `type` (a fulfilled promise fails the assertion). */
+export const rejectedWith = async <E extends Error>(
+  type: abstract new (...args: never[]) => E,
+  promise: Promise<unknown>,
+): Promise<E> => {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(type);
+  return error as E;
+};
 
 export interface Recorded {
   readonly method: string;

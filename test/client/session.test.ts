@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { type Evidence, REDACTED, redactToken, TargetError, TokenError } from '../../src/client/index.ts';
-import { CLIENT, closeAfterEach, connect } from './servers.ts';
+import { CLIENT, closeAfterEach, connect, rejectedWith } from './servers.ts';
 
 const cleanup = closeAfterEach();
 
@@ -32,8 +32,8 @@ it('keeps every secret and full token out of all evidence of a scripted session'
   captured.push(await tokens.requestToken({ ...CLIENT, client_secret: `${CLIENT.client_secret}-wrong` }));
   target.expireAll();
   target.breakTokenEndpoint(400, { error: 'invalid_client', echo: CLIENT.client_secret });
-  const failed = await api.call(CLIENT, schedule).catch((e: unknown) => e);
-  captured.push(evidenceOf(failed), (failed as TokenError).rejected);
+  const failed = await rejectedWith(TokenError, api.call(CLIENT, schedule));
+  captured.push(evidenceOf(failed), failed.rejected);
 
   const json = JSON.stringify(captured);
   expect(target.issued.length).toBeGreaterThanOrEqual(3);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, TokenError, TokenManager } from '../../src/client/index.ts';
 import { startHostile } from '../support/hostile.ts';
-import { CLIENT, closeAfterEach, type FakeTarget, startTarget, TENANT } from './servers.ts';
+import { CLIENT, closeAfterEach, type FakeTarget, rejectedWith, startTarget, TENANT } from './servers.ts';
 
 const cleanup = closeAfterEach();
 
@@ -32,15 +32,6 @@ const setup = async (
     rememberFailures: options.rememberFailures ?? false,
   });
   return { target, tokens, clock };
-};
-
-const tokenError = async (promise: Promise<unknown>): Promise<TokenError> => {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TokenError);
-  return err as TokenError;
 };
 
 describe('TokenManager', () => {
@@ -129,7 +120,7 @@ describe('TokenManager', () => {
   it('throws TokenError with redacted evidence when the endpoint refuses', async () => {
     const { target, tokens } = await setup();
     target.breakTokenEndpoint(400, { error: 'invalid_scope' });
-    const err = await tokenError(tokens.token(CLIENT));
+    const err = await rejectedWith(TokenError, tokens.token(CLIENT));
     expect(err.message).toContain('400');
     expect(err.evidence.response?.status).toBe(400);
     expect(err.evidence.request.body).toContain('client_secret=[REDACTED]');
@@ -144,16 +135,16 @@ describe('TokenManager', () => {
   ])('throws TokenError on 200 with %s, and does not cache the failure', async (_name, body) => {
     const { target, tokens } = await setup();
     target.breakTokenEndpoint(200, body);
-    await tokenError(tokens.token(CLIENT));
-    await tokenError(tokens.token(CLIENT));
+    await rejectedWith(TokenError, tokens.token(CLIENT));
+    await rejectedWith(TokenError, tokens.token(CLIENT));
     expect(target.tokenRequests()).toHaveLength(2);
   });
 
   it('with rememberFailures, answers a failed client with its first failure and sends nothing more', async () => {
     const { target, tokens } = await setup({ rememberFailures: true });
     target.breakTokenEndpoint(500, 'internal error');
-    const first = await tokenError(tokens.token(CLIENT));
-    const again = await tokenError(tokens.token(CLIENT));
+    const first = await rejectedWith(TokenError, tokens.token(CLIENT));
+    const again = await rejectedWith(TokenError, tokens.token(CLIENT));
     expect(again).toBe(first);
     expect(first.message).toContain('answered 500');
     expect(target.tokenRequests()).toHaveLength(1);
@@ -172,10 +163,10 @@ describe('TokenManager', () => {
       http,
       rememberFailures: true,
     });
-    const err = await tokenError(tokens.token(CLIENT));
+    const err = await rejectedWith(TokenError, tokens.token(CLIENT));
     expect(err.message).toMatch(/^connection reset: POST /);
     expect(err.evidence.error?.kind).toBe('reset');
-    expect(await tokenError(tokens.token(CLIENT))).toBe(err);
+    expect(await rejectedWith(TokenError, tokens.token(CLIENT))).toBe(err);
   });
 
   it('says a 200 whose body is over the cap holds no token', async () => {
@@ -186,7 +177,7 @@ describe('TokenManager', () => {
       () => hostile.close(),
     );
     const tokens = new TokenManager({ authUrl: hostile.authUrl, tenant: TENANT, http });
-    const err = await tokenError(tokens.token(CLIENT));
+    const err = await rejectedWith(TokenError, tokens.token(CLIENT));
     expect(err.message).toContain('answered 200 with a body over 65536 bytes');
     expect(err.evidence.response?.body).toMatch(/\(body cut at 65536 bytes\)$/);
   });

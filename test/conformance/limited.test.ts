@@ -1,7 +1,7 @@
 // A 429 says the tenant's limit was spent, which its other integrations share (SPEC.md §8 rule 1), nothing of the
 // token or of permission: the checks wait it out and send again, and grade only what the server then answers.
 import { describe, expect, it } from 'vitest';
-import { independencePair } from '../../conformance/sharing.ts';
+import { independencePair } from '../../conformance/independence.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import { checksThrough } from '../support/forward.ts';
 

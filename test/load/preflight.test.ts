@@ -9,8 +9,8 @@ import { k6PlanFor } from '../../src/k6/plan.ts';
 import { PreflightError, runPreflight } from '../../src/k6/preflight.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
-import { harness } from '../cli/run.ts';
-import { profileFile, runLoad } from './run-load.ts';
+import { harness, profileFile } from '../cli/run.ts';
+import { runLoad } from './run-load.ts';
 
 const UPLOAD_URL = 'POST /api/transactions/batch/generate-upload-url';
 

@@ -1,25 +1,10 @@
 // Runs `harness load` as a user would, against a reference server started here (on loopback, or behind Toxiproxy),
 // and reads back what it wrote.
-import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import type { LoadSummary } from '../../load/lib/evidence.ts';
 import type { Profile } from '../../src/spec/index.ts';
-import { harness, tmp } from '../cli/run.ts';
-
-/** A profile file (in `dir`) whose secrets come from the environment, as a user would keep them. */
-export const profileFile = (profile: Profile, dir = tmp()) => {
-  const copy = structuredClone(profile);
-  const env: Record<string, string> = {};
-  for (const [role, client] of Object.entries(copy.clients)) {
-    const name = `SECRET_${role.toUpperCase()}`;
-    env[name] = client.client_secret;
-    client.client_secret = `\${${name}}`;
-  }
-  const file = join(dir, 'profile.yaml');
-  writeFileSync(file, stringify(copy));
-  return { file, env };
-};
+import { harness, profileFile, tmp } from '../cli/run.ts';
 
 export const runLoad = async (profile: Profile, args: string[]) => {
   const { file, env } = profileFile(profile);

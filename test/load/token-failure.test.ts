@@ -7,8 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/spec/index.ts';
-import { harness } from '../cli/run.ts';
-import { profileFile, runLoad } from './run-load.ts';
+import { harness, profileFile } from '../cli/run.ts';
+import { runLoad } from './run-load.ts';
 
 interface TokenServer {
   readonly profile: Profile;

@@ -1,0 +1,43 @@
+// Everything a check in conformance/ needs from the runner, in one module: registering a check and its
+// preconditions, the grades it ends with, the probe and the bounds that grade it. Checks import this and the spec
+// data (src/spec) only, so the runner's own layout can change without touching them.
+export { mostAdmittedInSpan } from '../../load/lib/faithful-bounds.ts';
+export { retryAfterBeyondWindow } from '../../load/lib/retry-after.ts';
+export { type Exchange, isSuccess, issuedToken } from '../client/index.ts';
+export { clock, type LoggedRequest } from './bucket-log.ts';
+export type { CheckContext } from './context.ts';
+export { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
+export { fail, inconclusive, info, skip, skipByChoice, warn } from './grades.ts';
+export {
+  admittedAfterRefusal,
+  admittedInSpan,
+  allRefused,
+  isAdmitted,
+  mayHaveSpentRoom,
+  type Observation,
+  refusedBelowLimit,
+  relativeTo,
+} from './limit-bounds.ts';
+export { limitTimeline } from './limit-timeline.ts';
+export type { PlanItem } from './plan-item.ts';
+export {
+  check,
+  needsClient,
+  needsObservabilityEndpoints,
+  needsProfile,
+  needsToken,
+  type Precondition,
+} from './preconditions.ts';
+export { probeBucket } from './probe.ts';
+export {
+  type ProbePlan,
+  type ProbeResult,
+  retryAfterSeconds,
+  retryAfterShown,
+  retryToleranceMs,
+  retryWaitMs,
+  type Variant,
+} from './probe-result.ts';
+export { replayFor } from './repro.ts';
+export type { Target } from './target.ts';
+export type { CheckDefinition, Lane } from './types.ts';
