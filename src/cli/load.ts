@@ -1,9 +1,7 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PhasePlan } from '../../load/lib/plan.ts';
-import { summaryHtml } from '../../load/lib/report-html.ts';
-import { byGrade, GRADE_ORDER, reportJson } from '../../load/lib/verdict.ts';
+import type { LoadGrade } from '../../load/lib/verdict.ts';
 import { TargetError, TokenError } from '../client/index.ts';
 import { k6Network } from '../k6/k6-network.ts';
 import { k6PlanFor } from '../k6/plan.ts';
@@ -11,12 +9,18 @@ import { PreflightError } from '../k6/preflight.ts';
 import { availableProbes } from '../k6/probes.ts';
 import { LoadInterrupted, type LoadOutcome, runLoad } from '../k6/run.ts';
 import { loadProfile } from '../profile/load.ts';
-import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
-import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
-import { type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from '../report/load-junit.ts';
-import { UNREACHABLE, UNUSABLE, unreachableJUnit, writeUnreachableReports } from '../report/unreachable.ts';
-import { pointLatest } from '../report/write.ts';
-import { resolveTarget } from '../runner/target.ts';
+import { type FaultName, startReferenceServer } from '../reference/index.ts';
+import { phaseAsRun } from '../report/junit.ts';
+import {
+  judgedRun,
+  type LoadReportRun,
+  loadSummaryLines,
+  phaseCounts,
+  summaryFile,
+  writeLoadReports,
+} from '../report/load-reports.ts';
+import { gradeOutcome } from '../report/outcome.ts';
+import { UNREACHABLE, UNUSABLE, unreachableJUnit } from '../report/unreachable.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
 import {
@@ -31,14 +35,8 @@ import {
 import { findK6 } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
 import { startProgress } from './load-progress.ts';
-import {
-  httpOptionsOf,
-  type NetworkFlags,
-  networkFor,
-  unreachableOrigins,
-  withNetworkFlags,
-} from './network.ts';
-import { reportDirFor } from './report-dir.ts';
+import { httpOptionsOf, type NetworkFlags } from './network.ts';
+import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
@@ -68,25 +66,20 @@ export interface LoadCommandResult {
 /** A signal before any phase had a result: every phase INCONCLUSIVE with the reason, in the report CI reads. */
 const reportInterrupted = async (
   dir: string,
-  label: string,
   phases: readonly PhasePlan[],
   reason: string,
   startedAt: number,
-  junitOptions: LoadJUnitOptions,
+  options: Omit<LoadReportRun, 'phases'>,
 ): Promise<LoadCommandResult> => {
   console.error(`harness: ${reason}: no phase judged`);
-  const junit = join(dir, `load-${label}.xml`);
-  writeFileSync(
-    junit,
-    toLoadJUnit(
-      phases.map((p) => phaseAsRun(p, { grade: 'INCONCLUSIVE', message: reason }, startedAt, 0)),
-      junitOptions,
-    ),
-  );
-  await pointLatest(dir);
-  console.log(`reports: ${junit}`);
-  console.log(`summary: ${phases.length} phases: ${phases.length} INCONCLUSIVE`);
-  return { exitCode: NO_VERDICT, dir, files: [junit] };
+  const run = {
+    ...options,
+    phases: phases.map((p) => phaseAsRun(p, { grade: 'INCONCLUSIVE', message: reason }, startedAt, 0)),
+  };
+  const { files } = await writeLoadReports(dir, run, false);
+  console.log(`reports: ${files.join(', ')}`);
+  console.log(phaseCounts(run.phases));
+  return { exitCode: NO_VERDICT, dir, files };
 };
 
 /** Exit 3: the JUnit report CI publishes says why no phase ran, where the job would otherwise find no file. */
@@ -96,15 +89,18 @@ const reportUnreachable = async (
   what: typeof UNREACHABLE | typeof UNUSABLE,
   reason: string,
 ): Promise<LoadCommandResult> => {
-  console.error(`harness: ${reason}`);
-  const written = await writeUnreachableReports(dir, {
+  const written = await reportNoRun(dir, what, 'phase', reason, {
     [`load-${label}.xml`]: unreachableJUnit(`harness load ${label}`, reason, what),
   });
-  if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
-  console.log(`reports: ${written.files.join(', ')}`);
-  console.log(`summary: ${what}: no phase run (exit ${TARGET_UNREACHABLE})`);
   return { exitCode: TARGET_UNREACHABLE, dir, files: written.files };
 };
+
+/** What every load report says of the run beside its phases (JUnit properties), `harness load merge`'s included. */
+export const loadReportProperties = (baseUrl: string, instances: number): Record<string, string> => ({
+  'harness.version': harnessVersion(),
+  'target.base_url': baseUrl,
+  'k6.instances': String(instances),
+});
 
 /**
  * A k6 error makes every count doubtful, so it outranks a failed phase. An INCONCLUSIVE phase (dropped iterations, a
@@ -112,15 +108,15 @@ const reportUnreachable = async (
  * the server; --strict makes it one.
  */
 export const loadExitCode = (
-  graded: readonly { verdict: { grade: string } }[],
+  phases: readonly { readonly grade: LoadGrade }[],
   k6Failed: boolean,
   strict: boolean,
 ): number => {
-  const has = (grade: string) => graded.some((g) => g.verdict.grade === grade);
+  const outcomes = new Set(phases.map((p) => gradeOutcome(p.grade, true, strict)));
   return exitCodeOf([
     k6Failed ? HARNESS_ERROR : PASSED,
-    has('FAIL') || (strict && has('WARN')) ? FAILED : PASSED,
-    has('INCONCLUSIVE') ? NO_VERDICT : PASSED,
+    outcomes.has('failure') ? FAILED : PASSED,
+    outcomes.has('error') ? NO_VERDICT : PASSED,
   ]);
 };
 
@@ -132,19 +128,19 @@ export const runLoadCommand = async (
   if (options.profile && (options.fault || Object.keys(options.limit).length > 0)) {
     throw new UsageError('--fault and --limit apply to the embedded server only (no --profile)');
   }
-  let server: RunningReferenceServer | undefined;
-  try {
-    if (!options.profile) {
-      server = await startReferenceServer({
-        minuteMs: EMBEDDED_MINUTE_MS,
-        limits: options.limit,
-        ...(options.fault ? { fault: options.fault } : {}),
-      });
-    }
-    const profile = withNetworkFlags(server ? server.profile() : loadProfile(options.profile!), options);
-    const target = resolveTarget(profile);
-    const redactor = profileRedactor(profile);
-    const say = (line: string) => console.error(redactor.known(line));
+  const source: TargetSource = options.profile
+    ? { profile: () => loadProfile(options.profile!) }
+    : {
+        embedded: () =>
+          startReferenceServer({
+            minuteMs: EMBEDDED_MINUTE_MS,
+            limits: options.limit,
+            ...(options.fault ? { fault: options.fault } : {}),
+          }),
+      };
+  return withTarget(source, options, async (prepared) => {
+    const { profile, target, network, hide } = prepared;
+    const say = (line: string) => console.error(hide(line));
     if (options.list) {
       for (const probe of availableProbes(target)) console.log(`${probe.name.padEnd(22)} ${probe.describes}`);
       return { exitCode: 0, files: [] };
@@ -157,28 +153,26 @@ export const runLoadCommand = async (
     // The whole plan, pre-flight included, before any request: what the input gets wrong exits 2 here.
     const { totalMs, probes } = k6PlanFor(target, plan);
     const k6 = findK6();
-    const dir = await reportDirFor(options.reportDir);
-    const network = networkFor(profile, server !== undefined);
-    const unreachable = await unreachableOrigins(profile, network);
+    const { dir, unreachable } = await openRun(prepared, options.reportDir);
     const label = options.scenario.join('+');
-    if (unreachable.length > 0) {
-      const reason = `${UNREACHABLE}, no phase run: ${unreachable.join('; ')}`;
-      return await reportUnreachable(dir, label, UNREACHABLE, redactor.known(reason));
+    if (unreachable !== undefined) {
+      return await reportUnreachable(
+        dir,
+        label,
+        UNREACHABLE,
+        hide(`${UNREACHABLE}, no phase run: ${unreachable}`),
+      );
     }
-    warnOfPlainTextSecrets(profile);
     const started = Date.now();
     say(
-      `harness load: ${label} against ${profile.base_url}${server ? ' (embedded reference server)' : ''}, ` +
+      `harness load: ${label} against ${profile.base_url}${embeddedNote(prepared)}, ` +
         `${options.instances} k6 instance${options.instances === 1 ? '' : 's'}, about ${Math.ceil(totalMs / 1000)} s`,
     );
     const forK6 = k6Network(network);
-    const junitOptions = (): LoadJUnitOptions => ({
+    const reportOptions = () => ({
+      label,
       runMs: Date.now() - started,
-      properties: {
-        'harness.version': harnessVersion(),
-        'target.base_url': redactor.known(profile.base_url),
-        'k6.instances': String(options.instances),
-      },
+      properties: loadReportProperties(hide(profile.base_url), options.instances),
       strict: options.strict === true,
     });
     let outcome: LoadOutcome;
@@ -199,7 +193,7 @@ export const runLoadCommand = async (
     } catch (error) {
       if (error instanceof LoadInterrupted) {
         const phases = probes.flatMap((p) => p.phases);
-        return await reportInterrupted(dir, label, phases, error.message, started, junitOptions());
+        return await reportInterrupted(dir, phases, error.message, started, reportOptions());
       }
       // The pre-flight could not talk to the target or get a token or an id: no phase can run, and the fault is the
       // target's.
@@ -208,7 +202,7 @@ export const runLoadCommand = async (
           dir,
           label,
           UNUSABLE,
-          redactor.known(`${UNUSABLE}, no phase run: ${error.message}`),
+          hide(`${UNUSABLE}, no phase run: ${error.message}`),
         );
       }
       // k6 did not start, or ended without a summary: there is nothing to judge.
@@ -217,63 +211,52 @@ export const runLoadCommand = async (
     } finally {
       forK6.dispose();
     }
-    const files = [...outcome.files];
-    // k6 judges only its own share of several instances, and judged phases a signal cut short.
-    if (options.instances > 1 || outcome.summary.interrupted) {
-      const merged = join(dir, `load-${label}-summary`);
-      writeFileSync(`${merged}.json`, reportJson(outcome.summary));
-      writeFileSync(`${merged}.html`, summaryHtml(outcome.summary));
-      if (options.instances > 1) files.push(`${merged}.json`);
-      files.push(`${merged}.html`);
-    } else {
-      files.push(join(dir, `load-${label}-summary.html`));
-    }
-    const graded = byGrade(outcome.summary);
-    const junit = join(dir, `load-${label}.xml`);
-    writeFileSync(
-      junit,
-      toLoadJUnit(
-        graded.map(({ result, verdict }) =>
-          phaseAsRun(result.plan, verdict, outcome.startedAt, outcome.summary.interrupted?.atMs),
-        ),
-        junitOptions(),
+    return await finishLoad(
+      dir,
+      judgedRun(outcome.summary, outcome.startedAt, reportOptions()),
+      outcome,
+      options,
+      say,
+    );
+  });
+};
+
+/** The judged run's reports, what the terminal shows of it, and its exit code. */
+const finishLoad = async (
+  dir: string,
+  run: LoadReportRun,
+  outcome: LoadOutcome,
+  options: LoadOptions,
+  say: (line: string) => void,
+): Promise<LoadCommandResult> => {
+  // k6 judges only its own share of several instances, and judged phases a signal cut short.
+  const k6WroteSummary = options.instances === 1 && !outcome.summary.interrupted;
+  const written = await writeLoadReports(dir, run, k6WroteSummary);
+  if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
+  // One instance's summary JSON is k6's, already listed; the merged one of several is harness's.
+  const files = [
+    ...new Set([
+      ...outcome.files,
+      ...(k6WroteSummary ? [join(dir, summaryFile(run.label, 'html'))] : []),
+      ...written.files,
+    ]),
+  ];
+  for (const line of loadSummaryLines(run, files)) console.log(line);
+  // k6 stopped by a signal exits non-zero by design.
+  const k6Failed = !outcome.summary.interrupted && outcome.exitCodes.some((code) => code !== 0);
+  if (k6Failed) console.log(`k6 exited with ${outcome.exitCodes.join(', ')}: see its output above`);
+  const exitCode = loadExitCode(run.phases, k6Failed, options.strict === true);
+  if (exitCode === NO_VERDICT) {
+    const undecided = run.phases.filter((p) => p.grade === 'INCONCLUSIVE');
+    console.error(
+      noVerdictLine(
+        'phases',
+        undecided.map((p) => p.name),
       ),
     );
-    files.push(junit);
-    const latestNotMoved = await pointLatest(dir);
-    if (latestNotMoved) console.error(`harness: ${latestNotMoved}`);
-    for (const { result, verdict } of graded) {
-      console.log(`${verdict.grade.padEnd(12)} ${result.plan.name.padEnd(34)} ${verdict.message}`);
-    }
-    console.log(`reports: ${files.join(', ')}`);
-    const counts = GRADE_ORDER.map(
-      (grade) => [grade, graded.filter((g) => g.verdict.grade === grade)] as const,
-    )
-      .filter(([, list]) => list.length > 0)
-      .map(([grade, list]) => `${list.length} ${grade}`);
-    const failed = graded.filter((g) => g.verdict.grade === 'FAIL').map((g) => g.result.plan.name);
-    console.log(
-      `summary: ${graded.length} phases: ${counts.join(', ')}` +
-        (failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''),
-    );
-    // k6 stopped by a signal exits non-zero by design.
-    const k6Failed = !outcome.summary.interrupted && outcome.exitCodes.some((code) => code !== 0);
-    if (k6Failed) console.log(`k6 exited with ${outcome.exitCodes.join(', ')}: see its output above`);
-    const exitCode = loadExitCode(graded, k6Failed, options.strict === true);
-    if (exitCode === NO_VERDICT) {
-      const undecided = graded.filter((g) => g.verdict.grade === 'INCONCLUSIVE');
-      console.error(
-        noVerdictLine(
-          'phases',
-          undecided.map((g) => g.result.plan.name),
-        ),
-      );
-      for (const line of inconclusiveAdvice(undecided.map((g) => g.verdict.message))) say(line);
-    }
-    return { exitCode, dir, files };
-  } finally {
-    await server?.close();
+    for (const line of inconclusiveAdvice(undecided.map((p) => p.message))) say(line);
   }
+  return { exitCode, dir, files };
 };
 
 export const load = async (options: LoadOptions): Promise<void> => {
