@@ -13,6 +13,7 @@ import { type FaultName, startReferenceServer } from '../reference/index.ts';
 import { phaseAsRun } from '../report/junit.ts';
 import {
   judgedRun,
+  junitFile,
   type LoadReportRun,
   loadSummaryLines,
   phaseCounts,
@@ -76,7 +77,8 @@ const reportInterrupted = async (
     ...options,
     phases: phases.map((p) => phaseAsRun(p, { grade: 'INCONCLUSIVE', message: reason }, startedAt, 0)),
   };
-  const { files } = await writeLoadReports(dir, run, false);
+  const { files, latestNotMoved } = await writeLoadReports(dir, run, false);
+  if (latestNotMoved) console.error(`harness: ${latestNotMoved}`);
   console.log(`reports: ${files.join(', ')}`);
   console.log(phaseCounts(run.phases));
   return { exitCode: NO_VERDICT, dir, files };
@@ -90,7 +92,7 @@ const reportUnreachable = async (
   reason: string,
 ): Promise<LoadCommandResult> => {
   const written = await reportNoRun(dir, what, 'phase', reason, {
-    [`load-${label}.xml`]: unreachableJUnit(`harness load ${label}`, reason, what),
+    [junitFile(label)]: unreachableJUnit(`harness load ${label}`, reason, what),
   });
   return { exitCode: TARGET_UNREACHABLE, dir, files: written.files };
 };
@@ -211,41 +213,46 @@ export const runLoadCommand = async (
     } finally {
       forK6.dispose();
     }
-    return await finishLoad(
-      dir,
-      judgedRun(outcome.summary, outcome.startedAt, reportOptions()),
-      outcome,
-      options,
-      say,
-    );
+    const run = judgedRun(outcome.summary, outcome.startedAt, reportOptions());
+    // k6 judges only its own share of several instances, and judged phases a signal cut short.
+    const wroteSummary = options.instances === 1 && !outcome.summary.interrupted;
+    return await finishLoad(dir, run, { ...outcome, wroteSummary }, say);
   });
 };
 
-/** The judged run's reports, what the terminal shows of it, and its exit code. */
-const finishLoad = async (
+/** What k6 left of a run: its own files, and its exit codes (none when the summaries come from elsewhere). */
+export interface K6Leftovers {
+  readonly files: readonly string[];
+  readonly exitCodes: readonly number[];
+  /** It judged the whole run and wrote the summary's JSON and HTML (one instance, not stopped). */
+  readonly wroteSummary: boolean;
+}
+
+/**
+ * A judged run's reports, what the terminal shows of it, and its exit code: `harness load` after k6, and any command
+ * that judges summaries k6 wrote elsewhere (`harness load merge`).
+ */
+export const finishLoad = async (
   dir: string,
   run: LoadReportRun,
-  outcome: LoadOutcome,
-  options: LoadOptions,
+  k6: K6Leftovers,
   say: (line: string) => void,
 ): Promise<LoadCommandResult> => {
-  // k6 judges only its own share of several instances, and judged phases a signal cut short.
-  const k6WroteSummary = options.instances === 1 && !outcome.summary.interrupted;
-  const written = await writeLoadReports(dir, run, k6WroteSummary);
+  const written = await writeLoadReports(dir, run, k6.wroteSummary);
   if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
   // One instance's summary JSON is k6's, already listed; the merged one of several is harness's.
   const files = [
     ...new Set([
-      ...outcome.files,
-      ...(k6WroteSummary ? [join(dir, summaryFile(run.label, 'html'))] : []),
+      ...k6.files,
+      ...(k6.wroteSummary ? [join(dir, summaryFile(run.label, 'html'))] : []),
       ...written.files,
     ]),
   ];
   for (const line of loadSummaryLines(run, files)) console.log(line);
   // k6 stopped by a signal exits non-zero by design.
-  const k6Failed = !outcome.summary.interrupted && outcome.exitCodes.some((code) => code !== 0);
-  if (k6Failed) console.log(`k6 exited with ${outcome.exitCodes.join(', ')}: see its output above`);
-  const exitCode = loadExitCode(run.phases, k6Failed, options.strict === true);
+  const k6Failed = !run.summary?.interrupted && k6.exitCodes.some((code) => code !== 0);
+  if (k6Failed) console.log(`k6 exited with ${k6.exitCodes.join(', ')}: see its output above`);
+  const exitCode = loadExitCode(run.phases, k6Failed, run.strict === true);
   if (exitCode === NO_VERDICT) {
     const undecided = run.phases.filter((p) => p.grade === 'INCONCLUSIVE');
     console.error(

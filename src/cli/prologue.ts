@@ -7,7 +7,6 @@ import type { RunningReferenceServer } from '../reference/index.ts';
 import { type UNREACHABLE, type UNUSABLE, writeUnreachableReports } from '../report/unreachable.ts';
 import type { Written } from '../report/write.ts';
 import { resolveTarget, type Target } from '../runner/target.ts';
-
 import type { Profile } from '../spec/index.ts';
 import { TARGET_UNREACHABLE } from './exit-codes.ts';
 import { type NetworkFlags, networkFor, unreachableOrigins, withNetworkFlags } from './network.ts';
@@ -33,23 +32,23 @@ export const withTarget = async <T>(
   flags: NetworkFlags,
   body: (prepared: Prepared) => Promise<T>,
 ): Promise<T> => {
-  const server = 'embedded' in source ? await source.embedded() : undefined;
-  try {
-    const profile = withNetworkFlags(
-      server ? server.profile() : (source as { profile: () => Profile }).profile(),
-      flags,
-    );
-    const network = networkFor(profile, server !== undefined);
+  const run = (base: Profile, embedded: boolean) => {
+    const profile = withNetworkFlags(base, flags);
     const redactor = profileRedactor(profile);
-    return await body({
+    return body({
       profile,
       target: resolveTarget(profile),
-      network,
-      embedded: server !== undefined,
+      network: networkFor(profile, embedded),
+      embedded,
       hide: (line) => redactor.known(line),
     });
+  };
+  if ('profile' in source) return run(source.profile(), false);
+  const server = await source.embedded();
+  try {
+    return await run(server.profile(), true);
   } finally {
-    await server?.close();
+    await server.close();
   }
 };
 

@@ -32,9 +32,10 @@ export const judgedRun = (
 
 export const summaryFile = (label: string, extension: 'json' | 'html') =>
   `load-${label}-summary.${extension}`;
+export const junitFile = (label: string) => `load-${label}.xml`;
 
 const junitReporter: Reporter<LoadReportRun> = {
-  file: (run) => `load-${run.label}.xml`,
+  file: (run) => junitFile(run.label),
   render: (run) => toLoadJUnit(run.phases, run),
 };
 

@@ -45,4 +45,3 @@ export const inconclusive = (message: string): never => {
 export const info = (message: string): never => {
   throw new Outcome('INFO', message);
 };
-
