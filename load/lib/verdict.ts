@@ -242,6 +242,10 @@ export const byGrade = (summary: LoadSummary): { result: PhaseResult; verdict: V
     .sort((a, b) => gradeRank(a.verdict.grade) - gradeRank(b.verdict.grade));
 };
 
+/** A phase's verdict as one terminal line, the same from k6 and from the CLI: `PASS         over_x   reads ...`. */
+export const phaseLine = (grade: LoadGrade, phase: string, message: string): string =>
+  `${grade.padEnd(12)} ${phase.padEnd(34)} ${message}`;
+
 /** The summary as harness writes it: the evidence, then every phase's grade, failures first. */
 export const reportJson = (summary: LoadSummary): string => {
   // One instance's share of several (one lateness, several instances) is not judged: only the merged counts can be.

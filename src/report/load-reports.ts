@@ -4,7 +4,7 @@
 import type { LoadSummary } from '../../load/lib/evidence.ts';
 import { GRADES } from '../../load/lib/grade.ts';
 import { summaryHtml } from '../../load/lib/report-html.ts';
-import { byGrade, reportJson } from '../../load/lib/verdict.ts';
+import { byGrade, phaseLine, reportJson } from '../../load/lib/verdict.ts';
 import { type GradedPhase, type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from './junit.ts';
 import { type Reporter, type Written, writeRun } from './write.ts';
 
@@ -69,7 +69,7 @@ export const phaseCounts = (phases: readonly Pick<GradedPhase, 'name' | 'grade'>
 
 /** What the terminal shows of a judged run: a line per phase, failures first, then the reports and the counts. */
 export const loadSummaryLines = (run: LoadReportRun, files: readonly string[]): string[] => [
-  ...run.phases.map((p) => `${p.grade.padEnd(12)} ${p.name.padEnd(34)} ${p.message}`),
+  ...run.phases.map((p) => phaseLine(p.grade, p.name, p.message)),
   `reports: ${files.join(', ')}`,
   phaseCounts(run.phases),
 ];
