@@ -2,10 +2,11 @@
 // table in the order they ran (failing rows marked), then each phase's requests over time (report-chart.ts).
 // No scripts, nothing fetched. Pure TypeScript, shared by handleSummary and the harness CLI.
 import type { LoadSummary, PhaseResult } from './evidence.ts';
+import { GRADES } from './grade.ts';
 import { escapeMarkup as esc } from './markup.ts';
 import { offeredAt } from './plan.ts';
 import { COLOURS, phaseChart } from './report-chart.ts';
-import { describeLimit, GRADE_ORDER, judgeAll, perSecond, type Verdict } from './verdict.ts';
+import { describeLimit, judgeAll, perSecond, type Verdict } from './verdict.ts';
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#f6f7f9}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}h3{font-size:15px;margin:0 0 4px}.muted{color:#5b6475}
@@ -44,9 +45,9 @@ const inRunOrder = (summary: LoadSummary): Judged[] => {
 /** The worst grade first, and every phase that is not a PASS named under its grade. */
 const verdictLine = (judged: readonly Judged[]): string => {
   const of = (grade: string) => judged.filter((j) => j.verdict.grade === grade);
-  const worst = GRADE_ORDER.find((grade) => of(grade).length > 0) ?? 'PASS';
-  const counts = GRADE_ORDER.filter((g) => of(g).length > 0).map((g) => `${of(g).length} ${g}`);
-  const named = GRADE_ORDER.filter((g) => g !== 'PASS' && of(g).length > 0).map(
+  const worst = GRADES.find((grade) => of(grade).length > 0) ?? 'PASS';
+  const counts = GRADES.filter((g) => of(g).length > 0).map((g) => `${of(g).length} ${g}`);
+  const named = GRADES.filter((g) => g !== 'PASS' && of(g).length > 0).map(
     (g) =>
       `<li><span class="${g}">${g}</span>: ${of(g)
         .map((j) => esc(j.result.plan.name))

@@ -7,7 +7,7 @@ import type { LoadSummary, PhaseResult } from './evidence.ts';
 import { slotMetrics, slotsOf } from './options.ts';
 import type { ProbePlanSet } from './plan.ts';
 import type { RunnerIdentity } from './runners.ts';
-import { byGrade } from './verdict.ts';
+import { byGrade, phaseLine } from './verdict.ts';
 
 interface MetricValues {
   readonly count?: number;
@@ -119,9 +119,6 @@ export const summaryText = (summary: LoadSummary): string => {
       .join('\n')}\n`;
   }
   return `${byGrade(summary)
-    .map(
-      ({ result, verdict }) =>
-        `${verdict.grade.padEnd(12)} ${result.plan.name.padEnd(34)} ${verdict.message}`,
-    )
+    .map(({ result, verdict }) => phaseLine(verdict.grade, result.plan.name, verdict.message))
     .join('\n')}\n`;
 };

@@ -10,16 +10,18 @@
 // token bucket with a capacity above it.
 import { openingBurst, type Reading, sustained } from './estimate.ts';
 import type { LoadSummary, PhaseResult, TokenFailures } from './evidence.ts';
+import { type Grade, gradeRank } from './grade.ts';
 import { offeredAt, type PhasePlan } from './plan.ts';
 import { tooFewBeforeRefusal, tooManyAfterRefusal, tooManyInInterval } from './proofs.ts';
 import { retryAfterBeyondWindow } from './retry-after.ts';
 import { slotRange, type Timeline, timelinesOf } from './timeline.ts';
 import { TOKEN_REQUESTS_PER_SECOND } from './token-turns.ts';
 
-export type Grade = 'FAIL' | 'INCONCLUSIVE' | 'WARN' | 'PASS';
+/** A phase is judged on its evidence: never SKIP (the plan leaves a phase out), INFO (its notes) or ERROR (k6's exit). */
+export type LoadGrade = Extract<Grade, 'FAIL' | 'INCONCLUSIVE' | 'WARN' | 'PASS'>;
 
 export interface Verdict {
-  readonly grade: Grade;
+  readonly grade: LoadGrade;
   readonly message: string;
   /** INFO: what the phase showed beyond its grade. */
   readonly notes: readonly string[];
@@ -28,8 +30,6 @@ export interface Verdict {
   /** How far that reading is from SPEC.md's limit, in percent (signed). */
   readonly errorPercent?: number;
 }
-
-export const GRADE_ORDER: readonly Grade[] = ['FAIL', 'INCONCLUSIVE', 'WARN', 'PASS'];
 
 /** Round trips that vary by more than this (p99 − min) make counts at a span's ends noisier: 2 % instead of 1 %. */
 const JITTERY_MS = 40;
@@ -244,8 +244,12 @@ export const byGrade = (summary: LoadSummary): { result: PhaseResult; verdict: V
   const verdicts = judgeAll(summary);
   return summary.phases
     .map((result, i) => ({ result, verdict: verdicts[i]! }))
-    .sort((a, b) => GRADE_ORDER.indexOf(a.verdict.grade) - GRADE_ORDER.indexOf(b.verdict.grade));
+    .sort((a, b) => gradeRank(a.verdict.grade) - gradeRank(b.verdict.grade));
 };
+
+/** A phase's verdict as one terminal line, the same from k6 and from the CLI: `PASS         over_x   reads ...`. */
+export const phaseLine = (grade: LoadGrade, phase: string, message: string): string =>
+  `${grade.padEnd(12)} ${phase.padEnd(34)} ${message}`;
 
 /** The summary as harness writes it: the evidence, then every phase's grade, failures first. */
 export const reportJson = (summary: LoadSummary): string => {

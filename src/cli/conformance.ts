@@ -1,19 +1,9 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
 import { allChecks } from '../../conformance/index.ts';
 import { loadProfile, validateProfile } from '../profile/load.ts';
-import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
-import {
-  type FaultName,
-  type RunningReferenceServer,
-  startReferenceServer,
-  type TokenKind,
-} from '../reference/index.ts';
-import {
-  UNREACHABLE,
-  unreachableJUnit,
-  unreachableMarkdown,
-  writeUnreachableReports,
-} from '../report/unreachable.ts';
+import { type FaultName, startReferenceServer, type TokenKind } from '../reference/index.ts';
+import { gradeOutcome } from '../report/outcome.ts';
+import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import { REPORT_FILES, type ReportFormat, writeReports } from '../report/write.ts';
 import { compareBaseline, loadBaseline } from '../runner/baseline.ts';
 import { RequestBudget } from '../runner/budget.ts';
@@ -22,7 +12,6 @@ import { streamProgress } from '../runner/progress.ts';
 import { runConformance } from '../runner/runner.ts';
 import { selectChecks } from '../runner/select.ts';
 import { printPlan, printSummary } from '../runner/summary.ts';
-import { resolveTarget } from '../runner/target.ts';
 import type { RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
@@ -36,16 +25,9 @@ import {
   TARGET_UNREACHABLE,
 } from './exit-codes.ts';
 import { listChecks } from './list-checks.ts';
-import {
-  httpOptionsOf,
-  type NetworkFlags,
-  networkFor,
-  originsOf,
-  unreachableOrigins,
-  withNetworkFlags,
-} from './network.ts';
+import { httpOptionsOf, type NetworkFlags, originsOf } from './network.ts';
+import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { replayArgumentsOf } from './replay-arguments.ts';
-import { reportDirFor } from './report-dir.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
@@ -114,15 +96,12 @@ const budgetFor = (maxRequests: number | undefined, profile: Profile): RequestBu
  * Exit 3 in the formats asked for that a CI page shows (Markdown, JUnit): the job summary and test report say why
  * no check ran, where they would otherwise miss a file.
  */
-const reportUnreachable = async (dir: string, reason: string, formats: readonly ReportFormat[]) => {
+const reportUnreachable = (dir: string, reason: string, formats: readonly ReportFormat[]) => {
   const title = 'harness conformance';
-  const written = await writeUnreachableReports(dir, {
+  return reportNoRun(dir, UNREACHABLE, 'check', reason, {
     ...(formats.includes('markdown') ? { [REPORT_FILES.markdown]: unreachableMarkdown(title, reason) } : {}),
     ...(formats.includes('junit') ? { [REPORT_FILES.junit]: unreachableJUnit(title, reason) } : {}),
   });
-  if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
-  if (written.files.length > 0) console.log(`reports: ${written.files.join(', ')}`);
-  console.log(`summary: ${UNREACHABLE}: no check run (exit ${TARGET_UNREACHABLE})`);
 };
 
 export interface ConformanceCommandResult {
@@ -144,20 +123,18 @@ export const runConformanceCommand = async (
     throw new UsageError('--side-effects applies to a target (--profile or --base-url)');
   if (targeted && options.tokens === 'jwt')
     throw new UsageError('--tokens applies to the embedded server only (no --profile)');
-  let server: RunningReferenceServer | undefined;
-  try {
-    if (!targeted) {
-      server = await startReferenceServer({
-        ...EMBEDDED,
-        ...(options.fault ? { fault: options.fault } : {}),
-        ...(options.tokens ? { tokens: options.tokens } : {}),
-      });
-    }
-    const profile = withNetworkFlags(server ? server.profile() : profileFrom(options, process.env), options);
-    const network = networkFor(profile, server !== undefined);
-    const redactor = profileRedactor(profile);
-    const hide = (line: string) => redactor.known(line);
-    const target = resolveTarget(profile);
+  const source: TargetSource = targeted
+    ? { profile: () => profileFrom(options, process.env) }
+    : {
+        embedded: () =>
+          startReferenceServer({
+            ...EMBEDDED,
+            ...(options.fault ? { fault: options.fault } : {}),
+            ...(options.tokens ? { tokens: options.tokens } : {}),
+          }),
+      };
+  return withTarget(source, options, async (prepared) => {
+    const { profile, target, network, hide } = prepared;
     const selection = selectChecks(allChecks(target), {
       ...(options.only ? { only: options.only } : {}),
       ...(options.skip ? { skip: options.skip } : {}),
@@ -175,21 +152,14 @@ export const runConformanceCommand = async (
       return { exitCode: 0 };
     }
     const baseline = options.baseline ? loadBaseline(options.baseline) : undefined;
-    const dir = await reportDirFor(options.reportDir);
-
+    const { dir, unreachable } = await openRun(prepared, options.reportDir);
     // Exit 3 before any check when the target does not answer: a verdict per check would only repeat it.
-    const unreachable = await unreachableOrigins(profile, network);
-    if (unreachable.length > 0) {
-      const reason = hide(`${UNREACHABLE}, no check run: ${unreachable.join('; ')}`);
-      console.error(`harness: ${reason}`);
-      await reportUnreachable(dir, reason, options.format);
+    if (unreachable !== undefined) {
+      await reportUnreachable(dir, hide(`${UNREACHABLE}, no check run: ${unreachable}`), options.format);
       return { exitCode: TARGET_UNREACHABLE, dir };
     }
-    warnOfPlainTextSecrets(profile);
     const progress = streamProgress((line) => console.error(line));
-    progress.line(
-      hide(`harness conformance: ${profile.base_url}${server ? ' (embedded reference server)' : ''}`),
-    );
+    progress.line(hide(`harness conformance: ${profile.base_url}${embeddedNote(prepared)}`));
     const report = await runConformance(target, selection, {
       progress,
       version: harnessVersion(),
@@ -211,8 +181,9 @@ export const runConformanceCommand = async (
     printSummary(report, written.files, differences, {
       everyCheck: selection.some((s) => s.deselected),
     });
-    const failing = (grade: string) => grade === 'FAIL' || (options.strict === true && grade === 'WARN');
-    const failed = report.checks.some((c) => failing(c.grade) && !baseline?.has(c.id));
+    const failed = report.checks.some(
+      (c) => gradeOutcome(c.grade, true, options.strict === true) === 'failure' && !baseline?.has(c.id),
+    );
     const uncertifiable = options.requireCertifiable === true && !report.certifiable;
     if (uncertifiable) {
       console.error(
@@ -235,9 +206,7 @@ export const runConformanceCommand = async (
     ]);
     if (exitCode === NO_VERDICT) console.error(noVerdictLine('checks', unverified));
     return { exitCode, report, dir };
-  } finally {
-    await server?.close();
-  }
+  });
 };
 
 export const conformance = async (options: ConformanceOptions): Promise<void> => {

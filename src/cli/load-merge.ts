@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { type LoadSummary, mergeSummaries, type SourcedSummary } from '../../load/lib/evidence.ts';
 import { summariesInLogs } from '../../load/lib/summary-markers.ts';
 import { runnerFile } from '../k6/run.ts';
+import { judgedRun } from '../report/load-reports.ts';
 import { UsageError } from './errors.ts';
-import { writeLoadReports } from './load-reports.ts';
+import { finishLoad, loadReportProperties } from './load.ts';
 import { reportDirFor } from './report-dir.ts';
-import { harnessVersion } from './version.ts';
 
 export interface LoadMergeOptions {
   reportDir: string;
@@ -94,24 +94,14 @@ export const runLoadMergeCommand = async (
   const summary = mergeSummaries(set);
   const starts = (summary.runners ?? []).map((r) => r.startAt);
   const phasesEnd = Math.max(0, ...summary.phases.map((p) => p.plan.startMs + p.plan.durationMs));
-  const { exitCode, files: written } = await writeLoadReports({
-    dir,
+  const run = judgedRun(summary, Math.min(...starts), {
     label: LABEL,
-    summary,
-    startedAt: Math.min(...starts),
-    junit: {
-      runMs: phasesEnd,
-      properties: {
-        'harness.version': harnessVersion(),
-        'target.base_url': summary.target,
-        'k6.instances': String(set.length),
-      },
-      strict: options.strict === true,
-    },
-    files: kept,
-    say: (line) => console.error(line),
+    runMs: phasesEnd,
+    properties: loadReportProperties(summary.target, set.length),
+    strict: options.strict === true,
   });
-  return { exitCode, dir, files: written };
+  const finished = await finishLoad(dir, run, { files: kept, exitCodes: [] }, (line) => console.error(line));
+  return { exitCode: finished.exitCode, dir, files: finished.files };
 };
 
 export const loadMerge = async (files: string[], options: LoadMergeOptions): Promise<void> => {

@@ -1,7 +1,6 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { PhasePlan } from '../../load/lib/plan.ts';
+import type { LoadGrade } from '../../load/lib/verdict.ts';
 import { TargetError, TokenError } from '../client/index.ts';
 import { k6Network } from '../k6/k6-network.ts';
 import { k6PlanFor } from '../k6/plan.ts';
@@ -9,26 +8,34 @@ import { PreflightError } from '../k6/preflight.ts';
 import { availableProbes } from '../k6/probes.ts';
 import { LoadInterrupted, type LoadOutcome, runLoad } from '../k6/run.ts';
 import { loadProfile } from '../profile/load.ts';
-import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
-import { type FaultName, type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
-import { type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from '../report/load-junit.ts';
-import { UNREACHABLE, UNUSABLE, unreachableJUnit, writeUnreachableReports } from '../report/unreachable.ts';
-import { pointLatest } from '../report/write.ts';
-import { resolveTarget } from '../runner/target.ts';
+import { type FaultName, startReferenceServer } from '../reference/index.ts';
+import { phaseAsRun } from '../report/junit.ts';
+import {
+  judgedRun,
+  junitFile,
+  type LoadReportRun,
+  loadSummaryLines,
+  phaseCounts,
+  writeLoadReports,
+} from '../report/load-reports.ts';
+import { gradeOutcome } from '../report/outcome.ts';
+import { UNREACHABLE, UNUSABLE, unreachableJUnit } from '../report/unreachable.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
-import { HARNESS_ERROR, NO_VERDICT, TARGET_UNREACHABLE } from './exit-codes.ts';
-import { findK6, k6Version } from './k6.ts';
-import { startProgress } from './load-progress.ts';
-import { writeLoadReports } from './load-reports.ts';
 import {
-  httpOptionsOf,
-  type NetworkFlags,
-  networkFor,
-  unreachableOrigins,
-  withNetworkFlags,
-} from './network.ts';
-import { reportDirFor } from './report-dir.ts';
+  exitCodeOf,
+  FAILED,
+  HARNESS_ERROR,
+  NO_VERDICT,
+  noVerdictLine,
+  PASSED,
+  TARGET_UNREACHABLE,
+} from './exit-codes.ts';
+import { findK6 } from './k6.ts';
+import { inconclusiveAdvice } from './load-advice.ts';
+import { startProgress } from './load-progress.ts';
+import { httpOptionsOf, type NetworkFlags } from './network.ts';
+import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
@@ -58,25 +65,21 @@ export interface LoadCommandResult {
 /** A signal before any phase had a result: every phase INCONCLUSIVE with the reason, in the report CI reads. */
 const reportInterrupted = async (
   dir: string,
-  label: string,
   phases: readonly PhasePlan[],
   reason: string,
   startedAt: number,
-  junitOptions: LoadJUnitOptions,
+  options: Omit<LoadReportRun, 'phases'>,
 ): Promise<LoadCommandResult> => {
   console.error(`harness: ${reason}: no phase judged`);
-  const junit = join(dir, `load-${label}.xml`);
-  writeFileSync(
-    junit,
-    toLoadJUnit(
-      phases.map((p) => phaseAsRun(p, { grade: 'INCONCLUSIVE', message: reason }, startedAt, 0)),
-      junitOptions,
-    ),
-  );
-  await pointLatest(dir);
-  console.log(`reports: ${junit}`);
-  console.log(`summary: ${phases.length} phases: ${phases.length} INCONCLUSIVE`);
-  return { exitCode: NO_VERDICT, dir, files: [junit] };
+  const run = {
+    ...options,
+    phases: phases.map((p) => phaseAsRun(p, { grade: 'INCONCLUSIVE', message: reason }, startedAt, 0)),
+  };
+  const { files, latestNotMoved } = await writeLoadReports(dir, run);
+  if (latestNotMoved) console.error(`harness: ${latestNotMoved}`);
+  console.log(`reports: ${files.join(', ')}`);
+  console.log(phaseCounts(run.phases));
+  return { exitCode: NO_VERDICT, dir, files };
 };
 
 /** Exit 3: the JUnit report CI publishes says why no phase ran, where the job would otherwise find no file. */
@@ -86,14 +89,35 @@ const reportUnreachable = async (
   what: typeof UNREACHABLE | typeof UNUSABLE,
   reason: string,
 ): Promise<LoadCommandResult> => {
-  console.error(`harness: ${reason}`);
-  const written = await writeUnreachableReports(dir, {
-    [`load-${label}.xml`]: unreachableJUnit(`harness load ${label}`, reason, what),
+  const written = await reportNoRun(dir, what, 'phase', reason, {
+    [junitFile(label)]: unreachableJUnit(`harness load ${label}`, reason, what),
   });
-  if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
-  console.log(`reports: ${written.files.join(', ')}`);
-  console.log(`summary: ${what}: no phase run (exit ${TARGET_UNREACHABLE})`);
   return { exitCode: TARGET_UNREACHABLE, dir, files: written.files };
+};
+
+/** What every load report says of the run beside its phases (JUnit properties), `harness load merge`'s included. */
+export const loadReportProperties = (baseUrl: string, instances: number): Record<string, string> => ({
+  'harness.version': harnessVersion(),
+  'target.base_url': baseUrl,
+  'k6.instances': String(instances),
+});
+
+/**
+ * A k6 error makes every count doubtful, so it outranks a failed phase. An INCONCLUSIVE phase (dropped iterations, a
+ * starved k6, a reading the evidence cannot prove) decided nothing: no verdict, never a pass. WARN is no failure of
+ * the server; --strict makes it one.
+ */
+export const loadExitCode = (
+  phases: readonly { readonly grade: LoadGrade }[],
+  k6Failed: boolean,
+  strict: boolean,
+): number => {
+  const outcomes = new Set(phases.map((p) => gradeOutcome(p.grade, true, strict)));
+  return exitCodeOf([
+    k6Failed ? HARNESS_ERROR : PASSED,
+    outcomes.has('failure') ? FAILED : PASSED,
+    outcomes.has('error') ? NO_VERDICT : PASSED,
+  ]);
 };
 
 /** `harness load` without touching process state, so `harness certify` can run it too. */
@@ -104,19 +128,19 @@ export const runLoadCommand = async (
   if (options.profile && (options.fault || Object.keys(options.limit).length > 0)) {
     throw new UsageError('--fault and --limit apply to the embedded server only (no --profile)');
   }
-  let server: RunningReferenceServer | undefined;
-  try {
-    if (!options.profile) {
-      server = await startReferenceServer({
-        minuteMs: EMBEDDED_MINUTE_MS,
-        limits: options.limit,
-        ...(options.fault ? { fault: options.fault } : {}),
-      });
-    }
-    const profile = withNetworkFlags(server ? server.profile() : loadProfile(options.profile!), options);
-    const target = resolveTarget(profile);
-    const redactor = profileRedactor(profile);
-    const say = (line: string) => console.error(redactor.known(line));
+  const source: TargetSource = options.profile
+    ? { profile: () => loadProfile(options.profile!) }
+    : {
+        embedded: () =>
+          startReferenceServer({
+            minuteMs: EMBEDDED_MINUTE_MS,
+            limits: options.limit,
+            ...(options.fault ? { fault: options.fault } : {}),
+          }),
+      };
+  return withTarget(source, options, async (prepared) => {
+    const { profile, target, network, hide } = prepared;
+    const say = (line: string) => console.error(hide(line));
     if (options.list) {
       for (const probe of availableProbes(target)) console.log(`${probe.name.padEnd(22)} ${probe.describes}`);
       return { exitCode: 0, files: [] };
@@ -129,28 +153,26 @@ export const runLoadCommand = async (
     // The whole plan, pre-flight included, before any request: what the input gets wrong exits 2 here.
     const { totalMs, probes } = k6PlanFor(target, plan);
     const k6 = findK6();
-    const dir = await reportDirFor(options.reportDir);
-    const network = networkFor(profile, server !== undefined);
-    const unreachable = await unreachableOrigins(profile, network);
+    const { dir, unreachable } = await openRun(prepared, options.reportDir);
     const label = options.scenario.join('+');
-    if (unreachable.length > 0) {
-      const reason = `${UNREACHABLE}, no phase run: ${unreachable.join('; ')}`;
-      return await reportUnreachable(dir, label, UNREACHABLE, redactor.known(reason));
+    if (unreachable !== undefined) {
+      return await reportUnreachable(
+        dir,
+        label,
+        UNREACHABLE,
+        hide(`${UNREACHABLE}, no phase run: ${unreachable}`),
+      );
     }
-    warnOfPlainTextSecrets(profile);
     const started = Date.now();
     say(
-      `harness load: ${label} against ${profile.base_url}${server ? ' (embedded reference server)' : ''}, ` +
+      `harness load: ${label} against ${profile.base_url}${embeddedNote(prepared)}, ` +
         `${options.instances} k6 instance${options.instances === 1 ? '' : 's'}, about ${Math.ceil(totalMs / 1000)} s`,
     );
     const forK6 = k6Network(network);
-    const junitOptions = (): LoadJUnitOptions => ({
+    const reportOptions = () => ({
+      label,
       runMs: Date.now() - started,
-      properties: {
-        'harness.version': harnessVersion(),
-        'target.base_url': redactor.known(profile.base_url),
-        'k6.instances': String(options.instances),
-      },
+      properties: loadReportProperties(hide(profile.base_url), options.instances),
       strict: options.strict === true,
     });
     let outcome: LoadOutcome;
@@ -166,13 +188,12 @@ export const runLoadCommand = async (
         onSchedule: (startAt, phases) => startProgress(phases, startAt, process.stderr),
         network: forK6,
         http: httpOptionsOf(network),
-        versions: { harness: harnessVersion(), k6: k6Version(k6) },
         ...(stop ? { stop } : {}),
       });
     } catch (error) {
       if (error instanceof LoadInterrupted) {
         const phases = probes.flatMap((p) => p.phases);
-        return await reportInterrupted(dir, label, phases, error.message, started, junitOptions());
+        return await reportInterrupted(dir, phases, error.message, started, reportOptions());
       }
       // The pre-flight could not talk to the target or get a token or an id: no phase can run, and the fault is the
       // target's.
@@ -181,7 +202,7 @@ export const runLoadCommand = async (
           dir,
           label,
           UNUSABLE,
-          redactor.known(`${UNUSABLE}, no phase run: ${error.message}`),
+          hide(`${UNUSABLE}, no phase run: ${error.message}`),
         );
       }
       // k6 did not start, or ended without a summary: there is nothing to judge.
@@ -190,20 +211,46 @@ export const runLoadCommand = async (
     } finally {
       forK6.dispose();
     }
-    const { exitCode, files } = await writeLoadReports({
-      dir,
-      label,
-      summary: outcome.summary,
-      startedAt: outcome.startedAt,
-      junit: junitOptions(),
-      exitCodes: outcome.exitCodes,
-      files: outcome.files,
-      say,
-    });
-    return { exitCode, dir, files };
-  } finally {
-    await server?.close();
+    const run = judgedRun(outcome.summary, outcome.startedAt, reportOptions());
+    return await finishLoad(dir, run, outcome, say);
+  });
+};
+
+/** What k6 left of a run: its own files, and its exit codes (none when the summaries come from elsewhere). */
+export interface K6Leftovers {
+  readonly files: readonly string[];
+  readonly exitCodes: readonly number[];
+}
+
+/**
+ * A judged run's reports, what the terminal shows of it, and its exit code: `harness load` after k6, and any command
+ * that judges summaries k6 wrote elsewhere (`harness load merge`).
+ */
+export const finishLoad = async (
+  dir: string,
+  run: LoadReportRun,
+  k6: K6Leftovers,
+  say: (line: string) => void,
+): Promise<LoadCommandResult> => {
+  const written = await writeLoadReports(dir, run);
+  if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
+  const files = [...new Set([...k6.files, ...written.files])];
+  for (const line of loadSummaryLines(run, files)) console.log(line);
+  // k6 stopped by a signal exits non-zero by design.
+  const k6Failed = !run.summary?.interrupted && k6.exitCodes.some((code) => code !== 0);
+  if (k6Failed) console.log(`k6 exited with ${k6.exitCodes.join(', ')}: see its output above`);
+  const exitCode = loadExitCode(run.phases, k6Failed, run.strict === true);
+  if (exitCode === NO_VERDICT) {
+    const undecided = run.phases.filter((p) => p.grade === 'INCONCLUSIVE');
+    console.error(
+      noVerdictLine(
+        'phases',
+        undecided.map((p) => p.name),
+      ),
+    );
+    for (const line of inconclusiveAdvice(undecided.map((p) => p.message))) say(line);
   }
+  return { exitCode, dir, files };
 };
 
 export const load = async (options: LoadOptions): Promise<void> => {

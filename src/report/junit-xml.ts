@@ -1,34 +1,10 @@
 // The one JUnit writer behind conformance.xml and load's load-<scenario>.xml: the shape Jenkins' xUnit schema
 // (junit-10.xsd, vendored under test/fixtures/junit/) accepts, with Ant's `timestamp` and `hostname` on each
-// testsuite. How a grade reads in JUnit is decided in junitOutcome alone, by the rule the exit code follows.
+// testsuite. How a grade reads in JUnit is decided in gradeOutcome (outcome.ts) alone, by the rule the exit code follows.
 import { hostname } from 'node:os';
 import type { Grade } from '../runner/grades.ts';
 import { escapeAttr, escapeText } from './escape.ts';
-
-/** What a test viewer counts: `<failure>` an assertion that failed, `<error>` no verdict, `<skipped>` not run. */
-export type JUnitOutcome = 'passed' | 'failure' | 'error' | 'skipped';
-
-/**
- * FAIL (and WARN under --strict) is a failure: exit 1. ERROR, INCONCLUSIVE and a SKIP the target forced leave the
- * rule unverified (exit 4 or 5), which is no pass and no choice of the user's: an error, so viewers show it red. Only
- * a SKIP the user chose is skipped. WARN, INFO and PASS pass (exit 0); WARN and INFO say so in system-out.
- */
-export const junitOutcome = (grade: Grade, skipByChoice: boolean, strict: boolean): JUnitOutcome => {
-  switch (grade) {
-    case 'FAIL':
-      return 'failure';
-    case 'WARN':
-      return strict ? 'failure' : 'passed';
-    case 'ERROR':
-    case 'INCONCLUSIVE':
-      return 'error';
-    case 'SKIP':
-      return skipByChoice ? 'skipped' : 'error';
-    case 'INFO':
-    case 'PASS':
-      return 'passed';
-  }
-};
+import { type GradeOutcome, gradeOutcome } from './outcome.ts';
 
 export interface JUnitCase {
   readonly classname: string;
@@ -88,7 +64,7 @@ export const busyMs = (cases: readonly Pick<JUnitCase, 'startedAt' | 'durationMs
 
 const testcase = (c: JUnitCase, strict: boolean): string => {
   const open = `    <testcase${attrs({ classname: c.classname, name: c.name, time: seconds(c.durationMs) })}`;
-  const outcome = junitOutcome(c.grade, c.skipByChoice, strict);
+  const outcome = gradeOutcome(c.grade, c.skipByChoice, strict);
   const body =
     outcome === 'failure' || outcome === 'error'
       ? `<${outcome}${attrs({ message: c.message, type: c.grade })}>${escapeText(c.details)}</${outcome}>`
@@ -101,8 +77,8 @@ const testcase = (c: JUnitCase, strict: boolean): string => {
 };
 
 const tally = (cases: readonly JUnitCase[], strict: boolean) => {
-  const count = (outcome: JUnitOutcome) =>
-    cases.filter((c) => junitOutcome(c.grade, c.skipByChoice, strict) === outcome).length;
+  const count = (outcome: GradeOutcome) =>
+    cases.filter((c) => gradeOutcome(c.grade, c.skipByChoice, strict) === outcome).length;
   return {
     tests: cases.length,
     failures: count('failure'),

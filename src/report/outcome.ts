@@ -1,6 +1,7 @@
-// The run's verdict as every report states it, decided as the CLI decides its exit code (without the flags that only
-// the command line knows: --strict, --baseline, --require-certifiable). Certifiability is a separate matter: a CI run
-// without --slow never certifies, yet can pass.
+// The one rule for what a grade means to a run: how each graded check or phase counts (failure, error, skipped or
+// passed), and the run's verdict as every report states it, decided as the CLI decides its exit code (without the
+// flags that only the command line knows: --strict, --baseline, --require-certifiable). Certifiability is a separate
+// matter: a CI run without --slow never certifies, yet can pass.
 import type { Grade } from '../runner/grades.ts';
 import type { RunReport } from '../runner/types.ts';
 
@@ -38,4 +39,32 @@ export const runOutcome = (report: RunReport): RunOutcome => {
 export const outcomeHeadline = ({ outcome, detail }: RunOutcome): string => {
   if (detail === '') return outcome;
   return outcome === 'PASS' ? `${outcome} ${detail}` : `${outcome} (${detail})`;
+};
+
+/**
+ * How one graded check or phase counts, in a test viewer as in the exit code: `<failure>` an assertion that failed,
+ * `<error>` no verdict, `<skipped>` not run.
+ */
+export type GradeOutcome = 'passed' | 'failure' | 'error' | 'skipped';
+
+/**
+ * FAIL (and WARN under --strict) is a failure: exit 1. ERROR, INCONCLUSIVE and a SKIP the target forced leave the
+ * rule unverified (exit 4 or 5), which is no pass and no choice of the user's: an error, so viewers show it red. Only
+ * a SKIP the user chose is skipped. WARN, INFO and PASS pass (exit 0); WARN and INFO say so in system-out.
+ */
+export const gradeOutcome = (grade: Grade, skipByChoice: boolean, strict: boolean): GradeOutcome => {
+  switch (grade) {
+    case 'FAIL':
+      return 'failure';
+    case 'WARN':
+      return strict ? 'failure' : 'passed';
+    case 'ERROR':
+    case 'INCONCLUSIVE':
+      return 'error';
+    case 'SKIP':
+      return skipByChoice ? 'skipped' : 'error';
+    case 'INFO':
+    case 'PASS':
+      return 'passed';
+  }
 };

@@ -1,9 +1,7 @@
 // What a run that reached no target leaves behind (exit 3): the files CI publishes, each saying "target unreachable"
 // and why, so a pipeline page shows that staging was down instead of a missing-file error in the next step.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { escapeAttr, escapeText } from './escape.ts';
-import { pointLatest } from './write.ts';
+import { fixedReporter, type Written, writeRun } from './write.ts';
 
 export const UNREACHABLE = 'target unreachable';
 /** It answered, but gave no token or id to start with (load's pre-flight): exit 3 all the same. */
@@ -39,17 +37,13 @@ export const unreachableMarkdown = (title: string, reason: string): string =>
     '',
   ].join('\n');
 
-/** Writes `files` (name to content) into the run's folder and points `latest` at it; returns the paths written. */
-export const writeUnreachableReports = async (
+/** Writes `files` (name to content) into the run's folder and points `latest` at it. */
+export const writeUnreachableReports = (
   dir: string,
   files: Readonly<Record<string, string>>,
-): Promise<{ files: string[]; latestNotMoved?: string }> => {
-  const written: string[] = [];
-  for (const [name, content] of Object.entries(files)) {
-    const file = join(dir, name);
-    await writeFile(file, content, 'utf8');
-    written.push(file);
-  }
-  const latestNotMoved = await pointLatest(dir);
-  return { files: written, ...(latestNotMoved === undefined ? {} : { latestNotMoved }) };
-};
+): Promise<Written> =>
+  writeRun(
+    dir,
+    undefined,
+    Object.entries(files).map(([name, content]) => fixedReporter(name, content)),
+  );

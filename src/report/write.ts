@@ -1,5 +1,7 @@
 // Writes a run's reports into its own directory and points `<parent>/latest` at it, so CI artifacts and people find
-// the newest run without knowing its timestamp.
+// the newest run without knowing its timestamp. Conformance and load alike hand their run to reporters, as k6's
+// outputs and Schemathesis's event handlers take theirs: each renders one file, writeRun writes them. What a command
+// prints to the terminal comes last, given the files written (runner/summary.ts, load-reports.ts).
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, rename, rm, rmdir, stat, symlink, writeFile } from 'node:fs/promises';
@@ -129,37 +131,76 @@ export const pointLatest = async (dir: string): Promise<string | undefined> => {
   }
 };
 
-export const writeReports = async (
-  report: RunReport,
-  /** strict: a WARN fails the run (--strict), and so shows as a failure in the JUnit. */
-  options: { dir: string; formats: readonly ReportFormat[]; strict?: boolean },
-): Promise<{ dir: string; files: string[]; latestNotMoved?: string }> => {
-  const formats = [...new Set(options.formats)];
-  // Validated as it will be read back, and before anything is written, so an invalid run leaves no half a report.
-  const json = `${JSON.stringify(report, null, 2)}\n`;
-  if (formats.includes('json')) {
-    const errors = conformanceErrors(JSON.parse(json));
-    if (errors.length > 0) {
-      throw new Error(`conformance.json does not match its schema: ${errors.join('; ')}`);
-    }
-  }
-  const render: Record<ReportFormat, () => string> = {
-    json: () => json,
-    junit: () => toJUnit(report, { strict: options.strict === true }),
-    html: () => toHtml(report),
-    markdown: () =>
-      toMarkdown(
-        report,
-        formats.map((f) => REPORT_FILES[f]),
-      ),
-  };
-  await mkdir(options.dir, { recursive: true });
+/** One file of a finished run. */
+export interface Reporter<Run> {
+  /** The file's name in the run's folder. */
+  readonly file: (run: Run) => string;
+  /** The file's content; `names` are every file the run's reporters write (a Markdown summary lists them). */
+  readonly render: (run: Run, names: readonly string[]) => string;
+}
+
+export interface Written {
+  readonly dir: string;
+  readonly files: string[];
+  /** Why `latest` still points elsewhere, for one line on stderr; absent when it points at this run. */
+  readonly latestNotMoved?: string;
+}
+
+/** A file whose content is known without a run, such as the reason no check ran. */
+export const fixedReporter = (file: string, content: string): Reporter<unknown> => ({
+  file: () => file,
+  render: () => content,
+});
+
+/** Renders every report before writing any, so a reporter that throws (invalid JSON) leaves no half a report. */
+export const writeRun = async <Run>(
+  dir: string,
+  run: Run,
+  reporters: readonly Reporter<Run>[],
+): Promise<Written> => {
+  const names = reporters.map((r) => r.file(run));
+  const contents = reporters.map((r) => r.render(run, names));
+  await mkdir(dir, { recursive: true });
   const files: string[] = [];
-  for (const format of formats) {
-    const file = join(options.dir, REPORT_FILES[format]);
-    await writeFile(file, render[format](), 'utf8');
+  for (const [i, name] of names.entries()) {
+    const file = join(dir, name);
+    await writeFile(file, contents[i]!, 'utf8');
     files.push(file);
   }
-  const latestNotMoved = await pointLatest(options.dir);
-  return { dir: options.dir, files, ...(latestNotMoved === undefined ? {} : { latestNotMoved }) };
+  const latestNotMoved = await pointLatest(dir);
+  return { dir, files, ...(latestNotMoved === undefined ? {} : { latestNotMoved }) };
 };
+
+interface ConformanceRun {
+  readonly report: RunReport;
+  /** --strict: a WARN fails the run, and so shows as a failure in the JUnit. */
+  readonly strict: boolean;
+}
+
+const CONFORMANCE_REPORTERS: Readonly<Record<ReportFormat, Reporter<ConformanceRun>>> = {
+  json: {
+    file: () => REPORT_FILES.json,
+    render: ({ report }) => {
+      const json = `${JSON.stringify(report, null, 2)}\n`;
+      // Validated as it will be read back.
+      const errors = conformanceErrors(JSON.parse(json));
+      if (errors.length > 0) {
+        throw new Error(`conformance.json does not match its schema: ${errors.join('; ')}`);
+      }
+      return json;
+    },
+  },
+  junit: { file: () => REPORT_FILES.junit, render: ({ report, strict }) => toJUnit(report, { strict }) },
+  html: { file: () => REPORT_FILES.html, render: ({ report }) => toHtml(report) },
+  markdown: { file: () => REPORT_FILES.markdown, render: ({ report }, names) => toMarkdown(report, names) },
+};
+
+export const writeReports = (
+  report: RunReport,
+  options: { dir: string; formats: readonly ReportFormat[]; strict?: boolean },
+): Promise<Written> =>
+  writeRun(
+    options.dir,
+    { report, strict: options.strict === true },
+    [...new Set(options.formats)].map((format) => CONFORMANCE_REPORTERS[format]),
+  );

@@ -1,15 +1,10 @@
 // Grades and the typed outcomes a check raises. The grade is chosen where the check calls these, next to the
 // SPEC.md sentence it enforces, never inferred later.
 
-export const GRADES = ['ERROR', 'FAIL', 'INCONCLUSIVE', 'WARN', 'SKIP', 'INFO', 'PASS'] as const;
-/**
- * ERROR: harness itself went wrong (an exception, a bug), so the check says nothing about the server. FAIL: the
- * server breaks a rule SPEC.md states. WARN: SPEC.md is silent and convention (RFC 6749/6750/9110) says otherwise.
- * INCONCLUSIVE: the evidence cannot decide (outside traffic spoiled the measurement, the API served nothing, the
- * run's deadline cut the check short). SKIP: not run, with the reason. INFO: a recorded observation that is neither
- * right nor wrong. PASS: the rule holds.
- */
-export type Grade = (typeof GRADES)[number];
+import type { Grade } from '../../load/lib/grade.ts';
+
+// Defined beside load's verdicts, which grade a subset of them; checks and reports take them from here.
+export { GRADES, type Grade, gradeRank } from '../../load/lib/grade.ts';
 
 /** The grades that say the server breaks a rule (stated, or conventional). */
 export type ServerVerdict = Extract<Grade, 'FAIL' | 'WARN'>;
@@ -50,6 +45,3 @@ export const inconclusive = (message: string): never => {
 export const info = (message: string): never => {
   throw new Outcome('INFO', message);
 };
-
-/** Order of the report: what needs attention first. */
-export const gradeRank = (grade: Grade): number => GRADES.indexOf(grade);

@@ -1,6 +1,7 @@
 // One rule picks the exit code of a run made of parts, for conformance, load and certify alike: a harness fault, then
 // a FAIL, then an unreachable target, then no verdict (5), then a pass. No verdict is never a pass.
 import { describe, expect, it } from 'vitest';
+import type { LoadGrade } from '../../load/lib/verdict.ts';
 import {
   EXIT_CODES_HELP,
   exitCodeOf,
@@ -10,7 +11,7 @@ import {
   PASSED,
   TARGET_UNREACHABLE,
 } from '../../src/cli/exit-codes.ts';
-import { loadExitCode } from '../../src/cli/load-reports.ts';
+import { loadExitCode } from '../../src/cli/load.ts';
 import { harness } from './run.ts';
 
 describe('exitCodeOf', () => {
@@ -30,7 +31,7 @@ describe('exitCodeOf', () => {
 });
 
 describe('loadExitCode', () => {
-  const phases = (...grades: string[]) => grades.map((grade) => ({ verdict: { grade } }));
+  const phases = (...grades: LoadGrade[]) => grades.map((grade) => ({ grade }));
 
   it('is no verdict (5) when a phase is INCONCLUSIVE and none FAILs, --strict or not', () => {
     expect(loadExitCode(phases('PASS', 'INCONCLUSIVE'), false, false)).toBe(NO_VERDICT);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { LoadGrade } from '../../load/lib/verdict.ts';
 import { loadSummary } from '../../src/cli/certify.ts';
-import { toJUnit } from '../../src/report/junit.ts';
-import { type GradedPhase, type PhaseGrade, phaseAsRun, toLoadJUnit } from '../../src/report/load-junit.ts';
+import { type GradedPhase, phaseAsRun, toJUnit, toLoadJUnit } from '../../src/report/junit.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import { FIXTURE_CHECKS, reportOf } from './fixture.ts';
 import { schemaErrors, XMLLINT, XMLLINT_TITLE } from './junit-schema.ts';
@@ -9,7 +9,7 @@ import { all, parseXml, type XmlElement } from './xml.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 16, 0, 0);
 
-const phase = (name: string, grade: PhaseGrade, message: string, startS: number): GradedPhase => ({
+const phase = (name: string, grade: LoadGrade, message: string, startS: number): GradedPhase => ({
   name,
   probe: name.split('_')[1]!,
   grade,
@@ -24,7 +24,6 @@ const PHASES: readonly GradedPhase[] = [
   phase('knee_transactions', 'INCONCLUSIVE', '12 iterations dropped (all VUs busy)', 24),
   phase('within_schedule', 'WARN', 'opening burst of 240 above the limit', 0),
   phase('within_transactions', 'PASS', 'no 429 at 4500 admitted requests', 0),
-  phase('over_schedule', 'SKIP', 'side_effects: deny', 12),
 ];
 const OPTIONS = {
   runMs: 36_500,
@@ -39,10 +38,10 @@ describe('toLoadJUnit', () => {
   const root = parseXml(xml);
   const byName = (name: string) => all(root, 'testcase').find((c) => c.attrs.name === name);
 
-  it('totals the run as conformance does: FAIL a failure, INCONCLUSIVE an error (exit 5), SKIP skipped', () => {
+  it('totals the run as conformance does: FAIL a failure, INCONCLUSIVE an error (exit 5)', () => {
     expect(root.attrs).toEqual({
       name: 'harness load',
-      tests: '5',
+      tests: '4',
       failures: '1',
       errors: '1',
       time: '36.500',
@@ -64,11 +63,11 @@ describe('toLoadJUnit', () => {
       },
       {
         name: 'harness load: schedule',
-        tests: '2',
+        tests: '1',
         failures: '0',
         errors: '0',
-        skipped: '1',
-        time: '20.000',
+        skipped: '0',
+        time: '10.000',
         timestamp: '2026-11-24T16:00:00',
         hostname: 'ci-runner-7',
       },
@@ -78,7 +77,6 @@ describe('toLoadJUnit', () => {
       'over_transactions',
       'knee_transactions',
       'within_schedule',
-      'over_schedule',
     ]);
     expect(suites.map((s) => s.children[0]?.children.map((p) => p.attrs.name))).toEqual([
       ['harness.version', 'target.base_url'],
@@ -93,7 +91,6 @@ describe('toLoadJUnit', () => {
     expect(byName('within_schedule')?.children.map((c) => [c.name, c.text])).toEqual([
       ['system-out', `WARN: ${PHASES[2]!.message}`],
     ]);
-    expect(children(byName('over_schedule'))).toEqual([['skipped', undefined, 'side_effects: deny']]);
     expect(byName('over_transactions')?.attrs.classname).toBe('load.transactions');
     const strict = parseXml(toLoadJUnit(PHASES, { ...OPTIONS, strict: true }));
     expect(children(all(strict, 'testcase').find((c) => c.attrs.name === 'within_schedule'))).toEqual([
@@ -102,7 +99,7 @@ describe('toLoadJUnit', () => {
   });
 
   it('shows each grade with the element conformance.xml uses for it', () => {
-    const grades: readonly PhaseGrade[] = ['PASS', 'FAIL', 'WARN', 'INCONCLUSIVE', 'SKIP'];
+    const grades: readonly LoadGrade[] = ['PASS', 'FAIL', 'WARN', 'INCONCLUSIVE'];
     for (const strict of [false, true]) {
       const load = parseXml(
         toLoadJUnit(
@@ -145,7 +142,7 @@ describe('toLoadJUnit', () => {
   it('lets certify count the phases by outcome', () => {
     const files = [{ path: 'load/load-all.xml', data: Buffer.from(xml) }];
     expect(loadSummary(5, files)).toBe(
-      'exit 5: 5 phases: 2 passed, 1 failed, 1 without a verdict, 1 skipped',
+      'exit 5: 4 phases: 2 passed, 1 failed, 1 without a verdict, 0 skipped',
     );
     expect(loadSummary(3, [])).toBe('exit 3, no phase results');
   });

@@ -1,0 +1,65 @@
+// The reports of a load run, whichever command judged it (`harness load`, and `harness load merge` of instances run
+// elsewhere): load-<label>.xml for CI, the merged summary's JSON and HTML (k6 writes only its runners'), and the lines the
+// terminal shows.
+import type { LoadSummary } from '../../load/lib/evidence.ts';
+import { GRADES } from '../../load/lib/grade.ts';
+import { summaryHtml } from '../../load/lib/report-html.ts';
+import { byGrade, phaseLine, reportJson } from '../../load/lib/verdict.ts';
+import { type GradedPhase, type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from './junit.ts';
+import { type Reporter, type Written, writeRun } from './write.ts';
+
+export interface LoadReportRun extends LoadJUnitOptions {
+  /** The scenarios run, joined by `+` (or `all`): every file is named after it. */
+  readonly label: string;
+  /** Every phase with its grade, as JUnit shows it. */
+  readonly phases: readonly GradedPhase[];
+  /** The judged evidence; none when a signal came before any phase had a result. */
+  readonly summary?: LoadSummary;
+}
+
+/** A judged summary as the reports take it: `startedAt` is the instances' common start (epoch ms). */
+export const judgedRun = (
+  summary: LoadSummary,
+  startedAt: number,
+  options: LoadJUnitOptions & { readonly label: string },
+): LoadReportRun => ({
+  ...options,
+  summary,
+  phases: byGrade(summary).map(({ result, verdict }) =>
+    phaseAsRun(result.plan, verdict, startedAt, summary.interrupted?.atMs),
+  ),
+});
+
+export const summaryFile = (label: string, extension: 'json' | 'html') =>
+  `load-${label}-summary.${extension}`;
+export const junitFile = (label: string) => `load-${label}.xml`;
+
+const junitReporter: Reporter<LoadReportRun> = {
+  file: (run) => junitFile(run.label),
+  render: (run) => toLoadJUnit(run.phases, run),
+};
+
+const summaryReporters = (summary: LoadSummary): Reporter<LoadReportRun>[] => [
+  { file: (run) => summaryFile(run.label, 'json'), render: () => reportJson(summary) },
+  { file: (run) => summaryFile(run.label, 'html'), render: () => summaryHtml(summary) },
+];
+
+/** Writes the run's reports into `dir` (the merged summary's JSON and HTML, then JUnit) and points `latest` at it. */
+export const writeLoadReports = (dir: string, run: LoadReportRun): Promise<Written> =>
+  writeRun(dir, run, [...(run.summary === undefined ? [] : summaryReporters(run.summary)), junitReporter]);
+
+/** `3 phases: 1 FAIL, 2 PASS; failed: over_transactions`: the terminal's last line. */
+export const phaseCounts = (phases: readonly Pick<GradedPhase, 'name' | 'grade'>[]): string => {
+  const counts = GRADES.map((grade) => [grade, phases.filter((p) => p.grade === grade).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([grade, n]) => `${n} ${grade}`);
+  const failed = phases.filter((p) => p.grade === 'FAIL').map((p) => p.name);
+  return `summary: ${phases.length} phases: ${counts.join(', ')}${failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''}`;
+};
+
+/** What the terminal shows of a judged run: a line per phase, failures first, then the reports and the counts. */
+export const loadSummaryLines = (run: LoadReportRun, files: readonly string[]): string[] => [
+  ...run.phases.map((p) => phaseLine(p.grade, p.name, p.message)),
+  `reports: ${files.join(', ')}`,
+  phaseCounts(run.phases),
+];

@@ -1,0 +1,79 @@
+// Load's reporters, as `harness load` and `harness load merge` call them: the files each writes from a judged summary,
+// the same bytes as the renderers they wrap, and the lines the terminal shows.
+import { mkdtemp, readdir, readFile, readlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gradeRank } from '../../load/lib/grade.ts';
+import { summaryHtml } from '../../load/lib/report-html.ts';
+import { judgeAll, reportJson } from '../../load/lib/verdict.ts';
+import { toLoadJUnit } from '../../src/report/junit.ts';
+import { judgedRun, loadSummaryLines, phaseCounts, writeLoadReports } from '../../src/report/load-reports.ts';
+import { NETWORKS, simulate } from '../load/simulate.ts';
+
+// A limiter enforcing 1.5 times the limit: the over and knee phases FAIL, the within phase PASSes.
+const summary = simulate(
+  { kind: 'aligned', network: NETWORKS.lan, enforced: 1.5 },
+  { scenarios: ['transactions'] },
+);
+const T0 = Date.UTC(2026, 10, 24, 16, 0, 0);
+const OPTIONS = {
+  label: 'transactions',
+  runMs: 12_000,
+  properties: { 'harness.version': '0.1.0' },
+  strict: false,
+  hostname: 'ci-runner-7',
+};
+const run = judgedRun(summary, T0, OPTIONS);
+
+const runDir = async () => {
+  const root = await mkdtemp(join(tmpdir(), 'harness-load-reports-'));
+  return join(root, 'run');
+};
+
+describe('load reporters', () => {
+  it('grade every phase as the verdicts do, failures first, timed from the common start', () => {
+    const grades = judgeAll(summary).map((v) => v.grade);
+    expect(run.phases.map((p) => p.grade)).toEqual([...grades].sort((a, b) => gradeRank(a) - gradeRank(b)));
+    expect(run.phases[0]?.grade).toBe('FAIL');
+    const within = run.phases.find((p) => p.name === 'within_transactions')!;
+    const plan = summary.phases.find((p) => p.plan.name === 'within_transactions')!.plan;
+    expect(within.startedAt - T0).toBe(plan.startMs);
+  });
+
+  it("write the summary's JSON and HTML beside the JUnit, and point latest at it", async () => {
+    const dir = await runDir();
+    const written = await writeLoadReports(dir, run);
+    expect(written.files.map((f) => basename(f))).toEqual([
+      'load-transactions-summary.json',
+      'load-transactions-summary.html',
+      'load-transactions.xml',
+    ]);
+    expect(await readFile(join(dir, 'load-transactions-summary.json'), 'utf8')).toBe(reportJson(summary));
+    expect(await readFile(join(dir, 'load-transactions-summary.html'), 'utf8')).toBe(summaryHtml(summary));
+    expect(await readFile(join(dir, 'load-transactions.xml'), 'utf8')).toBe(toLoadJUnit(run.phases, OPTIONS));
+    expect(await readlink(join(dir, '..', 'latest'))).toBe('run');
+  });
+
+  it('write only the JUnit where no phase has a result', async () => {
+    const dir = await runDir();
+    const { summary: _, ...unjudged } = run;
+    await writeLoadReports(dir, unjudged);
+    expect(await readdir(dir)).toEqual(['load-transactions.xml']);
+  });
+
+  it('print a line per phase, the reports, then the counts naming what failed', () => {
+    const lines = loadSummaryLines(run, ['/r/a.xml', '/r/b.html']);
+    expect(lines.slice(0, -2)).toEqual(
+      run.phases.map((p) => `${p.grade.padEnd(12)} ${p.name.padEnd(34)} ${p.message}`),
+    );
+    expect(lines.at(-2)).toBe('reports: /r/a.xml, /r/b.html');
+    const failed = run.phases.filter((p) => p.grade === 'FAIL').map((p) => p.name);
+    expect(lines.at(-1)).toBe(
+      `summary: 3 phases: ${failed.length} FAIL, ${3 - failed.length} PASS; failed: ${failed.join(', ')}`,
+    );
+    expect(phaseCounts([{ name: 'over_x', grade: 'INCONCLUSIVE' }])).toBe(
+      'summary: 1 phases: 1 INCONCLUSIVE',
+    );
+  });
+});
