@@ -1,7 +1,7 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
 import { allChecks } from '../../conformance/index.ts';
 import { loadProfile, validateProfile } from '../profile/load.ts';
-import { type FaultName, startReferenceServer, type TokenKind } from '../reference/index.ts';
+import { startReferenceServer } from '../reference/index.ts';
 import { gradeOutcome } from '../report/outcome.ts';
 import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import { REPORT_FILES, type ReportFormat, writeReports } from '../report/write.ts';
@@ -14,6 +14,7 @@ import { selectChecks } from '../runner/select.ts';
 import { printPlan, printSummary } from '../runner/summary.ts';
 import type { RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
+import type { ConformanceOptions } from './conformance-options.ts';
 import { UsageError } from './errors.ts';
 import {
   exitCodeOf,
@@ -25,36 +26,11 @@ import {
   TARGET_UNREACHABLE,
 } from './exit-codes.ts';
 import { listChecks } from './list-checks.ts';
-import { httpOptionsOf, type NetworkFlags, originsOf } from './network.ts';
+import { httpOptionsOf, originsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { replayArgumentsOf } from './replay-arguments.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
-
-export interface ConformanceOptions extends NetworkFlags {
-  profile?: string;
-  baseUrl?: string;
-  authUrl?: string;
-  tenant?: string;
-  sideEffects?: NonNullable<Profile['side_effects']>;
-  fault?: FaultName;
-  /** Embedded server only; commander's default is opaque. */
-  tokens?: TokenKind;
-  only?: string[];
-  skip?: string[];
-  strict?: boolean;
-  requireCertifiable?: boolean;
-  slow?: boolean;
-  dryRun?: boolean;
-  maxRequests?: number;
-  /** Milliseconds the whole run may take; by default derived from the plan (runDeadlineMs). */
-  deadline?: number;
-  reportDir: string;
-  format: ReportFormat[];
-  baseline?: string;
-  list?: boolean;
-  json?: boolean;
-}
 
 /** The embedded server's time scale: a "minute" of 2 s and a 5 s token, so a full run takes seconds. */
 const EMBEDDED = { minuteMs: 2000, tokenLifetimeSeconds: 5 } as const;

@@ -1,7 +1,7 @@
 // How `harness replay` reaches the target a conformance run reached: that run's target flags, as the user gave them.
 // A profile goes by its path, never its contents, so its secrets come from the environment again and no report
 // prints one.
-import type { ConformanceOptions } from './conformance.ts';
+import type { ConformanceOptions } from './conformance-options.ts';
 
 const TARGET_FLAGS = {
   profile: '--profile',

@@ -4,7 +4,8 @@
 import type { Evidence } from '../client/index.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
 import type { CheckResult } from '../runner/types.ts';
-import { type ConformanceOptions, runConformanceCommand } from './conformance.ts';
+import { runConformanceCommand } from './conformance.ts';
+import type { ConformanceOptions } from './conformance-options.ts';
 import { UsageError } from './errors.ts';
 import { whileInterruptible } from './signals.ts';
 
