@@ -2,8 +2,8 @@
 // the spec data, one set per bucket, and all of a bucket's checks grade one shared probe (src/runner/probe.ts)
 // with the bounds every faithful limiter obeys (src/runner/limit-bounds.ts): a FAIL holds whatever the
 // network did, wherever the server's window began and whichever kind of limiter it runs.
-import { mostAdmittedInSpan } from '../load/lib/faithful-bounds.ts';
-import { retryAfterBeyondWindow } from '../load/lib/retry-after.ts';
+import { mostAdmittedInSpan } from '../core/faithful-bounds.ts';
+import { retryAfterBeyondWindow } from '../core/retry-after.ts';
 import { isSuccess } from '../src/client/index.ts';
 import type { CheckContext } from '../src/runner/context.ts';
 import { fail, inconclusive, skip, warn } from '../src/runner/grades.ts';

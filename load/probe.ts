@@ -1,16 +1,16 @@
-// The rate-limit probe, run by `harness load`: every phase of the selected scenarios (see lib/plan.ts) is a k6
+// The rate-limit probe, run by `harness load`: every phase of the selected scenarios (see core/plan.ts) is a k6
 // arrival-rate scenario calling probe(); handleSummary writes harness's JSON and HTML summaries and judges them.
 
 import { sleep } from 'k6';
 import exec from 'k6/execution';
 import http from 'k6/http';
+import { atPointer } from '../core/pointer.ts';
+import { summaryHtml } from '../core/report-html.ts';
+import { reportJson } from '../core/verdict.ts';
 import { instances, phaseIndex, phases, plan, roundTripMs, startAt } from './lib/config.ts';
 import { optionsFor } from './lib/options.ts';
-import { atPointer } from './lib/pointer.ts';
-import { summaryHtml } from './lib/report-html.ts';
 import { fetchFrom, type Ids, probeRequest, type SetupData } from './lib/request.ts';
 import { loadSummary, summaryText } from './lib/summary.ts';
-import { reportJson } from './lib/verdict.ts';
 
 /** Room for setup(): path ids, then the wait for the common start. */
 const SETUP_TIMEOUT_MS = 120_000;

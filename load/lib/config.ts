@@ -1,10 +1,10 @@
 // What one k6 run targets, from the environment the harness CLI sets (never the command line, where `ps` shows it):
 // HARNESS_TARGET (where the endpoints are and what to send them), HARNESS_SECRETS (client secrets by role),
-// HARNESS_PLAN (the resolved plan, src/k6/plan.ts); from the CLI's pre-flight also HARNESS_ROUND_TRIP_MS,
+// HARNESS_PLAN (the resolved plan, src/k6-driver/plan.ts); from the CLI's pre-flight also HARNESS_ROUND_TRIP_MS,
 // HARNESS_START_AT, HARNESS_INSTANCE, HARNESS_IDS and HARNESS_TOKENS;
 // with --timeout, HARNESS_TIMEOUT_MS; HARNESS_TARGET_NAME is how summaries name the target (secrets hidden).
-import type { K6Plan } from './plan.ts';
-import type { K6Spec } from './wire.ts';
+import type { K6Plan } from '../../core/plan.ts';
+import type { K6Spec } from '../../core/wire.ts';
 
 const env = (name: string): string => {
   const value = __ENV[name];

@@ -1,10 +1,10 @@
 // handleSummary's side: k6's end-of-test data turned into harness's LoadSummary, plus the text k6 prints.
 
+import type { LoadSummary, PhaseResult } from '../../core/evidence.ts';
+import type { ProbePlanSet } from '../../core/plan.ts';
+import { byGrade } from '../../core/verdict.ts';
 import { plan as k6Plan, target } from './config.ts';
-import type { LoadSummary, PhaseResult } from './evidence.ts';
 import { slotMetrics, slotsOf } from './options.ts';
-import type { ProbePlanSet } from './plan.ts';
-import { byGrade } from './verdict.ts';
 
 interface MetricValues {
   readonly count?: number;

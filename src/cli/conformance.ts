@@ -1,6 +1,6 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
 import { allChecks } from '../../conformance/index.ts';
-import { loadProfile, validateProfile } from '../profile/load.ts';
+import { loadProfile, validateProfile } from '../profile/read.ts';
 import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import {
   type FaultName,

@@ -1,7 +1,7 @@
 // JUnit XML for `harness load`, so the CI systems that read conformance.xml show load phases too: one testsuite per
 // probe, one testcase per phase, each grade shown as junitOutcome decides (an INCONCLUSIVE phase is an error, as it
 // is exit 5, never a pass).
-import type { PhasePlan } from '../../load/lib/plan.ts';
+import type { PhasePlan } from '../../core/plan.ts';
 import type { Grade } from '../runner/grades.ts';
 import { junitXml } from './junit-xml.ts';
 

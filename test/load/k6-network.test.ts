@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { proxyFromEnv } from '../../src/client/network.ts';
-import { k6Network } from '../../src/k6/k6-network.ts';
+import { k6Network } from '../../src/k6-driver/k6-network.ts';
 
 const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n');
 const CERT = Buffer.from('-----BEGIN CERTIFICATE-----\nCLIENT\n-----END CERTIFICATE-----\n');

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { LoadSummary } from '../../load/lib/evidence.ts';
+import type { LoadSummary } from '../../core/evidence.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { harness, tmp } from '../cli/run.ts';
 

@@ -1,5 +1,5 @@
 // The plan k6 runs, as harness hands it over in HARNESS_PLAN: every decision about the target (which probes its
-// profile allows, the limit each faces, the token request of each client) is taken in Node by src/k6/plan.ts from
+// profile allows, the limit each faces, the token request of each client) is taken in Node by src/k6-driver/plan.ts from
 // the same resolved target the conformance checks use, so no rule is written twice. Here only its shape, and what a
 // phase offers when (needed by the k6 schedule, the verdicts and the charts alike). Pure TypeScript.
 

@@ -4,10 +4,10 @@
 // environment, never its arguments. Programs (the accuracy benchmark) call runLoad() directly.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type LoadSummary, mergeSummaries } from '../../load/lib/evidence.ts';
-import type { PhasePlan } from '../../load/lib/plan.ts';
-import { vusFor } from '../../load/lib/schedule.ts';
-import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
+import { type LoadSummary, mergeSummaries } from '../../core/evidence.ts';
+import type { PhasePlan } from '../../core/plan.ts';
+import { vusFor } from '../../core/schedule.ts';
+import { judgeAll, type Verdict } from '../../core/verdict.ts';
 import { spawnGroup } from '../child-group.ts';
 import type { Progress } from '../cli/load-progress.ts';
 import type { HttpClientOptions } from '../client/index.ts';
