@@ -7,7 +7,16 @@ import http from 'k6/http';
 import { atPointer } from '../core/pointer.ts';
 import { summaryHtml } from '../core/report-html.ts';
 import { reportJson } from '../core/verdict.ts';
-import { instances, phaseIndex, phases, plan, roundTripMs, startAt } from './lib/config.ts';
+import {
+  instances,
+  phaseIndex,
+  phases,
+  plan,
+  prefetchedIds,
+  roundTripMs,
+  startAt,
+  summaryOutputs,
+} from './lib/config.ts';
 import { optionsFor } from './lib/options.ts';
 import { fetchFrom, type Ids, probeRequest, type SetupData } from './lib/request.ts';
 import { loadSummary, summaryText } from './lib/summary.ts';
@@ -22,9 +31,9 @@ export const options = __VU === 0 ? optionsFor(phases, roundTripMs, instances, S
 // 429 is the answer a probe is after, not an HTTP failure.
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
 
-/** Path ids from the pre-flight (HARNESS_IDS), or fetched here when the script runs outside the CLI. */
+/** Path ids from the pre-flight, or fetched here when the script runs outside the CLI. */
 const pathIds = (): Ids => {
-  if (__ENV.HARNESS_IDS) return JSON.parse(__ENV.HARNESS_IDS) as Ids;
+  if (prefetchedIds) return prefetchedIds;
   const ids: Record<string, string> = { ...plan.preflight.fixedIds };
   for (const source of plan.preflight.idSources) {
     const res = fetchFrom(source.from, 'primary', {});
@@ -54,9 +63,8 @@ export function probe(data: SetupData): void {
 export function handleSummary(data: Parameters<typeof loadSummary>[0]): Record<string, string> {
   const summary = loadSummary(data, instances, plan);
   // The CLI prints the verdicts itself, judged over every instance: k6's own copy would show them twice.
-  const files: Record<string, string> =
-    __ENV.HARNESS_SUMMARY_STDOUT === 'false' ? {} : { stdout: summaryText(summary) };
-  if (__ENV.HARNESS_SUMMARY_JSON) files[__ENV.HARNESS_SUMMARY_JSON] = reportJson(summary);
-  if (__ENV.HARNESS_SUMMARY_HTML) files[__ENV.HARNESS_SUMMARY_HTML] = summaryHtml(summary);
+  const files: Record<string, string> = summaryOutputs.stdout ? { stdout: summaryText(summary) } : {};
+  if (summaryOutputs.json) files[summaryOutputs.json] = reportJson(summary);
+  if (summaryOutputs.html) files[summaryOutputs.html] = summaryHtml(summary);
   return files;
 }

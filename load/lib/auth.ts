@@ -16,12 +16,12 @@ import {
   phases,
   plan,
   prefetchedToken,
+  requestTimeoutParams,
   roundTripMs,
   secretOf,
   spec,
   startAt,
   target,
-  timeoutParam,
 } from './config.ts';
 import { noToken, tokenFailures } from './metrics.ts';
 
@@ -56,7 +56,7 @@ const requestToken = (role: string): RefinedResponse<'text'> => {
   return http.post(target.auth_url, tokenForm(spec.token.grantType, client, secretOf(role)), {
     tags: { endpoint: 'POST {auth_url}', name: 'token' },
     responseType: 'text',
-    ...timeoutParam,
+    ...requestTimeoutParams,
   });
 };
 

@@ -6,7 +6,7 @@ import http, { type Params, type RefinedResponse, type ResponseType } from 'k6/h
 import { scheduledMs } from '../../core/schedule.ts';
 import { apiHeaders, apiUrl } from '../../core/wire.ts';
 import { forget, tokenFor } from './auth.ts';
-import { phases, spec, target, timeoutParam } from './config.ts';
+import { phases, requestTimeoutParams, spec, target } from './config.ts';
 import {
   evidence,
   networkErrors,
@@ -59,7 +59,12 @@ const timedCall = (
   // The profile's headers too, as conformance sends them (src/client/api.ts).
   const headers = apiHeaders('application/json', `Bearer ${token}`, target.requests?.[key]?.headers);
   const sent = Date.now();
-  const res = http.request(method, urlFor(key, ids), body, { headers, tags, ...read, ...timeoutParam });
+  const res = http.request(method, urlFor(key, ids), body, {
+    headers,
+    tags,
+    ...read,
+    ...requestTimeoutParams,
+  });
   return { res, sent, answered: Date.now() };
 };
 

@@ -3,7 +3,7 @@
 import type { LoadSummary, PhaseResult } from '../../core/evidence.ts';
 import type { ProbePlanSet } from '../../core/plan.ts';
 import { byGrade } from '../../core/verdict.ts';
-import { plan as k6Plan, target } from './config.ts';
+import { plan as k6Plan, prefetchedIds, targetName } from './config.ts';
 import { slotMetrics, slotsOf } from './options.ts';
 
 interface MetricValues {
@@ -71,9 +71,9 @@ export const loadSummary = (data: SummaryData, instances: number, plan: ProbePla
   });
   // Without the CLI's pre-flight, every instance fetched the path ids itself.
   const perRun = k6Plan.preflight.requestsPerLimiter;
-  const copies = __ENV.HARNESS_IDS ? 1 : instances;
+  const copies = prefetchedIds ? 1 : instances;
   return {
-    target: __ENV.HARNESS_TARGET_NAME ?? target.base_url,
+    target: targetName,
     generatedAt: new Date().toISOString(),
     instances,
     lateMs: [data.setup_data?.lateMs ?? 0],

@@ -190,7 +190,7 @@ const afterShorterMinutes = (probes: ProbePlanSet['probes']): ProbePlanSet['prob
   }));
 };
 
-/** HARNESS_PLAN for k6: the plan, its pre-flight, and each client role's token request without the secret. */
+/** What k6 is handed as LoadSettings.plan: the plan, its pre-flight, each client's token request without secret. */
 export const k6PlanFor = (target: Target, options: PlanOptions): K6Plan => {
   const plan = planProbes(target, options);
   const phases = plan.probes.flatMap((p) => p.phases);

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type LoadSummary, mergeSummaries } from '../../core/evidence.ts';
+import { encodeLoadEnv } from '../../core/load-env.ts';
 import type { PhasePlan } from '../../core/plan.ts';
 import { vusFor } from '../../core/schedule.ts';
 import { judgeAll, type Verdict } from '../../core/verdict.ts';
@@ -30,7 +31,7 @@ export interface LoadRun {
   readonly onLine?: (line: string) => void;
   /** Proxy and TLS settings for k6 (see k6-network.ts). */
   readonly network?: { readonly env: Readonly<Record<string, string>>; readonly args: readonly string[] };
-  /** The same settings for harness's own requests before k6 starts (the pre-flight). */
+  /** The same settings for harness's own requests before k6 starts (the pre-flight); k6 takes their timeout. */
   readonly http?: HttpClientOptions;
   /** A signal: k6 stops (SIGTERM, which makes it write its summary), and unfinished phases are not judged. */
   readonly stop?: AbortSignal;
@@ -206,22 +207,23 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
       if (liveDashboard(process.env)) run.onLine?.(`k6 dashboard: ${dashboardUrl(process.env, i)}`);
       const env: NodeJS.ProcessEnv = {
         ...process.env,
-        HARNESS_TARGET: JSON.stringify(target),
-        // What the summaries call the target: the URL with the profile's secrets hidden (it may come from ${VAR}).
-        HARNESS_TARGET_NAME: profileRedactor(run.profile).known(run.profile.base_url),
-        HARNESS_SECRETS: JSON.stringify(secrets),
-        HARNESS_TOKENS: JSON.stringify(preflight.tokens),
-        HARNESS_IDS: JSON.stringify(preflight.ids),
-        HARNESS_ROUND_TRIP_MS: String(Math.ceil(preflight.roundTripMs)),
-        HARNESS_START_AT: String(startAt),
-        HARNESS_PLAN: JSON.stringify(plan),
-        HARNESS_INSTANCES: String(run.instances),
-        HARNESS_INSTANCE: String(i),
-        HARNESS_SUMMARY_JSON: summaryFiles[i],
-        HARNESS_SUMMARY_STDOUT: 'false',
-        ...(run.instances === 1
-          ? { HARNESS_SUMMARY_HTML: join(run.dir, `load-${run.label}-summary.html`) }
-          : {}),
+        ...encodeLoadEnv({
+          target,
+          // What the summaries call the target: the URL with the profile's secrets hidden (it may come from ${VAR}).
+          targetName: profileRedactor(run.profile).known(run.profile.base_url),
+          secrets,
+          tokens: preflight.tokens,
+          ids: preflight.ids,
+          roundTripMs: Math.ceil(preflight.roundTripMs),
+          startAt,
+          plan,
+          instances: run.instances,
+          instance: i,
+          requestTimeoutMs: run.http?.requestTimeoutMs,
+          summaryJson: summaryFiles[i],
+          summaryStdout: false,
+          summaryHtml: run.instances === 1 ? join(run.dir, `load-${run.label}-summary.html`) : undefined,
+        }),
         // Nothing leaves the machine: no extension lookup, no usage report.
         K6_AUTO_EXTENSION_RESOLUTION: 'false',
         K6_NO_USAGE_REPORT: 'true',

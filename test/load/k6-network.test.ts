@@ -38,17 +38,6 @@ describe('k6Network', () => {
     expect(k6Network({ tls: {}, proxy: {} }).env.HTTPS_PROXY).toBe('');
   });
 
-  it('hands k6 the request timeout only when --timeout or timeout_ms sets one', () => {
-    for (const [timeoutMs, expected] of [
-      [2500, '2500'],
-      [undefined, undefined],
-    ] as const) {
-      const k6 = k6Network({ tls: {}, proxy: {}, ...(timeoutMs ? { timeoutMs } : {}) });
-      expect(k6.env.HARNESS_TIMEOUT_MS).toBe(expected);
-      k6.dispose();
-    }
-  });
-
   it('gives k6 the CA beside the usual roots, and the client certificate and --insecure in a private config', () => {
     const k6 = k6Network({ tls: { ca: CA, cert: CERT, key: KEY, insecure: true }, proxy: {} });
     const bundle = readFileSync(k6.env.SSL_CERT_FILE!, 'utf8');
