@@ -159,12 +159,10 @@ export const loadEnvName = (key: keyof LoadSettings): Name => VARIABLES[key].nam
 /** Node's side: the variables for one k6 process; a setting left undefined is left out. */
 export const encodeLoadEnv = (settings: LoadSettings): Record<Name, string> => {
   const env: Record<Name, string> = {};
-  for (const [key, variable] of Object.entries(VARIABLES) as [
-    keyof LoadSettings,
-    Variables[keyof LoadSettings],
-  ][]) {
+  for (const key of Object.keys(VARIABLES) as (keyof LoadSettings)[]) {
+    const { name, codec } = VARIABLES[key];
     const value = settings[key];
-    if (value !== undefined) env[variable.name] = (variable.codec as Codec<typeof value>).encode(value);
+    if (value !== undefined) env[name] = (codec as Codec<typeof value>).encode(value);
   }
   return env;
 };
