@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { findK6, k6Version } from '../src/cli/k6.ts';
 import { runLoadMergeCommand } from '../src/cli/load-merge.ts';
 import { harnessVersion } from '../src/cli/version.ts';
-import { runLoad, runnerFile } from '../src/k6/run.ts';
+import { runLoad, runnerFile } from '../src/k6-driver/run.ts';
 import { startReferenceServer } from '../src/reference/index.ts';
 
 const k6 = findK6();

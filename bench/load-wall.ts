@@ -6,8 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findK6 } from '../src/cli/k6.ts';
-import { planProbes } from '../src/k6/plan.ts';
-import { runLoad } from '../src/k6/run.ts';
+import { planProbes } from '../src/k6-driver/plan.ts';
+import { runLoad } from '../src/k6-driver/run.ts';
 import { startReferenceServer } from '../src/reference/index.ts';
 import { resolveTarget } from '../src/runner/target.ts';
 

@@ -1,17 +1,26 @@
-// The rate-limit probe, run by `harness load`: every phase of the selected scenarios (see lib/plan.ts) is a k6
+// The rate-limit probe, run by `harness load`: every phase of the selected scenarios (see core/plan.ts) is a k6
 // arrival-rate scenario calling probe(); handleSummary writes harness's JSON and HTML summaries and judges them.
 
 import { sleep } from 'k6';
 import exec from 'k6/execution';
 import http from 'k6/http';
-import { instances, phaseIndex, phases, plan, roundTripMs, startAt } from './lib/config.ts';
+import { atPointer } from '../core/pointer.ts';
+import { summaryHtml } from '../core/report-html.ts';
+import { markedSummary } from '../core/summary-markers.ts';
+import { reportJson } from '../core/verdict.ts';
+import {
+  instances,
+  phaseIndex,
+  phases,
+  plan,
+  prefetchedIds,
+  roundTripMs,
+  startAt,
+  summaryOutputs,
+} from './lib/config.ts';
 import { optionsFor } from './lib/options.ts';
-import { atPointer } from './lib/pointer.ts';
-import { summaryHtml } from './lib/report-html.ts';
 import { fetchFrom, type Ids, probeRequest, type SetupData } from './lib/request.ts';
 import { loadSummary, summaryText } from './lib/summary.ts';
-import { markedSummary, SUMMARY_STDOUT_MARKERS } from './lib/summary-markers.ts';
-import { reportJson } from './lib/verdict.ts';
 
 /** Room for setup(): path ids, then the wait for the common start. */
 const SETUP_TIMEOUT_MS = 120_000;
@@ -23,9 +32,9 @@ export const options = __VU === 0 ? optionsFor(phases, roundTripMs, instances, S
 // 429 is the answer a probe is after, not an HTTP failure.
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
 
-/** Path ids from the pre-flight (HARNESS_IDS), or fetched here when the script runs outside the CLI. */
+/** Path ids from the pre-flight, or fetched here when the script runs outside the CLI. */
 const pathIds = (): Ids => {
-  if (__ENV.HARNESS_IDS) return JSON.parse(__ENV.HARNESS_IDS) as Ids;
+  if (prefetchedIds) return prefetchedIds;
   const ids: Record<string, string> = { ...plan.preflight.fixedIds };
   for (const source of plan.preflight.idSources) {
     const res = fetchFrom(source.from, 'primary', {});
@@ -55,11 +64,11 @@ export function probe(data: SetupData): void {
 export function handleSummary(data: Parameters<typeof loadSummary>[0]): Record<string, string> {
   const summary = loadSummary(data, instances, plan);
   // The CLI prints the verdicts itself, judged over every instance: k6's own copy would show them twice.
-  const stdout = __ENV.HARNESS_SUMMARY_STDOUT;
-  const files: Record<string, string> = stdout === 'false' ? {} : { stdout: summaryText(summary) };
-  // A pod with no shared volume hands its summary back through its log (summary-markers.ts).
-  if (stdout === SUMMARY_STDOUT_MARKERS) files.stdout += markedSummary(summary);
-  if (__ENV.HARNESS_SUMMARY_JSON) files[__ENV.HARNESS_SUMMARY_JSON] = reportJson(summary);
-  if (__ENV.HARNESS_SUMMARY_HTML) files[__ENV.HARNESS_SUMMARY_HTML] = summaryHtml(summary);
+  const files: Record<string, string> =
+    summaryOutputs.stdout === 'none' ? {} : { stdout: summaryText(summary) };
+  // A pod with no shared volume hands its summary back through its log (core/summary-markers.ts).
+  if (summaryOutputs.stdout === 'markers') files.stdout += markedSummary(summary);
+  if (summaryOutputs.json) files[summaryOutputs.json] = reportJson(summary);
+  if (summaryOutputs.html) files[summaryOutputs.html] = summaryHtml(summary);
   return files;
 }

@@ -1,5 +1,6 @@
 // Builds the package's dist/: harness compiled to JavaScript (no TypeScript loader at run time), plus what runs as
-// it is: the k6 scripts (k6 runs TypeScript itself) with their spec data, SPEC.md, and the commit built from.
+// it is: the k6 scripts and the core they share with Node (k6 runs TypeScript itself), with their spec data,
+// SPEC.md, and the commit built from.
 // `npm pack` runs it (prepack); a clone runs from source and needs no build.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,11 +15,14 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '
   cwd: root,
   stdio: 'inherit',
 });
-// The k6 scripts are read by k6, not Node: they ship as TypeScript beside the compiled copies Node imports.
-cpSync(join(root, 'load'), join(dist, 'load'), {
-  recursive: true,
-  filter: (path) => !path.includes('/k8s') && !path.endsWith('tsconfig.json'),
-});
+// The k6 scripts are read by k6, not Node: they ship as TypeScript, and so does the core they share with Node,
+// beside the compiled copies Node imports.
+for (const folder of ['load', 'core']) {
+  cpSync(join(root, folder), join(dist, folder), {
+    recursive: true,
+    filter: (path) => !path.includes('/k8s') && !path.endsWith('tsconfig.json'),
+  });
+}
 const spec = join(dist, 'src/spec/SPEC.md');
 mkdirSync(dirname(spec), { recursive: true });
 cpSync(join(root, 'src/spec/SPEC.md'), spec);

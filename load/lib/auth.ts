@@ -8,22 +8,22 @@
 // nothing, and what the token endpoint answered is recorded (metrics.ts) for the verdict to name. A token answer is
 // the one body a VU reads; one over MAX_TOKEN_BODY_BYTES gives no token, as in harness's own client.
 import http, { type RefinedResponse } from 'k6/http';
+import { runVus, tokenTurns } from '../../core/token-turns.ts';
+import { MAX_TOKEN_BODY_BYTES, renewAtFor, tokenForm } from '../../core/wire.ts';
 import {
   instanceIndex,
   instances,
   phases,
   plan,
   prefetchedToken,
+  requestTimeoutParams,
   roundTripMs,
   secretOf,
   spec,
   startAt,
   target,
-  timeoutParam,
 } from './config.ts';
 import { noToken, tokenFailures } from './metrics.ts';
-import { runVus, tokenTurns } from './token-turns.ts';
-import { MAX_TOKEN_BODY_BYTES, renewAtFor, tokenForm } from './wire.ts';
 
 interface Held {
   readonly token: string;
@@ -56,7 +56,7 @@ const requestToken = (role: string): RefinedResponse<'text'> => {
   return http.post(target.auth_url, tokenForm(spec.token.grantType, client, secretOf(role)), {
     tags: { endpoint: 'POST {auth_url}', name: 'token' },
     responseType: 'text',
-    ...timeoutParam,
+    ...requestTimeoutParams,
   });
 };
 

@@ -1,57 +1,61 @@
-// What one k6 run targets, from the environment the harness CLI sets (never the command line, where `ps` shows it):
-// HARNESS_TARGET (where the endpoints are and what to send them), HARNESS_SECRETS (client secrets by role),
-// HARNESS_PLAN (the resolved plan, src/k6/plan.ts); from the CLI's pre-flight also HARNESS_ROUND_TRIP_MS,
-// HARNESS_START_AT, HARNESS_INSTANCE, HARNESS_IDS and HARNESS_TOKENS;
-// with --timeout, HARNESS_TIMEOUT_MS; HARNESS_TARGET_NAME is how summaries name the target (secrets hidden).
-// A runner's summary records HARNESS_RUN_ID, HARNESS_VERSION and HARNESS_K6_VERSION (summary.ts), and
-// HARNESS_SUMMARY_STDOUT=markers prints it between marker lines (summary-markers.ts).
-import type { K6Plan } from './plan.ts';
-import type { K6Spec } from './wire.ts';
+// What one k6 run is given, decoded from the environment the harness CLI sets (core/load-env.ts names and types
+// every variable). The defaults are for a run outside the CLI (load/k8s/README.md), which has no pre-flight.
+import { decodeLoadEnv, type LoadSettings, loadEnvName } from '../../core/load-env.ts';
+import type { K6Spec } from '../../core/wire.ts';
 
-const env = (name: string): string => {
-  const value = __ENV[name];
-  if (value === undefined || value === '')
-    throw new Error(`${name} is not set: run this script through \`harness load\``);
-  return value;
-};
-
-/** The part of a harness profile the load scripts read (secrets travel separately). */
-export interface LoadTarget {
-  readonly base_url: string;
-  readonly auth_url: string;
-  readonly requests?: Readonly<
-    Record<string, { body?: unknown; query?: Record<string, string>; headers?: Record<string, string> }>
-  >;
-}
+const setting = <K extends keyof LoadSettings>(key: K): LoadSettings[K] => decodeLoadEnv(__ENV, key);
 
 export const spec = JSON.parse(open('./spec.generated.json')) as K6Spec;
-export const target = JSON.parse(env('HARNESS_TARGET')) as LoadTarget;
-export const plan = JSON.parse(env('HARNESS_PLAN')) as K6Plan;
+export const target = setting('target');
+export const plan = setting('plan');
 export const phases = plan.probes.flatMap((p) => p.phases);
-export const instances = Number(__ENV.HARNESS_INSTANCES ?? '1');
+export const instances = setting('instances') ?? 1;
 
-/** `--timeout` (`timeout_ms`): the longest one request may take, as for harness's own requests; else k6's 60 s. */
-export const timeoutParam = __ENV.HARNESS_TIMEOUT_MS ? { timeout: `${__ENV.HARNESS_TIMEOUT_MS}ms` } : {};
+/** This instance's number among `instances`, from 0. */
+export const instanceIndex = setting('instance') ?? 0;
 
-/** Without a pre-flight (a run outside the CLI), VUs are sized for a far target's round trip. */
-export const roundTripMs = Number(__ENV.HARNESS_ROUND_TRIP_MS ?? '250');
+/** k6 has no run-wide request timeout: every request carries `--timeout`'s, else k6's 60 s applies. */
+const requestTimeoutMs = setting('requestTimeoutMs');
+export const requestTimeoutParams =
+  requestTimeoutMs === undefined ? {} : { timeout: `${requestTimeoutMs}ms` };
+
+/** Without a pre-flight, VUs are sized for a far target's round trip. */
+export const roundTripMs = setting('roundTripMs') ?? 250;
 
 /** When the first phase starts (epoch ms), the same for every instance, so their slots line up. */
-export const startAt = Number(__ENV.HARNESS_START_AT ?? Date.now() + 1000);
+export const startAt = setting('startAt') ?? Date.now() + 1000;
 
-/** This instance's number among `instances`, from 0 (HARNESS_INSTANCE). */
-export const instanceIndex = Number(__ENV.HARNESS_INSTANCE ?? '0');
+/** Path ids the pre-flight found; without them setup() fetches its own. */
+export const prefetchedIds = setting('ids');
+
+/** What the summaries call the target. */
+export const targetName = setting('targetName') ?? target.base_url;
+
+/** Where handleSummary writes; k6's own text summary unless harness prints its verdicts itself. */
+export const summaryOutputs = {
+  json: setting('summaryJson'),
+  html: setting('summaryHtml'),
+  stdout: setting('summaryStdout') ?? 'text',
+};
+
+/** Who this runner is part of, as its summary records it (core/runners.ts checks a merge against it). */
+export const runnerOf = {
+  runId: setting('runId') ?? '',
+  /** The plan exactly as this runner received it, whose digest every runner of one run shares. */
+  planText: __ENV[loadEnvName('plan')] ?? '',
+  harnessVersion: setting('version') ?? 'unknown',
+  k6Version: setting('k6Version') ?? 'unknown',
+};
 
 /** Read when a VU needs a token, so the secrets live only in the VU's memory and never in options or setup data. */
 export const secretOf = (role: string): string => {
-  const secret = (JSON.parse(env('HARNESS_SECRETS')) as Record<string, string>)[role];
-  if (secret === undefined) throw new Error(`HARNESS_SECRETS has no secret for client ${role}`);
+  const secret = setting('secrets')[role];
+  if (secret === undefined) throw new Error(`${loadEnvName('secrets')} has no secret for client ${role}`);
   return secret;
 };
 
 /** Tokens the pre-flight fetched, by role, with the epoch ms to renew them at; absent outside the CLI. */
-export const prefetchedToken = (role: string): { token: string; renewAt: number } | undefined =>
-  (JSON.parse(__ENV.HARNESS_TOKENS ?? '{}') as Record<string, { token: string; renewAt: number }>)[role];
+export const prefetchedToken = (role: string) => setting('tokens')?.[role];
 
 export const phaseIndex = (name: string): number => {
   const index = phases.findIndex((p) => p.name === name);

@@ -1,8 +1,8 @@
 // k6 options from the plan: one arrival-rate scenario per phase, sized for the measured round trip, and the
 // per-slot submetrics (count>=0 observers) that carry the evidence into handleSummary. Pure TypeScript.
 import type { Options, Scenario } from 'k6/options';
-import type { PhasePlan } from './plan.ts';
-import { arrivalOf, vusFor } from './schedule.ts';
+import type { PhasePlan } from '../../core/plan.ts';
+import { arrivalOf, vusFor } from '../../core/schedule.ts';
 
 const ADMITTED = 'harness_admitted_rtt_';
 const LIMITED = 'harness_limited_rtt_';

@@ -3,8 +3,10 @@
 // The request reached the server somewhere between sending and answer; that interval is all a verdict may use.
 import exec from 'k6/execution';
 import http, { type Params, type RefinedResponse, type ResponseType } from 'k6/http';
+import { scheduledMs } from '../../core/schedule.ts';
+import { apiHeaders, apiUrl } from '../../core/wire.ts';
 import { forget, tokenFor } from './auth.ts';
-import { phases, spec, target, timeoutParam } from './config.ts';
+import { phases, requestTimeoutParams, spec, target } from './config.ts';
 import {
   evidence,
   networkErrors,
@@ -16,8 +18,6 @@ import {
   unslotted,
 } from './metrics.ts';
 import { slotsOf } from './options.ts';
-import { scheduledMs } from './schedule.ts';
-import { apiHeaders, apiUrl } from './wire.ts';
 
 /** Path ids, found once before the run (ids are not secrets, so setup may return them). */
 export type Ids = Readonly<Record<string, string>>;
@@ -59,7 +59,12 @@ const timedCall = (
   // The profile's headers too, as conformance sends them (src/client/api.ts).
   const headers = apiHeaders('application/json', `Bearer ${token}`, target.requests?.[key]?.headers);
   const sent = Date.now();
-  const res = http.request(method, urlFor(key, ids), body, { headers, tags, ...read, ...timeoutParam });
+  const res = http.request(method, urlFor(key, ids), body, {
+    headers,
+    tags,
+    ...read,
+    ...requestTimeoutParams,
+  });
   return { res, sent, answered: Date.now() };
 };
 

@@ -2,12 +2,12 @@
 
 import { sha256 } from 'k6/crypto';
 import exec from 'k6/execution';
-import { plan as k6Plan, startAt, target } from './config.ts';
-import type { LoadSummary, PhaseResult } from './evidence.ts';
+import type { LoadSummary, PhaseResult } from '../../core/evidence.ts';
+import type { ProbePlanSet } from '../../core/plan.ts';
+import type { RunnerIdentity } from '../../core/runners.ts';
+import { byGrade, phaseLine } from '../../core/verdict.ts';
+import { plan as k6Plan, prefetchedIds, runnerOf, startAt, targetName } from './config.ts';
 import { slotMetrics, slotsOf } from './options.ts';
-import type { ProbePlanSet } from './plan.ts';
-import type { RunnerIdentity } from './runners.ts';
-import { byGrade, phaseLine } from './verdict.ts';
 
 interface MetricValues {
   readonly count?: number;
@@ -31,15 +31,15 @@ const runnerIdentity = (data: SummaryData): RunnerIdentity => {
     executionSegmentSequence?: string | null;
   };
   return {
-    runId: __ENV.HARNESS_RUN_ID ?? '',
-    planDigest: sha256(__ENV.HARNESS_PLAN ?? '', 'hex'),
+    runId: runnerOf.runId,
+    planDigest: sha256(runnerOf.planText, 'hex'),
     segment: options.executionSegment ?? '0:1',
     sequence: options.executionSegmentSequence ?? '',
     startAt,
     // setup() returns its data only when it completes; a timeout or a throw leaves none.
     setupCompleted: data.setup_data !== undefined,
-    harnessVersion: __ENV.HARNESS_VERSION ?? 'unknown',
-    k6Version: __ENV.HARNESS_K6_VERSION ?? 'unknown',
+    harnessVersion: runnerOf.harnessVersion,
+    k6Version: runnerOf.k6Version,
   };
 };
 
@@ -96,9 +96,9 @@ export const loadSummary = (data: SummaryData, instances: number, plan: ProbePla
   });
   // Without the CLI's pre-flight, every instance fetched the path ids itself.
   const perRun = k6Plan.preflight.requestsPerLimiter;
-  const copies = __ENV.HARNESS_IDS ? 1 : instances;
+  const copies = prefetchedIds ? 1 : instances;
   return {
-    target: __ENV.HARNESS_TARGET_NAME ?? target.base_url,
+    target: targetName,
     generatedAt: new Date().toISOString(),
     instances,
     lateMs: [data.setup_data?.lateMs ?? 0],

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { readPrivateKey, redactProfile, sealArchive, sha256 } from '../certify/manifest.ts';
 import type { TarEntry } from '../certify/tar.ts';
-import { loadProfile } from '../profile/load.ts';
+import { loadProfile } from '../profile/read.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
 import { GRADES } from '../runner/grades.ts';
 import { resolveTarget } from '../runner/target.ts';

@@ -1,6 +1,6 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
 import { allChecks } from '../../conformance/index.ts';
-import { loadProfile, validateProfile } from '../profile/load.ts';
+import { loadProfile, validateProfile } from '../profile/read.ts';
 import { startReferenceServer } from '../reference/index.ts';
 import { gradeOutcome } from '../report/outcome.ts';
 import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';

@@ -1,6 +1,6 @@
 // `harness conformance --list`: every check a full run has, to pick --only/--skip names from; --json for scripts.
 import { allChecks } from '../../conformance/index.ts';
-import { validateProfile } from '../profile/load.ts';
+import { validateProfile } from '../profile/read.ts';
 import { DEFAULT_OBSERVABILITY } from '../reference/options.ts';
 import { resolveTarget } from '../runner/target.ts';
 import { table } from '../text-table.ts';

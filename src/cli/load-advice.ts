@@ -1,7 +1,7 @@
 // What to do about an INCONCLUSIVE phase whose cause was harness's own shortfall, not the server's answer: the
-// verdict names the shortfall (load/lib/verdict.ts), this names the remedy, once per kind for the whole run.
+// verdict names the shortfall (core/verdict.ts), this names the remedy, once per kind for the whole run.
 
-/** The shortfalls load/lib/verdict.ts reports when k6 could not keep the schedule on this machine. */
+/** The shortfalls core/verdict.ts reports when k6 could not keep the schedule on this machine. */
 const MACHINE_SHORT =
   /iterations dropped|CPU starved|requests sent after the phase's end|instances started .* apart/;
 const TOKEN_SHORT = /for want of a token/;

@@ -1,11 +1,11 @@
 // `harness load merge FILE...`: runners' summaries (from k6-operator pods, or kept by `harness load --instances`)
 // graded as one run, with the reports and exit codes of `harness load`. The merge checks the set first
-// (load/lib/runners.ts): a lost, doubled, foreign or failed runner leaves the phases INCONCLUSIVE, naming it.
+// (core/runners.ts): a lost, doubled, foreign or failed runner leaves the phases INCONCLUSIVE, naming it.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LoadSummary, mergeSummaries, type SourcedSummary } from '../../load/lib/evidence.ts';
-import { summariesInLogs } from '../../load/lib/summary-markers.ts';
-import { runnerFile } from '../k6/run.ts';
+import { type LoadSummary, mergeSummaries, type SourcedSummary } from '../../core/evidence.ts';
+import { summariesInLogs } from '../../core/summary-markers.ts';
+import { runnerFile } from '../k6-driver/run.ts';
 import { judgedRun } from '../report/load-reports.ts';
 import { UsageError } from './errors.ts';
 import { finishLoad, loadReportProperties } from './load.ts';

@@ -1,7 +1,7 @@
 // Progress of a `harness load` run while k6 runs quietly: on a terminal one line that updates in place, in a CI
 // log a plain line as each phase starts. Driven by the plan's schedule, which every k6 instance keeps (it starts each
-// phase at HARNESS_START_AT + startMs), so nothing of k6's output needs parsing.
-import type { PhasePlan } from '../../load/lib/plan.ts';
+// phase at the common start + startMs), so nothing of k6's output needs parsing.
+import type { PhasePlan } from '../../core/plan.ts';
 
 export interface ProgressOutput {
   readonly isTTY?: boolean;

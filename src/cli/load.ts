@@ -1,13 +1,13 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
-import type { PhasePlan } from '../../load/lib/plan.ts';
-import type { LoadGrade } from '../../load/lib/verdict.ts';
+import type { PhasePlan } from '../../core/plan.ts';
+import type { LoadGrade } from '../../core/verdict.ts';
 import { TargetError, TokenError } from '../client/index.ts';
-import { k6Network } from '../k6/k6-network.ts';
-import { k6PlanFor } from '../k6/plan.ts';
-import { PreflightError } from '../k6/preflight.ts';
-import { availableProbes } from '../k6/probes.ts';
-import { LoadInterrupted, type LoadOutcome, runLoad } from '../k6/run.ts';
-import { loadProfile } from '../profile/load.ts';
+import { k6Network } from '../k6-driver/k6-network.ts';
+import { k6PlanFor } from '../k6-driver/plan.ts';
+import { PreflightError } from '../k6-driver/preflight.ts';
+import { availableProbes } from '../k6-driver/probes.ts';
+import { LoadInterrupted, type LoadOutcome, runLoad } from '../k6-driver/run.ts';
+import { loadProfile } from '../profile/read.ts';
 import { type FaultName, startReferenceServer } from '../reference/index.ts';
 import { phaseAsRun } from '../report/junit.ts';
 import {

@@ -56,7 +56,7 @@ export const networkFor = (profile: Profile, embedded: boolean): Network => {
 export const httpOptionsOf = (network: Network) => ({
   tls: network.tls,
   proxy: network.proxy,
-  ...(network.timeoutMs === undefined ? {} : { requestTimeoutMs: network.timeoutMs }),
+  ...(network.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: network.requestTimeoutMs }),
 });
 
 /** The target's origins: the reachability check sends each one request. */

@@ -1,4 +1,4 @@
-import { apiHeaders, urlOf } from '../../load/lib/wire.ts';
+import { apiHeaders, urlOf } from '../../core/wire.ts';
 import { API_CONTENT_TYPE, type Profile } from '../spec/index.ts';
 import { TokenError } from './errors.ts';
 import type { Exchange } from './evidence.ts';

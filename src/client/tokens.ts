@@ -1,4 +1,4 @@
-import { renewAtFor, tokenForm } from '../../load/lib/wire.ts';
+import { renewAtFor, tokenForm } from '../../core/wire.ts';
 import {
   type ClientCredentials,
   GRANT_TYPE,

@@ -8,7 +8,7 @@ import type { Profile } from '../spec/index.ts';
 
 export interface Network {
   readonly tls: TlsOptions;
-  readonly timeoutMs?: number;
+  readonly requestTimeoutMs?: number;
   readonly proxy: ProxyOptions;
 }
 
@@ -47,7 +47,7 @@ export const networkOf = (profile: Profile, proxy: ProxyOptions): Network => {
       ...readTlsFile('key', tls.key),
       ...(tls.insecure ? { insecure: true } : {}),
     },
-    ...(profile.timeout_ms === undefined ? {} : { timeoutMs: profile.timeout_ms }),
+    ...(profile.timeout_ms === undefined ? {} : { requestTimeoutMs: profile.timeout_ms }),
     proxy,
   };
 };

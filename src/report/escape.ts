@@ -1,5 +1,5 @@
-// The XML writers' view of the shared escaper (load/lib/markup.ts, which the HTML reports use through its template).
-import { escapeMarkup, stripControl } from '../../load/lib/markup.ts';
+// The XML writers' view of the shared escaper (core/markup.ts, which the HTML reports use through its template).
+import { escapeMarkup, stripControl } from '../../core/markup.ts';
 
 export const stripIllegal = stripControl;
 

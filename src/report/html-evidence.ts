@@ -1,6 +1,6 @@
 // Evidence as a reader of the HTML report sees it: each exchange like an HTTP transcript, the refresh that preceded a
 // retry (SPEC.md §5 rule 4) nested under it. Everything here came from the server under test: the template escapes it.
-import { html, joinMarkup, type Markup } from '../../load/lib/markup.ts';
+import { html, joinMarkup, type Markup } from '../../core/markup.ts';
 import type { Evidence } from '../client/index.ts';
 
 const message = (

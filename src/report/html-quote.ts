@@ -1,6 +1,6 @@
 // SPEC.md's words as SPEC.md's renderer would show them: a quoted table row as a table row, `code` as code. Only
 // this subset of Markdown occurs in quotes (src/spec/quotes.ts), and anything else stays text.
-import { html, type Markup } from '../../load/lib/markup.ts';
+import { html, type Markup } from '../../core/markup.ts';
 
 /** Text with `code spans` as <code>. */
 const inline = (text: string): Markup[] =>

@@ -1,7 +1,7 @@
 // A limit FAIL's proof drawn: each request of the bucket a line from its sending to its answer, one row per request
 // in the order sent, coloured by its answer; the stretch the proof counted in shaded; the bound it broke marked. An
 // inline SVG, so the page stays self-contained and needs no script to show it.
-import { html, joinMarkup, type Markup } from '../../load/lib/markup.ts';
+import { html, joinMarkup, type Markup } from '../../core/markup.ts';
 import type { LimitTimeline, TimelineRequest } from '../runner/limit-timeline.ts';
 
 const WIDTH = 1000;

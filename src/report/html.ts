@@ -1,8 +1,8 @@
 // One self-contained HTML page for people: the verdict and counts first, then the checks grouped by SPEC.md
 // section with what needs attention first (the sections with the worst grades, and within each, the worst checks).
 // Passing checks are collapsed to one line; the rest open, so failures read without clicking. Built with one
-// auto-escaping template (load/lib/markup.ts): whatever the server sent is text, wherever it lands.
-import { html, joinMarkup, type Markup, trusted } from '../../load/lib/markup.ts';
+// auto-escaping template (core/markup.ts): whatever the server sent is text, wherever it lands.
+import { html, joinMarkup, type Markup, trusted } from '../../core/markup.ts';
 import { GRADES, type Grade } from '../runner/grades.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { evidenceHtml } from './html-evidence.ts';

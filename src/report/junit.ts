@@ -2,8 +2,8 @@
 // grade shown as gradeOutcome decides. conformance.xml: one testsuite per SPEC.md section, one testcase per check.
 // load-<scenario>.xml: one testsuite per probe, one testcase per phase (an INCONCLUSIVE phase is an error, as it is
 // exit 5, never a pass).
-import type { PhasePlan } from '../../load/lib/plan.ts';
-import type { LoadGrade } from '../../load/lib/verdict.ts';
+import type { PhasePlan } from '../../core/plan.ts';
+import type { LoadGrade } from '../../core/verdict.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { type JUnitCase, junitXml } from './junit-xml.ts';
 import { groupBySection, quoteSource } from './sections.ts';

@@ -1,10 +1,10 @@
 // The reports of a load run, whichever command judged it (`harness load`, and `harness load merge` of instances run
 // elsewhere): load-<label>.xml for CI, the merged summary's JSON and HTML (k6 writes only its runners'), and the lines the
 // terminal shows.
-import type { LoadSummary } from '../../load/lib/evidence.ts';
-import { GRADES } from '../../load/lib/grade.ts';
-import { summaryHtml } from '../../load/lib/report-html.ts';
-import { byGrade, phaseLine, reportJson } from '../../load/lib/verdict.ts';
+import type { LoadSummary } from '../../core/evidence.ts';
+import { GRADES } from '../../core/grade.ts';
+import { summaryHtml } from '../../core/report-html.ts';
+import { byGrade, phaseLine, reportJson } from '../../core/verdict.ts';
 import { type GradedPhase, type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from './junit.ts';
 import { type Reporter, type Written, writeRun } from './write.ts';
 

@@ -1,8 +1,8 @@
 // Everything a check in conformance/ needs from the runner, in one module: registering a check and its
 // preconditions, the grades it ends with, the probe and the bounds that grade it. Checks import this and the spec
 // data (src/spec) only, so the runner's own layout can change without touching them.
-export { mostAdmittedInSpan } from '../../load/lib/faithful-bounds.ts';
-export { retryAfterBeyondWindow } from '../../load/lib/retry-after.ts';
+export { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
+export { retryAfterBeyondWindow } from '../../core/retry-after.ts';
 export { type Exchange, isSuccess, issuedToken } from '../client/index.ts';
 export { clock, type LoggedRequest } from './bucket-log.ts';
 export type { CheckContext } from './context.ts';

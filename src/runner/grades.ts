@@ -1,10 +1,10 @@
 // Grades and the typed outcomes a check raises. The grade is chosen where the check calls these, next to the
 // SPEC.md sentence it enforces, never inferred later.
 
-import type { Grade } from '../../load/lib/grade.ts';
+import type { Grade } from '../../core/grade.ts';
 
 // Defined beside load's verdicts, which grade a subset of them; checks and reports take them from here.
-export { GRADES, type Grade, gradeRank } from '../../load/lib/grade.ts';
+export { GRADES, type Grade, gradeRank } from '../../core/grade.ts';
 
 /** The grades that say the server breaks a rule (stated, or conventional). */
 export type ServerVerdict = Extract<Grade, 'FAIL' | 'WARN'>;

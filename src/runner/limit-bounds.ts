@@ -1,7 +1,7 @@
 // What the client can prove about a rate limit of N per window W from its own requests alone. A request reached the
 // server at some instant between when it was sent and when its answer arrived; that interval is all we know. The
 // scans below find, among those intervals, evidence past the bounds every faithful limiter obeys, whatever its
-// window's phase or its bucket's state (load/lib/faithful-bounds.ts derives them: (L) a refusal needs N admitted in
+// window's phase or its bucket's state (core/faithful-bounds.ts derives them: (L) a refusal needs N admitted in
 // the window before it, (U) at most N admitted in the window after it, (S) at most so many in any stretch), so a
 // violation of one is a violation of SPEC.md §8 by every reading.
 
@@ -11,7 +11,7 @@ import {
   mostAdmittedAfterRefusal,
   mostAdmittedInSpan,
   refilledIn,
-} from '../../load/lib/faithful-bounds.ts';
+} from '../../core/faithful-bounds.ts';
 import { isSuccess } from '../client/index.ts';
 
 export type { LimitWindow };

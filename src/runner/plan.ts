@@ -1,6 +1,6 @@
 // What a run will send and how long it may take: the deduplicated plan (--dry-run prints it, --max-requests sets it
 // aside check by check) and the default deadline.
-import { renewAtFor } from '../../load/lib/wire.ts';
+import { renewAtFor } from '../../core/wire.ts';
 import { BUCKETS, type BucketId, type EndpointKey, TOKEN_LIFETIME_SECONDS } from '../spec/index.ts';
 import { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
 import type { Target } from './target.ts';

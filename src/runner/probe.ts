@@ -9,7 +9,7 @@
 //   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides;
 //   5. after the next edge (found as in 2.): a limit's worth plus one at once: no faithful limiter admits them all.
 // The probe judges nothing; checks grade these observations.
-import { mostAdmittedInSpan } from '../../load/lib/faithful-bounds.ts';
+import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
 import { type Exchange, isSuccess, TargetError, TokenError } from '../client/index.ts';
 import type { EndpointSpec } from '../spec/index.ts';
 import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';

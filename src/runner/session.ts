@@ -2,8 +2,8 @@
 // memoised results (a bucket is probed once; many checks grade the observations), and the path ids in use.
 
 import { setMaxListeners } from 'node:events';
-import { atPointer } from '../../load/lib/pointer.ts';
-import { withPathIds } from '../../load/lib/wire.ts';
+import { atPointer } from '../../core/pointer.ts';
+import { withPathIds } from '../../core/wire.ts';
 import {
   ApiClient,
   type ApiRequest,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { redactProfile, sealArchive } from '../../src/certify/manifest.ts';
 import { tarGz } from '../../src/certify/tar.ts';
 import { MAX_HELD_BYTES, verifyArchive as verifySource } from '../../src/certify/verify.ts';
-import { parseProfile } from '../../src/profile/load.ts';
+import { parseProfile } from '../../src/profile/read.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { AT, BODY, FILES } from './fixture.ts';
 import { untarGz } from './untar.ts';

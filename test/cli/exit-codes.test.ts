@@ -1,7 +1,7 @@
 // One rule picks the exit code of a run made of parts, for conformance, load and certify alike: a harness fault, then
 // a FAIL, then an unreachable target, then no verdict (5), then a pass. No verdict is never a pass.
 import { describe, expect, it } from 'vitest';
-import type { LoadGrade } from '../../load/lib/verdict.ts';
+import type { LoadGrade } from '../../core/verdict.ts';
 import {
   EXIT_CODES_HELP,
   exitCodeOf,

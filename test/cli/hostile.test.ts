@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PROFILE_BYTES } from '../../src/profile/load.ts';
+import { MAX_PROFILE_BYTES } from '../../src/profile/read.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { conformanceErrors } from '../../src/report/write.ts';
 import { startHostile } from '../support/hostile.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { ApiClient, HttpClient, TokenManager } from '../../src/client/index.ts';
-import { loadProfile } from '../../src/profile/load.ts';
+import { loadProfile } from '../../src/profile/read.ts';
 import { FAULTS } from '../../src/reference/index.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { findToxiproxy } from '../../src/testbed/toxiproxy.ts';

@@ -1,10 +1,10 @@
 // What a broken target can cost `harness load`'s k6: API answers of 16 MB must not pile up in its memory, and a
-// failing token endpoint under hundreds of VUs gets at most the whole run's token bound (load/lib/token-turns.ts).
+// failing token endpoint under hundreds of VUs gets at most the whole run's token bound (core/token-turns.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { vusFor } from '../../load/lib/schedule.ts';
-import { TOKEN_REQUESTS_PER_SECOND, tokenTurns } from '../../load/lib/token-turns.ts';
-import { MAX_TOKEN_BODY_BYTES } from '../../load/lib/wire.ts';
+import { vusFor } from '../../core/schedule.ts';
+import { TOKEN_REQUESTS_PER_SECOND, tokenTurns } from '../../core/token-turns.ts';
+import { MAX_TOKEN_BODY_BYTES } from '../../core/wire.ts';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/client/evidence.ts';
 import { type LoadTarget, startLoadTarget } from '../support/load-target.ts';
 import { runLoad } from './run-load.ts';

@@ -1,4 +1,4 @@
-// The figures of load/lib/faithful-bounds.ts against the reference server's limiter algorithms, fed at the server
+// The figures of core/faithful-bounds.ts against the reference server's limiter algorithms, fed at the server
 // (no network): over random bursty traffic no kind ever goes past one, and a schedule built to press a clock-aligned
 // window reaches each exactly, so a figure can be neither tighter (a faithful server would FAIL) nor looser (a broken
 // one would pass) without a test here failing.
@@ -7,7 +7,7 @@ import {
   leastAdmittedBeforeRefusal,
   mostAdmittedAfterRefusal,
   mostAdmittedInSpan,
-} from '../../load/lib/faithful-bounds.ts';
+} from '../../core/faithful-bounds.ts';
 import { createLimitState, LIMITER_KINDS, type LimiterKind } from '../../src/reference/limiter-kinds.ts';
 import { seededRandom } from '../support/random.ts';
 

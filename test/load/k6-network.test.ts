@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { proxyFromEnv } from '../../src/client/network.ts';
-import { k6Network } from '../../src/k6/k6-network.ts';
+import { k6Network } from '../../src/k6-driver/k6-network.ts';
 
 const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n');
 const CERT = Buffer.from('-----BEGIN CERTIFICATE-----\nCLIENT\n-----END CERTIFICATE-----\n');
@@ -36,17 +36,6 @@ describe('k6Network', () => {
     expect(proxied.args).toEqual([]);
     proxied.dispose();
     expect(k6Network({ tls: {}, proxy: {} }).env.HTTPS_PROXY).toBe('');
-  });
-
-  it('hands k6 the request timeout only when --timeout or timeout_ms sets one', () => {
-    for (const [timeoutMs, expected] of [
-      [2500, '2500'],
-      [undefined, undefined],
-    ] as const) {
-      const k6 = k6Network({ tls: {}, proxy: {}, ...(timeoutMs ? { timeoutMs } : {}) });
-      expect(k6.env.HARNESS_TIMEOUT_MS).toBe(expected);
-      k6.dispose();
-    }
   });
 
   it('gives k6 the CA beside the usual roots, and the client certificate and --insecure in a private config', () => {

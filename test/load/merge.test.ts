@@ -6,12 +6,12 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoadSummary } from '../../load/lib/evidence.ts';
-import type { Verdict } from '../../load/lib/verdict.ts';
+import type { LoadSummary } from '../../core/evidence.ts';
+import type { Verdict } from '../../core/verdict.ts';
 import { UsageError } from '../../src/cli/errors.ts';
 import { findK6 } from '../../src/cli/k6.ts';
 import { runLoadMergeCommand } from '../../src/cli/load-merge.ts';
-import { type PreparedRunner, prepareRunners, SCRIPT } from '../../src/k6/run.ts';
+import { type PreparedRunner, prepareRunners, SCRIPT } from '../../src/k6-driver/run.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { harness, secretsOf, tmp } from '../cli/run.ts';
 

@@ -1,14 +1,14 @@
 // The pure parts of the load probes around the verdicts: the plan built from the spec data, the k6 schedule it
 // becomes, the pre-flight it needs, and how several instances' records merge.
 import { describe, expect, it } from 'vitest';
-import { mergeSummaries, type PhaseResult } from '../../load/lib/evidence.ts';
-import type { PhasePlan } from '../../load/lib/plan.ts';
-import { atPointer } from '../../load/lib/pointer.ts';
-import { arrivalOf, scheduledMs, vusFor } from '../../load/lib/schedule.ts';
+import { mergeSummaries, type PhaseResult } from '../../core/evidence.ts';
+import type { PhasePlan } from '../../core/plan.ts';
+import { atPointer } from '../../core/pointer.ts';
+import { arrivalOf, scheduledMs, vusFor } from '../../core/schedule.ts';
 import { InputError } from '../../src/errors.ts';
-import { k6PlanFor, planProbes } from '../../src/k6/plan.ts';
-import { planPreflight } from '../../src/k6/preflight-plan.ts';
-import { availableProbes } from '../../src/k6/probes.ts';
+import { k6PlanFor, planProbes } from '../../src/k6-driver/plan.ts';
+import { planPreflight } from '../../src/k6-driver/preflight-plan.ts';
+import { availableProbes } from '../../src/k6-driver/probes.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { PLAN_ONLY_TARGET } from './target.ts';

@@ -1,12 +1,12 @@
 // The load report a person opens (report-html.ts, report-chart.ts) and the metric names the k6 web dashboard shows
 // (options.ts): structure asserted, not pixels; scripts/screenshots-load.ts shows the pixels.
 import { describe, expect, it } from 'vitest';
-import { escapeMarkup as escapeHtml } from '../../load/lib/markup.ts';
+import { escapeMarkup as escapeHtml } from '../../core/markup.ts';
+import type { PhasePlan } from '../../core/plan.ts';
+import { summaryHtml } from '../../core/report-html.ts';
+import { judgeAll } from '../../core/verdict.ts';
 import { slotMetrics } from '../../load/lib/options.ts';
-import type { PhasePlan } from '../../load/lib/plan.ts';
-import { summaryHtml } from '../../load/lib/report-html.ts';
-import { judgeAll } from '../../load/lib/verdict.ts';
-import { planProbes } from '../../src/k6/plan.ts';
+import { planProbes } from '../../src/k6-driver/plan.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import { NETWORKS, simulate } from './simulate.ts';
 import { PLAN_ONLY_TARGET } from './target.ts';

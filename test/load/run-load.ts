@@ -2,7 +2,7 @@
 // and reads back what it wrote.
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LoadSummary } from '../../load/lib/evidence.ts';
+import type { LoadSummary } from '../../core/evidence.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { harness, profileFile, tmp } from '../cli/run.ts';
 

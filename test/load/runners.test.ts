@@ -1,7 +1,7 @@
 // The checks a set of runner summaries passes before it is merged, and the summaries' way back through pod logs.
 import { describe, expect, it } from 'vitest';
-import { checkRunners, type RunnerIdentity, startOffsetsMs } from '../../load/lib/runners.ts';
-import { markedSummary, summariesInLogs } from '../../load/lib/summary-markers.ts';
+import { checkRunners, type RunnerIdentity, startOffsetsMs } from '../../core/runners.ts';
+import { markedSummary, summariesInLogs } from '../../core/summary-markers.ts';
 
 const runner = (segment: string, changes: Partial<RunnerIdentity> = {}): RunnerIdentity => ({
   runId: 'run-a',

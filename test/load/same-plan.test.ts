@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
 import { InputError } from '../../src/errors.ts';
-import { k6PlanFor, planProbes } from '../../src/k6/plan.ts';
-import { planPreflight } from '../../src/k6/preflight-plan.ts';
+import { k6PlanFor, planProbes } from '../../src/k6-driver/plan.ts';
+import { planPreflight } from '../../src/k6-driver/preflight-plan.ts';
 import { planOf } from '../../src/runner/plan.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { resolveTarget } from '../../src/runner/target.ts';

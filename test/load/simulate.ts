@@ -1,11 +1,11 @@
 // A load run without k6 or sockets: the plan's schedule sent through a modelled network (one-way latency with
 // uniform jitter each way) to the reference server's own limiter algorithms, recorded as k6 would record it.
 // Pure and seeded, so verdict tests can cover every limiter kind, network and window phase in milliseconds.
-import type { LoadSummary, PhaseResult } from '../../load/lib/evidence.ts';
+import type { LoadSummary, PhaseResult } from '../../core/evidence.ts';
+import type { PhasePlan } from '../../core/plan.ts';
+import { scheduledMs } from '../../core/schedule.ts';
 import { slotsOf } from '../../load/lib/options.ts';
-import type { PhasePlan } from '../../load/lib/plan.ts';
-import { scheduledMs } from '../../load/lib/schedule.ts';
-import { type PlanOptions, planProbes } from '../../src/k6/plan.ts';
+import { type PlanOptions, planProbes } from '../../src/k6-driver/plan.ts';
 import { createLimitState, type LimiterKind, type LimitState } from '../../src/reference/limiter-kinds.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';

@@ -90,7 +90,7 @@ describe('harness load against a failing token endpoint', () => {
     const { total, issued } = running.tokenRequests();
     const offered = phases.reduce((n, p) => n + p.offered, 0);
     const unsent = phases.reduce((n, p) => n + p.noToken, 0);
-    // Once tokens fail, a VU asks again only on its turn (load/lib/token-turns.ts: the run's token requests at
+    // Once tokens fail, a VU asks again only on its turn (core/token-turns.ts: the run's token requests at
     // most 1 + 10 a second), never once per iteration; bounds.test.ts holds it to that bound under 600 VUs.
     expect(issued).toBe(3);
     expect(unsent).toBeGreaterThan(offered / 2);

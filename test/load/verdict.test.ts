@@ -3,8 +3,8 @@
 // reads within 1 % (2 % far); a wrong limit FAILs wherever the evidence can prove it; harness's own shortfalls are
 // INCONCLUSIVE.
 import { describe, expect, it } from 'vitest';
-import type { LoadSummary } from '../../load/lib/evidence.ts';
-import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
+import type { LoadSummary } from '../../core/evidence.ts';
+import { judgeAll, type Verdict } from '../../core/verdict.ts';
 import { createLimitState, LIMITER_KINDS, type LimitState } from '../../src/reference/limiter-kinds.ts';
 import { NETWORKS, type Simulation, simulate, TARGET } from './simulate.ts';
 

@@ -1,4 +1,4 @@
-// load/lib/wire.ts: the requests k6 sends and harness's own client sends are built by the same functions, so they
+// core/wire.ts: the requests k6 sends and harness's own client sends are built by the same functions, so they
 // must match what Node's URLSearchParams would have written.
 
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import {
   tokenForm,
   urlOf,
   withPathIds,
-} from '../../load/lib/wire.ts';
+} from '../../core/wire.ts';
 import { specData } from '../../src/spec/export.ts';
 import { GRANT_TYPE, RETRY_AFTER_PATTERN, TOKEN_LIFETIME_SECONDS } from '../../src/spec/index.ts';
 

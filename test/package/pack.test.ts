@@ -97,7 +97,7 @@ describe('the npm package', SLOW, () => {
     execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund'], { cwd: folder, stdio: 'pipe' });
   }, SLOW.timeout);
 
-  it('ships compiled JavaScript, the k6 scripts, SPEC.md and the licence, and no TypeScript source', () => {
+  it("ships compiled JavaScript, k6's TypeScript (load/ and core/), SPEC.md and the licence, and no src/", () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
     expect(files).toEqual(
       expect.arrayContaining([
@@ -107,6 +107,8 @@ describe('the npm package', SLOW, () => {
         'package/dist/src/spec/SPEC.md',
         'package/dist/load/probe.ts',
         'package/dist/load/lib/spec.generated.json',
+        'package/dist/core/load-env.ts',
+        'package/dist/core/load-env.js',
         'package/dist/build-info.json',
       ]),
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { InputError } from '../../src/errors.ts';
-import { parseProfile } from '../../src/profile/load.ts';
+import { parseProfile } from '../../src/profile/read.ts';
 import { profileSecrets, warnOfPlainTextSecrets } from '../../src/profile/secrets.ts';
 
 const profileText = (fields: { base?: string; primary?: string; headers?: string }) => `

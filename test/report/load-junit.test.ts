@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LoadGrade } from '../../load/lib/verdict.ts';
+import type { LoadGrade } from '../../core/verdict.ts';
 import { loadSummary } from '../../src/cli/certify.ts';
 import { type GradedPhase, phaseAsRun, toJUnit, toLoadJUnit } from '../../src/report/junit.ts';
 import type { CheckResult } from '../../src/runner/types.ts';

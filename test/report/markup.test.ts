@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMarkup, html, joinMarkup, stripControl, trusted } from '../../load/lib/markup.ts';
+import { escapeMarkup, html, joinMarkup, stripControl, trusted } from '../../core/markup.ts';
 
 describe('the shared escaper', () => {
   it('strips C0 controls (but tab, LF, CR), DEL and C1 controls', () => {

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bucketTag } from '../../conformance/bucket-probe.ts';
 import { allChecks } from '../../conformance/index.ts';
-import { availableProbes } from '../../src/k6/probes.ts';
+import { availableProbes } from '../../src/k6-driver/probes.ts';
 import { resolveOptions } from '../../src/reference/options.ts';
 import { buildProfile } from '../../src/reference/profile.ts';
 import { resolveTarget } from '../../src/runner/target.ts';

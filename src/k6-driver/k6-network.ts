@@ -1,7 +1,7 @@
 // A target's network settings in the form k6 takes them. k6 (Go's net/http) reads HTTP_PROXY, HTTPS_PROXY and
 // NO_PROXY itself, trusts a private CA through SSL_CERT_FILE, and takes a client certificate and --insecure only as
 // options, passed here in a `--config` file, which ranks below the script's own options but sets nothing they do;
-// the request timeout is a per-request parameter, which the scripts read from HARNESS_TIMEOUT_MS.
+// the request timeout is a per-request parameter, which reaches the scripts with the rest of the run (run.ts).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,8 +29,6 @@ export const k6Network = (network: Network): K6Network => {
     env[name] = network.proxy[key] ?? '';
     env[name.toLowerCase()] = network.proxy[key] ?? '';
   }
-  // k6 has no run-wide request timeout: the scripts put this on every request (load/lib/config.ts).
-  if (network.timeoutMs !== undefined) env.HARNESS_TIMEOUT_MS = String(network.timeoutMs);
   const { ca, cert, key, insecure } = network.tls;
   if (ca !== undefined) {
     // SSL_CERT_FILE replaces the file Go reads its roots from: the extra CA goes in beside the usual roots.

@@ -5,10 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type LoadSummary, mergeSummaries } from '../../load/lib/evidence.ts';
-import type { PhasePlan } from '../../load/lib/plan.ts';
-import { vusFor } from '../../load/lib/schedule.ts';
-import { judgeAll, type Verdict } from '../../load/lib/verdict.ts';
+import { type LoadSummary, mergeSummaries } from '../../core/evidence.ts';
+import { encodeLoadEnv } from '../../core/load-env.ts';
+import type { PhasePlan } from '../../core/plan.ts';
+import { vusFor } from '../../core/schedule.ts';
+import { judgeAll, type Verdict } from '../../core/verdict.ts';
 import { spawnGroup } from '../child-group.ts';
 import type { Progress } from '../cli/load-progress.ts';
 import type { HttpClientOptions } from '../client/index.ts';
@@ -31,7 +32,7 @@ export interface LoadRun {
   readonly onLine?: (line: string) => void;
   /** Proxy and TLS settings for k6 (see k6-network.ts). */
   readonly network?: { readonly env: Readonly<Record<string, string>>; readonly args: readonly string[] };
-  /** The same settings for harness's own requests before k6 starts (the pre-flight). */
+  /** The same settings for harness's own requests before k6 starts (the pre-flight); k6 takes their timeout. */
   readonly http?: HttpClientOptions;
   /** A signal: k6 stops (SIGTERM, which makes it write its summary), and unfinished phases are not judged. */
   readonly stop?: AbortSignal;
@@ -207,22 +208,25 @@ export const prepareRunners = async (run: LoadRun) => {
     const dashboard = join(run.dir, `load-${run.label}${run.instances === 1 ? '' : `.${i + 1}`}.html`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      HARNESS_TARGET: JSON.stringify(target),
-      // What the summaries call the target: the URL with the profile's secrets hidden (it may come from ${VAR}).
-      HARNESS_TARGET_NAME: profileRedactor(run.profile).known(run.profile.base_url),
-      HARNESS_SECRETS: JSON.stringify(secrets),
-      HARNESS_TOKENS: JSON.stringify(preflight.tokens),
-      HARNESS_IDS: JSON.stringify(preflight.ids),
-      HARNESS_ROUND_TRIP_MS: String(Math.ceil(preflight.roundTripMs)),
-      HARNESS_START_AT: String(startAt),
-      HARNESS_PLAN: JSON.stringify(plan),
-      HARNESS_INSTANCES: String(run.instances),
-      HARNESS_INSTANCE: String(i),
-      HARNESS_RUN_ID: runId,
-      HARNESS_VERSION: run.versions?.harness ?? 'unknown',
-      HARNESS_K6_VERSION: run.versions?.k6 ?? 'unknown',
-      HARNESS_SUMMARY_JSON: summaryFile,
-      HARNESS_SUMMARY_STDOUT: 'false',
+      ...encodeLoadEnv({
+        target,
+        // What the summaries call the target: the URL with the profile's secrets hidden (it may come from ${VAR}).
+        targetName: profileRedactor(run.profile).known(run.profile.base_url),
+        secrets,
+        tokens: preflight.tokens,
+        ids: preflight.ids,
+        roundTripMs: Math.ceil(preflight.roundTripMs),
+        startAt,
+        plan,
+        instances: run.instances,
+        instance: i,
+        requestTimeoutMs: run.http?.requestTimeoutMs,
+        runId,
+        version: run.versions?.harness ?? 'unknown',
+        k6Version: run.versions?.k6 ?? 'unknown',
+        summaryJson: summaryFile,
+        summaryStdout: 'none',
+      }),
       // Nothing leaves the machine: no extension lookup, no usage report.
       K6_AUTO_EXTENSION_RESOLUTION: 'false',
       K6_NO_USAGE_REPORT: 'true',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.ts';
-import { loadProfile, MAX_PROFILE_BYTES, parseProfile } from '../../src/profile/load.ts';
+import { loadProfile, MAX_PROFILE_BYTES, parseProfile } from '../../src/profile/read.ts';
 
 const VALID = `
 base_url: http://127.0.0.1:8080

@@ -1,7 +1,7 @@
-// The plan k6 runs, as harness hands it over in HARNESS_PLAN: every decision about the target (which probes its
-// profile allows, the limit each faces, the token request of each client) is taken in Node by src/k6/plan.ts from
-// the same resolved target the conformance checks use, so no rule is written twice. Here only its shape, and what a
-// phase offers when (needed by the k6 schedule, the verdicts and the charts alike). Pure TypeScript.
+// The plan k6 runs, as harness hands it over (LoadSettings.plan, load-env.ts): every decision about the target
+// (which probes its profile allows, the limit each faces, the token request of each client) is taken in Node by
+// src/k6-driver/plan.ts from the same resolved target the conformance checks use, so no rule is written twice. Here
+// only its shape, and what a phase offers when (needed by the k6 schedule, the verdicts and the charts alike).
 
 export type Phase = 'within' | 'over' | 'knee';
 
@@ -47,13 +47,13 @@ export interface PreflightPlan {
   readonly requestsPerLimiter: Readonly<Record<string, number>>;
 }
 
-/** A client's token request without its secret (that travels in HARNESS_SECRETS, read only when a VU needs it). */
+/** A client's token request without its secret (that travels in LoadSettings.secrets, read when a VU needs it). */
 export interface TokenClient {
   readonly client_id: string;
   readonly scope: string;
 }
 
-/** HARNESS_PLAN: the resolved plan, its pre-flight, and the token request of every client role it uses. */
+/** LoadSettings.plan: the resolved plan, its pre-flight, and the token request of every client role it uses. */
 export interface K6Plan extends ProbePlanSet {
   readonly preflight: PreflightPlan;
   readonly clients: Readonly<Record<string, TokenClient>>;

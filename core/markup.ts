@@ -1,6 +1,6 @@
 // The one escaper of harness's HTML and XML reports, and an auto-escaping template for the HTML: every value
 // interpolated into `html` is escaped unless it is itself `html` output, so forgetting to escape is not possible,
-// only marking something safe on purpose. Plain TypeScript with no imports: k6 runs it too (load/lib/report-html.ts).
+// only marking something safe on purpose. Plain TypeScript with no imports: k6 runs it too (core/report-html.ts).
 // Text in reports comes from the server under test, so it may hold anything: markup, quotes, NUL, lone surrogates.
 
 /**

@@ -1,9 +1,8 @@
-// How a runner's summary comes back from a pod without a shared volume: with HARNESS_SUMMARY_STDOUT=markers, k6
+// How a runner's summary comes back from a pod without a shared volume: with `summaryStdout: 'markers'`, k6
 // prints it on stdout as one line of JSON between two marker lines, and `harness load merge --from-logs` finds every
 // such block in `kubectl logs` output (several pods' logs in one file, `--prefix`ed or not, k6's own log lines
 // between). Pure TypeScript: the k6 side writes the block, the CLI reads it.
 
-export const SUMMARY_STDOUT_MARKERS = 'markers';
 const BEGIN = '----- harness runner summary begin -----';
 const END = '----- harness runner summary end -----';
 

@@ -1,7 +1,7 @@
 // Which k6 scenarios a run has and what each expects, decided from the resolved target (src/runner/target.ts: the
 // limits after the profile's overrides, the endpoints `side_effects` allows), the one the conformance checks use.
-// k6 gets the result as data (load/lib/plan.ts), so no rule about the target is written twice.
-import type { K6Plan, Phase, PhasePlan, ProbePlanSet } from '../../load/lib/plan.ts';
+// k6 gets the result as data (core/plan.ts), so no rule about the target is written twice.
+import type { K6Plan, Phase, PhasePlan, ProbePlanSet } from '../../core/plan.ts';
 import { InputError } from '../errors.ts';
 import type { Target } from '../runner/target.ts';
 import type { Limit } from '../spec/index.ts';
@@ -190,7 +190,7 @@ const afterShorterMinutes = (probes: ProbePlanSet['probes']): ProbePlanSet['prob
   }));
 };
 
-/** HARNESS_PLAN for k6: the plan, its pre-flight, and each client role's token request without the secret. */
+/** What k6 is handed as LoadSettings.plan: the plan, its pre-flight, each client's token request without secret. */
 export const k6PlanFor = (target: Target, options: PlanOptions): K6Plan => {
   const plan = planProbes(target, options);
   const phases = plan.probes.flatMap((p) => p.phases);

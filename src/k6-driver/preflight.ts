@@ -1,12 +1,12 @@
 // Before k6 starts: a token per client role, the path ids, and an API call, each timed. The round trips size k6's
-// VUs (load/lib/schedule.ts), the tokens spare every VU a token request, and the ids spare every instance a fetch.
+// VUs (core/schedule.ts), the tokens spare every VU a token request, and the ids spare every instance a fetch.
 // Tokens travel to k6 only through its environment, like the client secrets. No phase can run without them, so a
 // target that cannot be talked to throws TargetError, a token endpoint that issues no token TokenError, and an id
 // source that answers without the id PreflightError.
 
-import type { K6Plan } from '../../load/lib/plan.ts';
-import { atPointer } from '../../load/lib/pointer.ts';
-import { renewAtFor, withPathIds } from '../../load/lib/wire.ts';
+import type { K6Plan } from '../../core/plan.ts';
+import { atPointer } from '../../core/pointer.ts';
+import { renewAtFor, withPathIds } from '../../core/wire.ts';
 import {
   ApiClient,
   type Exchange,

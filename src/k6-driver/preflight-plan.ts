@@ -1,7 +1,7 @@
-// What harness sends before k6 starts (src/k6/preflight.ts does it): a token per client role, the path ids the
+// What harness sends before k6 starts (src/k6-driver/preflight.ts does it): a token per client role, the path ids the
 // probed endpoints need, and at least one API call, timed so k6's VUs can be sized from a measured round trip.
 // Every one of these requests spends a limit, so the plan names them and the verdicts count them (verdict.ts).
-import type { PhasePlan, PreflightPlan } from '../../load/lib/plan.ts';
+import type { PhasePlan, PreflightPlan } from '../../core/plan.ts';
 import { InputError } from '../errors.ts';
 import type { Target } from '../runner/target.ts';
 import type { EndpointKey, PathId } from '../spec/index.ts';
