@@ -1,0 +1,100 @@
+// `npm run rehearse:k8s`: runs the real k6-operator against a real kube-apiserver on etcd, all built from this
+// machine's package sources, applies harness's TestRun, and records the Jobs the operator creates (initializer,
+// runners, starter) with their command lines and env. Opt-in: it needs root (for `unshare`), the Go module proxy and
+// Debian's package sources, and about 10 minutes the first time; it is in neither CI nor `npm test`.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type ClusterConfig, differences } from './rehearse-k8s/observed.ts';
+import { buildControlPlane } from './rehearse-k8s/tools.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const fail = (message: string): never => {
+  console.error(`harness: ${message}`);
+  process.exit(2);
+};
+
+const firstExisting = (...paths: string[]): string | undefined => paths.find((path) => existsSync(path));
+
+const { values } = (() => {
+  try {
+    return parseArgs({
+      options: {
+        out: { type: 'string', default: join(root, 'reports', 'k6-operator-rehearsal.json') },
+        manifests: { type: 'string', default: join(root, 'load', 'k8s', 'testrun.yaml') },
+        reference: { type: 'string' },
+        'timeout-seconds': { type: 'string', default: '180' },
+      },
+    });
+  } catch (error) {
+    return fail(`rehearse:k8s: ${(error as Error).message}`);
+  }
+})();
+
+const timeoutSeconds = Number(values['timeout-seconds']);
+if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
+  fail('--timeout-seconds must be a positive number');
+const manifests = resolve(values.manifests);
+if (!existsSync(manifests)) fail(`--manifests: no file ${manifests}`);
+const crd = firstExisting(
+  join(root, 'test', 'fixtures', 'k6-operator', 'k6.io_testruns.yaml'),
+  join(root, 'test', 'fixtures', 'k6.io_testruns.yaml'),
+);
+if (crd === undefined) fail('no vendored TestRun CRD under test/fixtures/');
+const reference =
+  values.reference ?? firstExisting(join(root, 'test', 'fixtures', 'k6-operator', 'runner-jobs.json'));
+if (reference !== undefined && !existsSync(reference)) fail(`--reference: no file ${reference}`);
+const out = resolve(values.out);
+
+const started = Date.now();
+const binaries = buildControlPlane();
+// The TestRun CRD is the vendored one, the one harness's manifests are checked against; the operator's other CRD
+// (PrivateLoadZone) comes from its source, because its manager will not start while a kind it watches is unknown.
+const operatorCrds = readdirSync(binaries.operatorCrds)
+  .filter((file) => file.endsWith('.yaml') && file !== 'k6.io_testruns.yaml')
+  .map((file) => join(binaries.operatorCrds, file));
+
+mkdirSync(dirname(out), { recursive: true });
+const config: ClusterConfig = {
+  binaries,
+  crds: [crd as string, ...operatorCrds],
+  manifests: [manifests],
+  out,
+  timeoutMs: timeoutSeconds * 1000,
+};
+const cluster = spawn(
+  'unshare',
+  [
+    '--net',
+    '--mount',
+    '--propagation',
+    'private',
+    '--',
+    process.execPath,
+    '--import',
+    'tsx',
+    join(import.meta.dirname, 'rehearse-k8s', 'cluster.ts'),
+    JSON.stringify(config),
+  ],
+  { stdio: 'inherit', cwd: root },
+);
+// The cluster stops its own children and removes its temp dir on either signal; here only pass it on and wait.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => cluster.kill(signal));
+const code = await new Promise<number>((done) =>
+  cluster.on('exit', (exit) => done(exit ?? 1)).on('error', () => done(1)),
+);
+if (code !== 0) {
+  console.error(`harness: the rehearsal's cluster ended with exit ${code} (unshare needs root)`);
+  process.exit(code);
+}
+console.log(`harness: wrote ${out}; whole rehearsal ${((Date.now() - started) / 1000).toFixed(1)} s`);
+if (reference !== undefined) {
+  const found = differences(
+    JSON.parse(readFileSync(out, 'utf8')),
+    JSON.parse(readFileSync(reference, 'utf8')),
+  );
+  console.log(`harness: ${found.length} difference(s) from ${reference}`);
+  for (const line of found) console.log(`  ${line}`);
+  process.exitCode = found.length === 0 ? 0 : 1;
+}

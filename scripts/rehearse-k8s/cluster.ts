@@ -1,0 +1,193 @@
+// The rehearsal's cluster, run by scripts/rehearse-k8s.ts inside `unshare --net --mount`: a network namespace with
+// only loopback (so no server of it can be reached from, or reach, anything outside), and a mount namespace whose
+// private /run carries the service-account files the operator reads as an in-cluster client.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseAllDocuments } from 'yaml';
+import {
+  API_SERVER,
+  collectionPath,
+  type Kube,
+  kubeClient,
+  logTail,
+  makeAdminToken,
+  makeCertificates,
+  SERVICE_RANGE,
+  startApiServer,
+  startEtcd,
+  startLogged,
+  waitFor,
+} from './control-plane.ts';
+import { fakeNode, registerNode, startKubelet } from './node.ts';
+import { type ClusterConfig, operatorJobs } from './observed.ts';
+
+const config = JSON.parse(process.argv[2] ?? '{}') as ClusterConfig;
+const dir = mkdtempSync(join(tmpdir(), 'harness-rehearse-'));
+const children: ChildProcess[] = [];
+const closers: (() => Promise<unknown>)[] = [];
+const elapsed = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+const stop = async (): Promise<void> => {
+  for (const close of closers.reverse()) await close().catch(() => undefined);
+  for (const child of children.reverse()) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await Promise.race([exited, sleep(5000).then(() => child.kill('SIGKILL'))]);
+  }
+  rmSync(dir, { recursive: true, force: true });
+};
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`harness: rehearsal stopped by ${signal}; stopping the cluster`);
+    void stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
+}
+
+const inClusterFiles = (caCert: string, token: string): void => {
+  execFileSync('ip', ['link', 'set', 'lo', 'up']);
+  // Every address of the Service range answers locally, as kube-proxy would route it to a runner pod.
+  execFileSync('ip', ['route', 'add', 'local', SERVICE_RANGE, 'dev', 'lo']);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'mode=0700', 'tmpfs', '/run']);
+  const account = '/run/secrets/kubernetes.io/serviceaccount';
+  mkdirSync(account, { recursive: true });
+  writeFileSync(join(account, 'token'), token, { mode: 0o600 });
+  writeFileSync(join(account, 'ca.crt'), readFileSync(caCert));
+  writeFileSync(join(account, 'namespace'), 'default');
+};
+
+const apply = async (kube: Kube, file: string): Promise<string[]> => {
+  const applied: string[] = [];
+  for (const document of parseAllDocuments(readFileSync(file, 'utf8'))) {
+    const resource = document.toJS() as {
+      apiVersion: string;
+      kind: string;
+      metadata: { name: string };
+    } | null;
+    if (resource === null) continue;
+    const namespaced = resource.kind !== 'CustomResourceDefinition';
+    const path = collectionPath(resource.apiVersion, resource.kind, namespaced ? 'default' : undefined);
+    const answer = await kube.call('POST', path, resource);
+    if (answer.status >= 300) {
+      throw new Error(
+        `applying ${resource.kind} ${resource.metadata.name} from ${file}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`,
+      );
+    }
+    applied.push(`${resource.kind}/${resource.metadata.name}`);
+    if (resource.kind === 'CustomResourceDefinition') {
+      await waitFor(
+        `CRD ${resource.metadata.name}`,
+        async () => {
+          const crd = await kube.call('GET', `${path}/${resource.metadata.name}`);
+          const conditions = (crd.body as { status?: { conditions?: { type: string; status: string }[] } })
+            .status?.conditions;
+          return conditions?.some((c) => c.type === 'Established' && c.status === 'True') ?? false;
+        },
+        30_000,
+      );
+    }
+  }
+  return applied;
+};
+
+const runStarter = async (command: string[]): Promise<boolean> => {
+  const [bin, ...args] = command;
+  if (bin === undefined) return false;
+  const child = spawn(bin, args, { stdio: 'ignore' });
+  return new Promise((resolve) =>
+    child.on('exit', (code) => resolve(code === 0)).on('error', () => resolve(false)),
+  );
+};
+
+const rehearse = async (): Promise<void> => {
+  const started = Date.now();
+  const certs = makeCertificates(dir);
+  const token = makeAdminToken(dir);
+  inClusterFiles(certs.caCert, token);
+  children.push(startEtcd(dir, config.binaries.etcd));
+  children.push(startApiServer(dir, config.binaries.kubeApiserver, certs));
+  const kube = kubeClient(certs, token);
+  closers.push(kube.close);
+  await waitFor(
+    `kube-apiserver on ${API_SERVER} (its log: ${logTail(dir, 'kube-apiserver', 3)})`,
+    async () => {
+      const ready = await kube.call('GET', '/readyz');
+      return ready.status === 200;
+    },
+    120_000,
+  ).catch((error) => {
+    throw new Error(
+      `${error.message}\netcd:\n${logTail(dir, 'etcd')}\nkube-apiserver:\n${logTail(dir, 'kube-apiserver')}`,
+    );
+  });
+  console.log(`harness: etcd and kube-apiserver ready on 127.0.0.1 in ${elapsed(started)}`);
+  await waitFor(
+    'namespace default',
+    async () => (await kube.call('GET', '/api/v1/namespaces/default')).status === 200,
+    30_000,
+  );
+
+  const applied: string[] = [];
+  for (const file of [...config.crds, ...config.manifests]) applied.push(...(await apply(kube, file)));
+  console.log(`harness: applied ${applied.join(', ')}`);
+
+  await registerNode(kube);
+  const kubelet = await startKubelet(certs);
+  closers.push(() => new Promise((resolve) => kubelet.close(resolve)));
+  const node = fakeNode(kube, runStarter);
+  closers.push(node.close);
+
+  const operatorStarted = Date.now();
+  children.push(
+    startLogged(
+      dir,
+      'k6-operator',
+      config.binaries.k6Operator,
+      ['--metrics-bind-address=0', '--health-probe-bind-address=127.0.0.1:8081'],
+      {
+        ...process.env,
+        KUBERNETES_SERVICE_HOST: '127.0.0.1',
+        KUBERNETES_SERVICE_PORT: '6443',
+      },
+    ),
+  );
+  const done = () =>
+    node.jobs.some((job) => job.role === 'starter') &&
+    node.statusCalls.some((call) => call.method === 'PATCH');
+  const deadline = Date.now() + config.timeoutMs;
+  while (!done() && Date.now() < deadline) {
+    if (children.at(-1)?.exitCode !== null)
+      throw new Error(`k6-operator exited:\n${logTail(dir, 'k6-operator')}`);
+    await node.tick().catch((error) => console.error(`harness: ${error.message}`));
+    await sleep(250);
+  }
+  await node.tick();
+  for (const job of node.jobs)
+    console.log(
+      `harness: job ${job.name} (${job.role}) after ${((job.seenAtMs - operatorStarted) / 1000).toFixed(1)} s`,
+    );
+  const patches = node.statusCalls.filter((call) => call.method === 'PATCH');
+  console.log(
+    `harness: the starter resumed ${new Set(patches.map((call) => call.service)).size} runner API(s) with PATCH /v1/status`,
+  );
+  if (!done())
+    console.error(
+      `harness: no starter within ${config.timeoutMs / 1000} s; the operator's log:\n${logTail(dir, 'k6-operator', 25)}`,
+    );
+  writeFileSync(config.out, `${JSON.stringify(operatorJobs(node.jobs), null, 2)}\n`);
+  console.log(`harness: cluster run took ${elapsed(started)}`);
+  process.exitCode = done() ? 0 : 1;
+};
+
+try {
+  await rehearse();
+} catch (error) {
+  console.error(`harness: rehearsal failed: ${(error as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  await stop();
+}

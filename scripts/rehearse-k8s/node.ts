@@ -1,0 +1,179 @@
+// Plays what a real cluster's other parts would do for the operator's Jobs, since there is no container runtime
+// here: the Job controller (one Pod per Job, bound to one fake Node), the kubelet (pod phases, and the initializer's
+// log, which the operator reads through the API server), and the runners' k6 REST API behind their Service IPs.
+
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Certificates, Kube } from './control-plane.ts';
+
+export const NODE_NAME = 'rehearse-node';
+const KUBELET_PORT = 10250;
+
+export interface ObservedJob {
+  readonly name: string;
+  readonly role: 'initializer' | 'runner' | 'starter' | 'other';
+  readonly spec: { template: { metadata?: { labels?: Record<string, string> }; spec: PodSpec } };
+  readonly seenAtMs: number;
+}
+
+interface PodSpec {
+  containers: { name: string; command?: string[]; env?: unknown[] }[];
+  [field: string]: unknown;
+}
+
+interface Item {
+  metadata: { name: string; labels?: Record<string, string> };
+  spec: Record<string, unknown>;
+}
+
+export interface StatusCall {
+  readonly service: string;
+  readonly method: string;
+  readonly body: string;
+}
+
+const roleOf = (name: string, labels: Record<string, string>): ObservedJob['role'] => {
+  if (labels.runner === 'true') return 'runner';
+  if (name.endsWith('-initializer')) return 'initializer';
+  if (name.endsWith('-starter')) return 'starter';
+  return 'other';
+};
+
+/**
+ * What a real initializer prints: `k6 inspect --execution-requirements` output. The operator reads only `maxVUs`
+ * (it must be at least `parallelism`) and the cloud fields, so a fixed answer stands in for running the script.
+ */
+export const INSPECT_OUTPUT = JSON.stringify({ ext: {}, cloud: {}, totalDuration: '1m0s', maxVUs: 8 });
+
+export const registerNode = async (kube: Kube): Promise<void> => {
+  const created = await kube.call('POST', '/api/v1/nodes', { metadata: { name: NODE_NAME } });
+  if (created.status >= 300) throw new Error(`creating node ${NODE_NAME}: HTTP ${created.status}`);
+  const status = {
+    status: {
+      addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
+      daemonEndpoints: { kubeletEndpoint: { Port: KUBELET_PORT } },
+      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'stub kubelet' }],
+    },
+  };
+  const patched = await kube.call(
+    'PATCH',
+    `/api/v1/nodes/${NODE_NAME}/status`,
+    status,
+    'application/merge-patch+json',
+  );
+  if (patched.status >= 300) throw new Error(`setting node status: HTTP ${patched.status}`);
+};
+
+/** The kubelet's log endpoint on 127.0.0.1, as the API server calls it for `GET .../pods/NAME/log`. */
+export const startKubelet = async (certs: Certificates): Promise<Server> => {
+  const server = createHttpsServer(
+    { cert: readFileSync(certs.serverCert), key: readFileSync(certs.serverKey) },
+    (req, res) => {
+      const match = /^\/containerLogs\/[^/]+\/([^/]+)\/k6(\?|$)/.exec(req.url ?? '');
+      if (match?.[1]?.includes('-initializer-')) {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(INSPECT_OUTPUT);
+        return;
+      }
+      res.writeHead(404).end();
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(KUBELET_PORT, '127.0.0.1', resolve));
+  return server;
+};
+
+/** A paused k6's REST API on one Service IP: what the operator polls before it creates the starter. */
+const startRunnerApi = async (service: string, ip: string, calls: StatusCall[]): Promise<Server> => {
+  const server = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      if (req.url !== '/v1/status') {
+        res.writeHead(404).end();
+        return;
+      }
+      calls.push({ service, method: req.method ?? '', body });
+      const paused = !(req.method === 'PATCH' && body.includes('"paused":false'));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          data: { type: 'status', id: 'default', attributes: { paused, running: !paused } },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(6565, ip, resolve));
+  return server;
+};
+
+const setPodPhase = async (kube: Kube, pod: string, phase: string): Promise<void> => {
+  const answer = await kube.call(
+    'PATCH',
+    `/api/v1/namespaces/default/pods/${pod}/status`,
+    { status: { phase } },
+    'application/merge-patch+json',
+  );
+  if (answer.status >= 300) throw new Error(`setting pod ${pod} ${phase}: HTTP ${answer.status}`);
+};
+
+export interface FakeNode {
+  readonly jobs: ObservedJob[];
+  readonly statusCalls: StatusCall[];
+  /** One pass: a Pod for every new Job, a REST API for every new runner Service. */
+  readonly tick: () => Promise<void>;
+  readonly close: () => Promise<void>;
+}
+
+export const fakeNode = (kube: Kube, runStarter: (command: string[]) => Promise<boolean>): FakeNode => {
+  const jobs: ObservedJob[] = [];
+  const statusCalls: StatusCall[] = [];
+  const servers: Server[] = [];
+  const services = new Set<string>();
+
+  const startPod = async (job: ObservedJob): Promise<void> => {
+    const pod = `${job.name}-rehearse`;
+    const created = await kube.call('POST', '/api/v1/namespaces/default/pods', {
+      metadata: { name: pod, labels: job.spec.template.metadata?.labels ?? {} },
+      spec: { ...job.spec.template.spec, nodeName: NODE_NAME },
+    });
+    if (created.status >= 300)
+      throw new Error(`creating pod ${pod}: HTTP ${created.status} ${JSON.stringify(created.body)}`);
+    if (job.role === 'runner') return setPodPhase(kube, pod, 'Running');
+    if (job.role === 'starter') {
+      const command = job.spec.template.spec.containers[0]?.command ?? [];
+      return setPodPhase(kube, pod, (await runStarter(command)) ? 'Succeeded' : 'Failed');
+    }
+    return setPodPhase(kube, pod, 'Succeeded');
+  };
+
+  const tick = async (): Promise<void> => {
+    const list = await kube.call('GET', '/apis/batch/v1/namespaces/default/jobs');
+    for (const item of (list.body as { items?: Item[] }).items ?? []) {
+      if (jobs.some((job) => job.name === item.metadata.name)) continue;
+      const job: ObservedJob = {
+        name: item.metadata.name,
+        role: roleOf(item.metadata.name, item.metadata.labels ?? {}),
+        spec: item.spec as ObservedJob['spec'],
+        seenAtMs: Date.now(),
+      };
+      jobs.push(job);
+      await startPod(job);
+    }
+    const serviceList = await kube.call(
+      'GET',
+      '/api/v1/namespaces/default/services?labelSelector=runner%3Dtrue',
+    );
+    for (const item of (serviceList.body as { items?: Item[] }).items ?? []) {
+      const ip = item.spec.clusterIP;
+      if (services.has(item.metadata.name) || typeof ip !== 'string') continue;
+      services.add(item.metadata.name);
+      servers.push(await startRunnerApi(item.metadata.name, ip, statusCalls));
+    }
+  };
+
+  const close = async (): Promise<void> => {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  };
+  return { jobs, statusCalls, tick, close };
+};
