@@ -3,7 +3,7 @@
 // runners, starter) with their command lines and env. Opt-in: it needs root (for `unshare`), the Go module proxy and
 // Debian's package sources, and about 10 minutes the first time; it is in neither CI nor `npm test`.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ClusterConfig, differences } from './rehearse-k8s/observed.ts';
@@ -35,8 +35,16 @@ const { values } = (() => {
 const timeoutSeconds = Number(values['timeout-seconds']);
 if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
   fail('--timeout-seconds must be a positive number');
-const manifests = resolve(values.manifests);
-if (!existsSync(manifests)) fail(`--manifests: no file ${manifests}`);
+// A file, or a folder such as `harness load --k8s DIR` writes: every YAML file in it.
+const manifestsPath = resolve(values.manifests);
+if (!existsSync(manifestsPath)) fail(`--manifests: no file or folder ${manifestsPath}`);
+const manifests = statSync(manifestsPath).isDirectory()
+  ? readdirSync(manifestsPath)
+      .filter((file) => /\.ya?ml$/.test(file))
+      .sort()
+      .map((file) => join(manifestsPath, file))
+  : [manifestsPath];
+if (manifests.length === 0) fail(`--manifests: no YAML file in ${manifestsPath}`);
 const crd = firstExisting(
   join(root, 'test', 'fixtures', 'k6-operator', 'k6.io_testruns.yaml'),
   join(root, 'test', 'fixtures', 'k6.io_testruns.yaml'),
@@ -59,7 +67,7 @@ mkdirSync(dirname(out), { recursive: true });
 const config: ClusterConfig = {
   binaries,
   crds: [crd as string, ...operatorCrds],
-  manifests: [manifests],
+  manifests,
   out,
   timeoutMs: timeoutSeconds * 1000,
 };

@@ -21,7 +21,7 @@ import {
   startLogged,
   waitFor,
 } from './control-plane.ts';
-import { fakeNode, registerNode, startKubelet } from './node.ts';
+import { type FakeNode, fakeNode, registerNode, setJobStatus, startKubelet } from './node.ts';
 import { type ClusterConfig, operatorJobs } from './observed.ts';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as ClusterConfig;
@@ -103,6 +103,32 @@ const runStarter = async (command: string[]): Promise<boolean> => {
   );
 };
 
+/**
+ * Ends the runner Jobs as a run with one lost runner would (the last one failed, the others succeeded) and reports
+ * the stage the operator then gives the TestRun.
+ */
+const finishRunners = async (kube: Kube, node: FakeNode): Promise<void> => {
+  const runners = node.jobs.filter((job) => job.role === 'runner');
+  for (const [i, runner] of runners.entries()) {
+    const failed = i === runners.length - 1;
+    await setJobStatus(kube, runner.name, failed ? { active: 0, failed: 1 } : { active: 0, succeeded: 1 });
+  }
+  let stage = '';
+  await waitFor(
+    'the TestRun to finish',
+    async () => {
+      const testRuns = await kube.call('GET', '/apis/k6.io/v1alpha1/namespaces/default/testruns');
+      const items = (testRuns.body as { items?: { status?: { stage?: string } }[] }).items ?? [];
+      stage = items.map((item) => item.status?.stage ?? '').join(',');
+      return stage === 'finished';
+    },
+    60_000,
+  ).catch(() => undefined);
+  console.log(
+    `harness: with runner ${runners.at(-1)?.name} failed and ${runners.length - 1} succeeded, the operator's TestRun stage is "${stage}"`,
+  );
+};
+
 const rehearse = async (): Promise<void> => {
   const started = Date.now();
   const certs = makeCertificates(dir);
@@ -178,7 +204,8 @@ const rehearse = async (): Promise<void> => {
     console.error(
       `harness: no starter within ${config.timeoutMs / 1000} s; the operator's log:\n${logTail(dir, 'k6-operator', 25)}`,
     );
-  writeFileSync(config.out, `${JSON.stringify(operatorJobs(node.jobs), null, 2)}\n`);
+  if (done()) await finishRunners(kube, node);
+  writeFileSync(config.out, `${JSON.stringify(operatorJobs(node.jobs, node.serviceIps), null, 2)}\n`);
   console.log(`harness: cluster run took ${elapsed(started)}`);
   process.exitCode = done() ? 0 : 1;
 };

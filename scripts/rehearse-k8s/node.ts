@@ -117,9 +117,27 @@ const setPodPhase = async (kube: Kube, pod: string, phase: string): Promise<void
   if (answer.status >= 300) throw new Error(`setting pod ${pod} ${phase}: HTTP ${answer.status}`);
 };
 
+/** What the Job controller would write; the operator counts a runner Job finished once it has no active pod. */
+export const setJobStatus = async (
+  kube: Kube,
+  job: string,
+  status: Record<string, unknown>,
+): Promise<void> => {
+  const answer = await kube.call(
+    'PATCH',
+    `/apis/batch/v1/namespaces/default/jobs/${job}/status`,
+    { status },
+    'application/merge-patch+json',
+  );
+  if (answer.status >= 300)
+    throw new Error(`setting job ${job} status: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+};
+
 export interface FakeNode {
   readonly jobs: ObservedJob[];
   readonly statusCalls: StatusCall[];
+  /** Service name by cluster IP, for every runner Service seen. */
+  readonly serviceIps: Map<string, string>;
   /** One pass: a Pod for every new Job, a REST API for every new runner Service. */
   readonly tick: () => Promise<void>;
   readonly close: () => Promise<void>;
@@ -129,7 +147,7 @@ export const fakeNode = (kube: Kube, runStarter: (command: string[]) => Promise<
   const jobs: ObservedJob[] = [];
   const statusCalls: StatusCall[] = [];
   const servers: Server[] = [];
-  const services = new Set<string>();
+  const serviceIps = new Map<string, string>();
 
   const startPod = async (job: ObservedJob): Promise<void> => {
     const pod = `${job.name}-rehearse`;
@@ -139,7 +157,10 @@ export const fakeNode = (kube: Kube, runStarter: (command: string[]) => Promise<
     });
     if (created.status >= 300)
       throw new Error(`creating pod ${pod}: HTTP ${created.status} ${JSON.stringify(created.body)}`);
-    if (job.role === 'runner') return setPodPhase(kube, pod, 'Running');
+    if (job.role === 'runner') {
+      await setJobStatus(kube, job.name, { active: 1, startTime: new Date().toISOString() });
+      return setPodPhase(kube, pod, 'Running');
+    }
     if (job.role === 'starter') {
       const command = job.spec.template.spec.containers[0]?.command ?? [];
       return setPodPhase(kube, pod, (await runStarter(command)) ? 'Succeeded' : 'Failed');
@@ -166,8 +187,8 @@ export const fakeNode = (kube: Kube, runStarter: (command: string[]) => Promise<
     );
     for (const item of (serviceList.body as { items?: Item[] }).items ?? []) {
       const ip = item.spec.clusterIP;
-      if (services.has(item.metadata.name) || typeof ip !== 'string') continue;
-      services.add(item.metadata.name);
+      if (typeof ip !== 'string' || serviceIps.has(ip)) continue;
+      serviceIps.set(ip, item.metadata.name);
       servers.push(await startRunnerApi(item.metadata.name, ip, statusCalls));
     }
   };
@@ -175,5 +196,5 @@ export const fakeNode = (kube: Kube, runStarter: (command: string[]) => Promise<
   const close = async (): Promise<void> => {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   };
-  return { jobs, statusCalls, tick, close };
+  return { jobs, statusCalls, serviceIps, tick, close };
 };

@@ -18,7 +18,8 @@ export interface ClusterConfig {
 export interface JobLine {
   readonly name: string;
   readonly command: readonly string[];
-  readonly env: readonly unknown[];
+  /** The names of the container's env, as the reference data lists them: values come from the TestRun. */
+  readonly env: readonly string[];
 }
 
 export interface OperatorJobs {
@@ -28,12 +29,27 @@ export interface OperatorJobs {
   readonly starter?: JobLine;
 }
 
-const lineOf = (job: ObservedJob): JobLine => {
-  const container = job.spec.template.spec.containers[0];
-  return { name: job.name, command: container?.command ?? [], env: container?.env ?? [] };
-};
-
-export const operatorJobs = (jobs: readonly ObservedJob[]): OperatorJobs => {
+/**
+ * The Jobs as the reference data writes them. Service IPs differ from run to run, so each is written as the
+ * reference does: `<ClusterIP of SERVICE>`.
+ */
+export const operatorJobs = (
+  jobs: readonly ObservedJob[],
+  serviceIps: ReadonlyMap<string, string>,
+): OperatorJobs => {
+  const named = (part: string) =>
+    [...serviceIps].reduce(
+      (text, [ip, service]) => text.replaceAll(`${ip}:`, `<ClusterIP of ${service}>:`),
+      part,
+    );
+  const lineOf = (job: ObservedJob): JobLine => {
+    const container = job.spec.template.spec.containers[0];
+    return {
+      name: job.name,
+      command: (container?.command ?? []).map(named),
+      env: (container?.env ?? []).map((variable) => (variable as { name: string }).name),
+    };
+  };
   const one = (role: ObservedJob['role']) => {
     const job = jobs.find((candidate) => candidate.role === role);
     return job === undefined ? undefined : lineOf(job);
@@ -49,7 +65,11 @@ export const operatorJobs = (jobs: readonly ObservedJob[]): OperatorJobs => {
   };
 };
 
-/** Every place where `observed` and `reference` differ, as `path: observed <> reference` lines. */
+/**
+ * Every place where `observed` and `reference` differ, as `path: observed <> reference` lines. Only what the
+ * rehearsal observes is compared: an object's keys that only the reference has (its notes on where each value comes
+ * from) are not differences, but array items are compared one for one.
+ */
 export const differences = (observed: unknown, reference: unknown, path = '$'): string[] => {
   if (Object.is(observed, reference)) return [];
   const bothObjects =
@@ -57,7 +77,9 @@ export const differences = (observed: unknown, reference: unknown, path = '$'): 
   if (!bothObjects || Array.isArray(observed) !== Array.isArray(reference)) {
     return [`${path}: observed ${JSON.stringify(observed)} <> reference ${JSON.stringify(reference)}`];
   }
-  const keys = new Set([...Object.keys(observed), ...Object.keys(reference)]);
+  const keys = Array.isArray(observed)
+    ? new Set([...Object.keys(observed), ...Object.keys(reference)])
+    : Object.keys(observed);
   return [...keys].flatMap((key) =>
     differences(
       (observed as Record<string, unknown>)[key],

@@ -6,11 +6,11 @@ import { dirname, join } from 'node:path';
 import { cachedGoTool } from '../go-tool.ts';
 
 export const KUBERNETES_VERSION = 'v1.37.2';
-/** The commit of the vendored CRD (test/fixtures/k6-operator/SOURCE.md); `git describe` calls it v1.6.0-2. */
+/** The commit of the vendored CRD (test/fixtures/k6-operator/SOURCE.md), two after v1.6.0; `version` is Go's name. */
 export const K6_OPERATOR = {
   module: 'github.com/grafana/k6-operator',
   commit: 'e2c9571ac480ad7ca8ed019062ff67847d76724e',
-  version: 'v1.6.0-2-ge2c9571',
+  version: 'v1.6.1-0.20260820185309-e2c9571ac480',
 } as const;
 
 // The settings of scripts/go-tool.ts's builds, for the `go` queries made here.
