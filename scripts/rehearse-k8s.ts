@@ -54,6 +54,8 @@ const reference =
   values.reference ?? firstExisting(join(root, 'test', 'fixtures', 'k6-operator', 'runner-jobs.json'));
 if (reference !== undefined && !existsSync(reference)) fail(`--reference: no file ${reference}`);
 const out = resolve(values.out);
+const k6 = join(root, 'tools', 'k6');
+if (!existsSync(k6)) fail(`rehearse:k8s runs the initializer with ${k6}: npm run build:k6 first`);
 
 const started = Date.now();
 const binaries = buildControlPlane();
@@ -66,6 +68,7 @@ const operatorCrds = readdirSync(binaries.operatorCrds)
 mkdirSync(dirname(out), { recursive: true });
 const config: ClusterConfig = {
   binaries,
+  k6,
   crds: [crd as string, ...operatorCrds],
   manifests,
   out,

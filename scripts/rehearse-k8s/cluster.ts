@@ -2,7 +2,7 @@
 // only loopback (so no server of it can be reached from, or reach, anything outside), and a mount namespace whose
 // private /run carries the service-account files the operator reads as an in-cluster client.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,10 +21,24 @@ import {
   startLogged,
   waitFor,
 } from './control-plane.ts';
+import { type InitializerPodSpec, runInitializer } from './initializer.ts';
 import { type FakeNode, fakeNode, registerNode, setJobStatus, startKubelet } from './node.ts';
 import { type ClusterConfig, operatorJobs } from './observed.ts';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as ClusterConfig;
+// Mounting over /tmp and /run is safe only in a namespace of our own: refuse anywhere else.
+const namespace = (kind: string, pid: string) => readlinkSync(`/proc/${pid}/ns/${kind}`);
+if (['mnt', 'net'].some((kind) => namespace(kind, 'self') === namespace(kind, '1'))) {
+  console.error(
+    'harness: scripts/rehearse-k8s/cluster.ts runs only under scripts/rehearse-k8s.ts (unshare --net --mount)',
+  );
+  process.exit(2);
+}
+// Opened before /tmp is replaced, so an --out under /tmp still reaches the caller.
+const out = openSync(config.out, 'w');
+// A private /tmp: the temp files of the run (certificates, etcd's data, logs, what the initializer writes to /tmp)
+// vanish with the namespace even if this process is killed.
+execFileSync('mount', ['-t', 'tmpfs', '-o', 'mode=1777', 'tmpfs', tmpdir()]);
 const dir = mkdtempSync(join(tmpdir(), 'harness-rehearse-'));
 const children: ChildProcess[] = [];
 const closers: (() => Promise<unknown>)[] = [];
@@ -95,6 +109,7 @@ const apply = async (kube: Kube, file: string): Promise<string[]> => {
 };
 
 const runStarter = async (command: string[]): Promise<boolean> => {
+  // curl on this machine's PATH stands in for the starter image's.
   const [bin, ...args] = command;
   if (bin === undefined) return false;
   const child = spawn(bin, args, { stdio: 'ignore' });
@@ -162,10 +177,14 @@ const rehearse = async (): Promise<void> => {
   console.log(`harness: applied ${applied.join(', ')}`);
 
   await registerNode(kube);
-  const kubelet = await startKubelet(certs);
-  closers.push(() => new Promise((resolve) => kubelet.close(resolve)));
-  const node = fakeNode(kube, runStarter);
+  const node = fakeNode(kube, {
+    starter: runStarter,
+    initializer: (spec) =>
+      runInitializer(kube, spec as InitializerPodSpec, join(dir, 'initializer'), config.k6),
+  });
   closers.push(node.close);
+  const kubelet = await startKubelet(certs, node.logs);
+  closers.push(() => new Promise((resolve) => kubelet.close(resolve)));
 
   const operatorStarted = Date.now();
   children.push(
@@ -205,7 +224,7 @@ const rehearse = async (): Promise<void> => {
       `harness: no starter within ${config.timeoutMs / 1000} s; the operator's log:\n${logTail(dir, 'k6-operator', 25)}`,
     );
   if (done()) await finishRunners(kube, node);
-  writeFileSync(config.out, `${JSON.stringify(operatorJobs(node.jobs, node.serviceIps), null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify(operatorJobs(node.jobs, node.serviceIps), null, 2)}\n`);
   console.log(`harness: cluster run took ${elapsed(started)}`);
   process.exitCode = done() ? 0 : 1;
 };

@@ -17,7 +17,7 @@ export interface ObservedJob {
   readonly seenAtMs: number;
 }
 
-interface PodSpec {
+export interface PodSpec {
   containers: { name: string; command?: string[]; env?: unknown[] }[];
   [field: string]: unknown;
 }
@@ -40,12 +40,6 @@ const roleOf = (name: string, labels: Record<string, string>): ObservedJob['role
   return 'other';
 };
 
-/**
- * What a real initializer prints: `k6 inspect --execution-requirements` output. The operator reads only `maxVUs`
- * (it must be at least `parallelism`) and the cloud fields, so a fixed answer stands in for running the script.
- */
-export const INSPECT_OUTPUT = JSON.stringify({ ext: {}, cloud: {}, totalDuration: '1m0s', maxVUs: 8 });
-
 export const registerNode = async (kube: Kube): Promise<void> => {
   const created = await kube.call('POST', '/api/v1/nodes', { metadata: { name: NODE_NAME } });
   if (created.status >= 300) throw new Error(`creating node ${NODE_NAME}: HTTP ${created.status}`);
@@ -66,16 +60,17 @@ export const registerNode = async (kube: Kube): Promise<void> => {
 };
 
 /** The kubelet's log endpoint on 127.0.0.1, as the API server calls it for `GET .../pods/NAME/log`. */
-export const startKubelet = async (certs: Certificates): Promise<Server> => {
+export const startKubelet = async (
+  certs: Certificates,
+  logs: ReadonlyMap<string, string>,
+): Promise<Server> => {
   const server = createHttpsServer(
     { cert: readFileSync(certs.serverCert), key: readFileSync(certs.serverKey) },
     (req, res) => {
-      const match = /^\/containerLogs\/[^/]+\/([^/]+)\/k6(\?|$)/.exec(req.url ?? '');
-      if (match?.[1]?.includes('-initializer-')) {
-        res.writeHead(200, { 'content-type': 'text/plain' }).end(INSPECT_OUTPUT);
-        return;
-      }
-      res.writeHead(404).end();
+      const pod = /^\/containerLogs\/[^/]+\/([^/]+)\/k6(\?|$)/.exec(req.url ?? '')?.[1];
+      const log = pod === undefined ? undefined : logs.get(pod);
+      if (log === undefined) res.writeHead(404).end();
+      else res.writeHead(200, { 'content-type': 'text/plain' }).end(log);
     },
   );
   await new Promise<void>((resolve) => server.listen(KUBELET_PORT, '127.0.0.1', resolve));
@@ -133,8 +128,16 @@ export const setJobStatus = async (
     throw new Error(`setting job ${job} status: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
 };
 
+/** What the node runs for real: the initializer (its stdout is the pod's log) and the starter. */
+export interface ContainerRunner {
+  readonly initializer: (spec: PodSpec) => Promise<{ succeeded: boolean; stdout: string }>;
+  readonly starter: (command: string[]) => Promise<boolean>;
+}
+
 export interface FakeNode {
   readonly jobs: ObservedJob[];
+  /** The k6 container's log by pod name. */
+  readonly logs: Map<string, string>;
   readonly statusCalls: StatusCall[];
   /** Service name by cluster IP, for every runner Service seen. */
   readonly serviceIps: Map<string, string>;
@@ -143,8 +146,9 @@ export interface FakeNode {
   readonly close: () => Promise<void>;
 }
 
-export const fakeNode = (kube: Kube, runStarter: (command: string[]) => Promise<boolean>): FakeNode => {
+export const fakeNode = (kube: Kube, run: ContainerRunner): FakeNode => {
   const jobs: ObservedJob[] = [];
+  const logs = new Map<string, string>();
   const statusCalls: StatusCall[] = [];
   const servers: Server[] = [];
   const serviceIps = new Map<string, string>();
@@ -163,7 +167,12 @@ export const fakeNode = (kube: Kube, runStarter: (command: string[]) => Promise<
     }
     if (job.role === 'starter') {
       const command = job.spec.template.spec.containers[0]?.command ?? [];
-      return setPodPhase(kube, pod, (await runStarter(command)) ? 'Succeeded' : 'Failed');
+      return setPodPhase(kube, pod, (await run.starter(command)) ? 'Succeeded' : 'Failed');
+    }
+    if (job.role === 'initializer') {
+      const { succeeded, stdout } = await run.initializer(job.spec.template.spec);
+      logs.set(pod, stdout);
+      return setPodPhase(kube, pod, succeeded ? 'Succeeded' : 'Failed');
     }
     return setPodPhase(kube, pod, 'Succeeded');
   };
@@ -196,5 +205,5 @@ export const fakeNode = (kube: Kube, runStarter: (command: string[]) => Promise<
   const close = async (): Promise<void> => {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   };
-  return { jobs, statusCalls, serviceIps, tick, close };
+  return { jobs, logs, statusCalls, serviceIps, tick, close };
 };

@@ -7,6 +7,8 @@ import { K6_OPERATOR } from './tools.ts';
 
 export interface ClusterConfig {
   readonly binaries: ControlPlaneBinaries;
+  /** The k6 the initializer runs (tools/k6). */
+  readonly k6: string;
   /** CRDs, applied first and waited on until established. */
   readonly crds: readonly string[];
   readonly manifests: readonly string[];
