@@ -65,7 +65,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const inClusterFiles = (caCert: string, token: string): void => {
   execFileSync('ip', ['link', 'set', 'lo', 'up']);
   // Every address of the Service range answers locally, as kube-proxy would route it to a runner pod.
-  execFileSync('ip', ['route', 'add', 'local', SERVICE_RANGE, 'dev', 'lo']);
+  execFileSync('ip', ['route', 'add', 'local', SERVICE_RANGE, 'dev', 'lo', 'table', 'local']);
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'mode=0700', 'tmpfs', '/run']);
   const account = '/run/secrets/kubernetes.io/serviceaccount';
   mkdirSync(account, { recursive: true });
