@@ -2,9 +2,19 @@
 // machine's package sources, applies harness's TestRun, and records the Jobs the operator creates (initializer,
 // runners, starter) with their command lines and env. Opt-in: it needs root (for `unshare`), the Go module proxy and
 // Debian's package sources, and about 10 minutes the first time; it is in neither CI nor `npm test`.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ClusterConfig, differences } from './rehearse-k8s/observed.ts';
 import { buildControlPlane } from './rehearse-k8s/tools.ts';
@@ -15,6 +25,47 @@ const fail = (message: string): never => {
   process.exit(2);
 };
 
+/**
+ * What harness writes for a 4-runner k6-operator run (`harness load --k8s`) for a made-up staging profile, or, from a
+ * harness without --k8s, the hand-kept load/k8s/testrun.yaml.
+ */
+const defaultManifests = (scratch: string): string => {
+  const harness = (args: readonly string[]) =>
+    execFileSync(process.execPath, [join(root, 'bin', 'harness.js'), ...args], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+  if (!harness(['load', '--help']).includes('--k8s')) return join(root, 'load', 'k8s', 'testrun.yaml');
+  const profile = join(scratch, 'profile.yaml');
+  writeFileSync(profile, EXAMPLE_PROFILE);
+  const folder = join(scratch, 'k8s');
+  harness([
+    'load',
+    '--profile',
+    profile,
+    '--scenario',
+    'transactions',
+    '--instances',
+    '4',
+    '--k8s',
+    folder,
+    '--image',
+    'registry.example.test/harness/k6:v2.2.0',
+  ]);
+  return folder;
+};
+
+// The runners never reach these hosts: no pod runs; only the initializer runs the script's init code, locally.
+const EXAMPLE_PROFILE = `base_url: https://staging.example.test
+auth_url: https://auth.example.test/oauth2/token
+tenant: acme
+clients:
+  primary: { client_id: harness-load, client_secret: not-a-secret }
+requests:
+  "POST /event/transaction/v3": { body: { request_uuid: "2f1c7a52-8a8e-4d43-9a53-0c9d0f3b6e11" } }
+side_effects: allow
+`;
+
 const firstExisting = (...paths: string[]): string | undefined => paths.find((path) => existsSync(path));
 
 const { values } = (() => {
@@ -22,7 +73,7 @@ const { values } = (() => {
     return parseArgs({
       options: {
         out: { type: 'string', default: join(root, 'reports', 'k6-operator-rehearsal.json') },
-        manifests: { type: 'string', default: join(root, 'load', 'k8s', 'testrun.yaml') },
+        manifests: { type: 'string' },
         reference: { type: 'string' },
         'timeout-seconds': { type: 'string', default: '180' },
       },
@@ -35,8 +86,20 @@ const { values } = (() => {
 const timeoutSeconds = Number(values['timeout-seconds']);
 if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
   fail('--timeout-seconds must be a positive number');
+const scratch = mkdtempSync(join(tmpdir(), 'harness-rehearse-k8s-'));
+const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
+process.on('exit', removeScratch);
+let cluster: ChildProcess | undefined;
+// The cluster stops its own children and removes its temp files on either signal; here pass it on and wait, or,
+// before there is a cluster, just leave.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (cluster === undefined) process.exit(signal === 'SIGINT' ? 130 : 143);
+    cluster.kill(signal);
+  });
+}
 // A file, or a folder such as `harness load --k8s DIR` writes: every YAML file in it.
-const manifestsPath = resolve(values.manifests);
+const manifestsPath = resolve(values.manifests ?? defaultManifests(scratch));
 if (!existsSync(manifestsPath)) fail(`--manifests: no file or folder ${manifestsPath}`);
 const manifests = statSync(manifestsPath).isDirectory()
   ? readdirSync(manifestsPath)
@@ -58,6 +121,7 @@ const k6 = join(root, 'tools', 'k6');
 if (!existsSync(k6)) fail(`rehearse:k8s runs the initializer with ${k6}: npm run build:k6 first`);
 
 const started = Date.now();
+console.log(`harness: applying ${manifests.map((file) => relative(root, file)).join(', ')}`);
 const binaries = buildControlPlane();
 // The TestRun CRD is the vendored one, the one harness's manifests are checked against; the operator's other CRD
 // (PrivateLoadZone) comes from its source, because its manager will not start while a kind it watches is unknown.
@@ -74,7 +138,7 @@ const config: ClusterConfig = {
   out,
   timeoutMs: timeoutSeconds * 1000,
 };
-const cluster = spawn(
+cluster = spawn(
   'unshare',
   [
     '--net',
@@ -90,13 +154,11 @@ const cluster = spawn(
   ],
   { stdio: 'inherit', cwd: root },
 );
-// The cluster stops its own children and removes its temp dir on either signal; here only pass it on and wait.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => cluster.kill(signal));
 const code = await new Promise<number>((done) =>
   cluster.on('exit', (exit) => done(exit ?? 1)).on('error', () => done(1)),
 );
 if (code !== 0) {
-  console.error(`harness: the rehearsal's cluster ended with exit ${code} (unshare needs root)`);
+  console.error(`harness: the rehearsal's cluster ended with exit ${code}`);
   process.exit(code);
 }
 console.log(`harness: wrote ${out}; whole rehearsal ${((Date.now() - started) / 1000).toFixed(1)} s`);

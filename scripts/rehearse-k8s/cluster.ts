@@ -154,7 +154,7 @@ const rehearse = async (): Promise<void> => {
   const kube = kubeClient(certs, token);
   closers.push(kube.close);
   await waitFor(
-    `kube-apiserver on ${API_SERVER} (its log: ${logTail(dir, 'kube-apiserver', 3)})`,
+    `kube-apiserver on ${API_SERVER}`,
     async () => {
       const ready = await kube.call('GET', '/readyz');
       return ready.status === 200;
