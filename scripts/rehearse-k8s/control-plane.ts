@@ -133,6 +133,8 @@ export const startApiServer = (dir: string, bin: string, certs: Certificates): C
     `--tls-cert-file=${certs.serverCert}`,
     `--tls-private-key-file=${certs.serverKey}`,
     `--token-auth-file=${join(dir, 'tokens.csv')}`,
+    // The stub kubelet serves the same certificate: verified, not skipped.
+    `--kubelet-certificate-authority=${certs.caCert}`,
     '--authorization-mode=AlwaysAllow',
     `--service-account-key-file=${join(dir, 'sa.pub')}`,
     `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
