@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -74,6 +75,10 @@ const { values } = (() => {
       options: {
         out: { type: 'string', default: join(root, 'reports', 'k6-operator-rehearsal.json') },
         manifests: { type: 'string' },
+        crd: {
+          type: 'string',
+          default: join(root, 'test', 'fixtures', 'k6-operator', 'k6.io_testruns.yaml'),
+        },
         reference: { type: 'string' },
         'timeout-seconds': { type: 'string', default: '180' },
       },
@@ -108,11 +113,8 @@ const manifests = statSync(manifestsPath).isDirectory()
       .map((file) => join(manifestsPath, file))
   : [manifestsPath];
 if (manifests.length === 0) fail(`--manifests: no YAML file in ${manifestsPath}`);
-const crd = firstExisting(
-  join(root, 'test', 'fixtures', 'k6-operator', 'k6.io_testruns.yaml'),
-  join(root, 'test', 'fixtures', 'k6.io_testruns.yaml'),
-);
-if (crd === undefined) fail('no vendored TestRun CRD under test/fixtures/');
+const crd = resolve(values.crd);
+if (!existsSync(crd)) fail(`--crd: no file ${crd} (the vendored TestRun CRD)`);
 const reference =
   values.reference ?? firstExisting(join(root, 'test', 'fixtures', 'k6-operator', 'runner-jobs.json'));
 if (reference !== undefined && !existsSync(reference)) fail(`--reference: no file ${reference}`);
@@ -133,10 +135,13 @@ mkdirSync(dirname(out), { recursive: true });
 const config: ClusterConfig = {
   binaries,
   k6,
-  crds: [crd as string, ...operatorCrds],
+  crds: [crd, ...operatorCrds],
   manifests,
   out,
   timeoutMs: timeoutSeconds * 1000,
+  callerNamespaces: Object.fromEntries(
+    ['mnt', 'net'].map((kind) => [kind, readlinkSync(`/proc/self/ns/${kind}`)]),
+  ),
 };
 cluster = spawn(
   'unshare',

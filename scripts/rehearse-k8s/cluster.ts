@@ -26,14 +26,18 @@ import { type FakeNode, fakeNode, registerNode, setJobStatus, startKubelet } fro
 import { type ClusterConfig, operatorJobs } from './observed.ts';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as ClusterConfig;
-// Mounting over /tmp and /run is safe only in a namespace of our own: refuse anywhere else.
-const namespace = (kind: string, pid: string) => readlinkSync(`/proc/${pid}/ns/${kind}`);
-if (['mnt', 'net'].some((kind) => namespace(kind, 'self') === namespace(kind, '1'))) {
+// Mounting over /tmp and /run is safe only in namespaces of our own: refuse to run in the caller's.
+if (['mnt', 'net'].some((kind) => readlinkSync(`/proc/self/ns/${kind}`) === config.callerNamespaces[kind])) {
   console.error(
     'harness: scripts/rehearse-k8s/cluster.ts runs only under scripts/rehearse-k8s.ts (unshare --net --mount)',
   );
   process.exit(2);
 }
+// Read before /tmp is replaced: the manifests may be there (harness load --k8s writes them where it is told).
+const documents = [...config.crds, ...config.manifests].map((file) => ({
+  file,
+  text: readFileSync(file, 'utf8'),
+}));
 // Opened before /tmp is replaced, so an --out under /tmp still reaches the caller.
 const out = openSync(config.out, 'w');
 // A private /tmp: the temp files of the run (certificates, etcd's data, logs, what the initializer writes to /tmp)
@@ -74,9 +78,9 @@ const inClusterFiles = (caCert: string, token: string): void => {
   writeFileSync(join(account, 'namespace'), 'default');
 };
 
-const apply = async (kube: Kube, file: string): Promise<string[]> => {
+const apply = async (kube: Kube, file: string, text: string): Promise<string[]> => {
   const applied: string[] = [];
-  for (const document of parseAllDocuments(readFileSync(file, 'utf8'))) {
+  for (const document of parseAllDocuments(text)) {
     const resource = document.toJS() as {
       apiVersion: string;
       kind: string;
@@ -157,7 +161,8 @@ const rehearse = async (): Promise<void> => {
     `kube-apiserver on ${API_SERVER}`,
     async () => {
       const ready = await kube.call('GET', '/readyz');
-      return ready.status === 200;
+      if (ready.status !== 200) throw new Error(`/readyz: HTTP ${ready.status}`);
+      return true;
     },
     120_000,
   ).catch((error) => {
@@ -173,7 +178,7 @@ const rehearse = async (): Promise<void> => {
   );
 
   const applied: string[] = [];
-  for (const file of [...config.crds, ...config.manifests]) applied.push(...(await apply(kube, file)));
+  for (const { file, text } of documents) applied.push(...(await apply(kube, file, text)));
   console.log(`harness: applied ${applied.join(', ')}`);
 
   await registerNode(kube);

@@ -178,22 +178,29 @@ export const kubeClient = (certs: Certificates, token: string): Kube & { close: 
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await answer.body.text();
-      return { status: answer.statusCode, body: text === '' ? undefined : JSON.parse(text) };
+      // Health endpoints answer plain text ("ok"); the API answers JSON.
+      const json = String(answer.headers['content-type'] ?? '').startsWith('application/json');
+      return { status: answer.statusCode, body: json ? JSON.parse(text) : text };
     },
     close: () => dispatcher.close(),
   };
 };
 
-/** Waits until `ready` holds, or throws with `what` after `timeoutMs`. */
+/** Waits until `ready` holds, or throws with `what` and the last error `ready` threw after `timeoutMs`. */
 export const waitFor = async (
   what: string,
   ready: () => Promise<boolean>,
   timeoutMs: number,
 ): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
+  let problem = '';
   while (Date.now() < deadline) {
-    if (await ready().catch(() => false)) return;
+    try {
+      if (await ready()) return;
+    } catch (error) {
+      problem = `: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
+    }
     await sleep(250);
   }
-  throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+  throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${problem}`);
 };

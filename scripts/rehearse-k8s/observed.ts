@@ -15,6 +15,8 @@ export interface ClusterConfig {
   /** Where cluster.ts writes the jobs it saw. */
   readonly out: string;
   readonly timeoutMs: number;
+  /** The caller's mount and network namespaces (/proc/self/ns/*), which the cluster must not share. */
+  readonly callerNamespaces: Readonly<Record<string, string>>;
 }
 
 export interface JobLine {
