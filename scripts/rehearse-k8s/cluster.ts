@@ -122,6 +122,13 @@ const runStarter = async (command: string[]): Promise<boolean> => {
   );
 };
 
+/** The stage the operator gives the TestRuns (joined with commas, though the manifests hold one). */
+const testRunStage = async (kube: Kube): Promise<string> => {
+  const testRuns = await kube.call('GET', '/apis/k6.io/v1alpha1/namespaces/default/testruns');
+  const items = (testRuns.body as { items?: { status?: { stage?: string } }[] }).items ?? [];
+  return items.map((item) => item.status?.stage ?? '').join(',');
+};
+
 /**
  * Ends the runner Jobs as a run with one lost runner would (the last one failed, the others succeeded) and reports
  * the stage the operator then gives the TestRun.
@@ -136,9 +143,7 @@ const finishRunners = async (kube: Kube, node: FakeNode): Promise<void> => {
   await waitFor(
     'the TestRun to finish',
     async () => {
-      const testRuns = await kube.call('GET', '/apis/k6.io/v1alpha1/namespaces/default/testruns');
-      const items = (testRuns.body as { items?: { status?: { stage?: string } }[] }).items ?? [];
-      stage = items.map((item) => item.status?.stage ?? '').join(',');
+      stage = await testRunStage(kube);
       return stage === 'finished';
     },
     60_000,
@@ -210,6 +215,8 @@ const rehearse = async (): Promise<void> => {
     node.statusCalls.some((call) => call.method === 'PATCH');
   const deadline = Date.now() + config.timeoutMs;
   while (!done() && Date.now() < deadline) {
+    // The operator gives up for good (a failed initializer, fewer VUs than runners): no point waiting on.
+    if ((await testRunStage(kube)) === 'error') break;
     if (children.at(-1)?.exitCode !== null)
       throw new Error(`k6-operator exited:\n${logTail(dir, 'k6-operator')}`);
     await node.tick().catch((error) => console.error(`harness: ${error.message}`));
@@ -224,10 +231,15 @@ const rehearse = async (): Promise<void> => {
   console.log(
     `harness: the starter resumed ${new Set(patches.map((call) => call.service)).size} runner API(s) with PATCH /v1/status`,
   );
-  if (!done())
+  const initializerLog = [...node.logs.values()][0];
+  const maxVUs = initializerLog === undefined ? undefined : /"maxVUs":\s*(\d+)/.exec(initializerLog)?.[1];
+  console.log(`harness: the initializer's k6 inspect gave maxVUs ${maxVUs ?? '(none)'}`);
+  if (!done()) {
+    const stage = await testRunStage(kube);
     console.error(
-      `harness: no starter within ${config.timeoutMs / 1000} s; the operator's log:\n${logTail(dir, 'k6-operator', 25)}`,
+      `harness: no starter (TestRun stage "${stage}", waited up to ${config.timeoutMs / 1000} s); the operator's log:\n${logTail(dir, 'k6-operator', 25)}`,
     );
+  }
   if (done()) await finishRunners(kube, node);
   writeFileSync(out, `${JSON.stringify(operatorJobs(node.jobs, node.serviceIps), null, 2)}\n`);
   console.log(`harness: cluster run took ${elapsed(started)}`);

@@ -170,7 +170,11 @@ export const fakeNode = (kube: Kube, run: ContainerRunner): FakeNode => {
       return setPodPhase(kube, pod, (await run.starter(command)) ? 'Succeeded' : 'Failed');
     }
     if (job.role === 'initializer') {
-      const { succeeded, stdout } = await run.initializer(job.spec.template.spec);
+      // A kubelet would leave the pod pending; failing it lets the operator give up at once, and says why here.
+      const { succeeded, stdout } = await run.initializer(job.spec.template.spec).catch((error) => {
+        console.error(`harness: the initializer could not run: ${(error as Error).message}`);
+        return { succeeded: false, stdout: '' };
+      });
       logs.set(pod, stdout);
       return setPodPhase(kube, pod, succeeded ? 'Succeeded' : 'Failed');
     }
