@@ -59,8 +59,10 @@ const stop = async (): Promise<void> => {
   rmSync(dir, { recursive: true, force: true });
 };
 
+let stoppedBy: NodeJS.Signals | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    stoppedBy = signal;
     console.error(`harness: rehearsal stopped by ${signal}; stopping the cluster`);
     void stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   });
@@ -249,7 +251,8 @@ const rehearse = async (): Promise<void> => {
 try {
   await rehearse();
 } catch (error) {
-  console.error(`harness: rehearsal failed: ${(error as Error).message}`);
+  // Once a signal stops the cluster, what was under way fails for that reason alone.
+  if (stoppedBy === undefined) console.error(`harness: rehearsal failed: ${(error as Error).message}`);
   process.exitCode = 1;
 } finally {
   await stop();
