@@ -40,9 +40,22 @@ const documents = [...config.crds, ...config.manifests].map((file) => ({
 }));
 // Opened before /tmp is replaced, so an --out under /tmp still reaches the caller.
 const out = openSync(config.out, 'w');
-// A private /tmp: the temp files of the run (certificates, etcd's data, logs, what the initializer writes to /tmp)
-// vanish with the namespace even if this process is killed.
+// A private /run (for the service-account files) and a private /tmp: the run's temp files (certificates, etcd's
+// data, logs, what the initializer writes to /tmp) vanish with the namespace even if this process is killed. The
+// caller's /tmp stays reachable under /run, for binaries cached there (XDG_CACHE_HOME=/tmp/...).
+const hostTmp = '/run/harness-host-tmp';
+execFileSync('mount', ['-t', 'tmpfs', '-o', 'mode=0755', 'tmpfs', '/run']);
+mkdirSync(hostTmp);
+execFileSync('mount', ['--bind', tmpdir(), hostTmp]);
 execFileSync('mount', ['-t', 'tmpfs', '-o', 'mode=1777', 'tmpfs', tmpdir()]);
+const visible = (path: string): string =>
+  path.startsWith(`${tmpdir()}/`) ? join(hostTmp, path.slice(tmpdir().length + 1)) : path;
+const binaries = {
+  etcd: visible(config.binaries.etcd),
+  kubeApiserver: visible(config.binaries.kubeApiserver),
+  k6Operator: visible(config.binaries.k6Operator),
+};
+const k6 = visible(config.k6);
 const dir = mkdtempSync(join(tmpdir(), 'harness-rehearse-'));
 const children: ChildProcess[] = [];
 const closers: (() => Promise<unknown>)[] = [];
@@ -72,7 +85,6 @@ const inClusterFiles = (caCert: string, token: string): void => {
   execFileSync('ip', ['link', 'set', 'lo', 'up']);
   // Every address of the Service range answers locally, as kube-proxy would route it to a runner pod.
   execFileSync('ip', ['route', 'add', 'local', SERVICE_RANGE, 'dev', 'lo', 'table', 'local']);
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'mode=0700', 'tmpfs', '/run']);
   const account = '/run/secrets/kubernetes.io/serviceaccount';
   mkdirSync(account, { recursive: true });
   writeFileSync(join(account, 'token'), token, { mode: 0o600 });
@@ -160,8 +172,8 @@ const rehearse = async (): Promise<void> => {
   const certs = makeCertificates(dir);
   const token = makeAdminToken(dir);
   inClusterFiles(certs.caCert, token);
-  children.push(startEtcd(dir, config.binaries.etcd));
-  children.push(startApiServer(dir, config.binaries.kubeApiserver, certs));
+  children.push(startEtcd(dir, binaries.etcd));
+  children.push(startApiServer(dir, binaries.kubeApiserver, certs));
   const kube = kubeClient(certs, token);
   closers.push(kube.close);
   await waitFor(
@@ -191,8 +203,7 @@ const rehearse = async (): Promise<void> => {
   await registerNode(kube);
   const node = fakeNode(kube, {
     starter: runStarter,
-    initializer: (spec) =>
-      runInitializer(kube, spec as InitializerPodSpec, join(dir, 'initializer'), config.k6),
+    initializer: (spec) => runInitializer(kube, spec as InitializerPodSpec, join(dir, 'initializer'), k6),
   });
   closers.push(node.close);
   const kubelet = await startKubelet(certs, node.logs);
@@ -203,7 +214,7 @@ const rehearse = async (): Promise<void> => {
     startLogged(
       dir,
       'k6-operator',
-      config.binaries.k6Operator,
+      binaries.k6Operator,
       ['--metrics-bind-address=0', '--health-probe-bind-address=127.0.0.1:8081'],
       {
         ...process.env,
