@@ -163,11 +163,15 @@ export const collectionPath = (apiVersion: string, kind: string, namespace?: str
   return `${root}${scope}/${kind.toLowerCase()}s`;
 };
 
-export const kubeClient = (certs: Certificates, token: string): Kube & { close: () => Promise<void> } => {
+export const kubeClient = (
+  certs: Certificates,
+  token: string,
+  server = API_SERVER,
+): Kube & { close: () => Promise<void> } => {
   const dispatcher = new Agent({ connect: { ca: readFileSync(certs.caCert) } });
   return {
     call: async (method, path, body, contentType = 'application/json') => {
-      const answer = await request(`https://${API_SERVER}${path}`, {
+      const answer = await request(`https://${server}${path}`, {
         method: method as 'GET',
         dispatcher,
         headers: {
