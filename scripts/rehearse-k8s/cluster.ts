@@ -61,15 +61,20 @@ const children: ChildProcess[] = [];
 const closers: (() => Promise<unknown>)[] = [];
 const elapsed = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
-const stop = async (): Promise<void> => {
-  for (const close of closers.reverse()) await close().catch(() => undefined);
-  for (const child of children.reverse()) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await Promise.race([exited, sleep(5000).then(() => child.kill('SIGKILL'))]);
-  }
-  rmSync(dir, { recursive: true, force: true });
+// Once only, whether a signal or the end of the run asks first.
+let stopping: Promise<void> | undefined;
+const stop = (): Promise<void> => {
+  stopping ??= (async () => {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    for (const child of children.reverse()) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(5000).then(() => child.kill('SIGKILL'))]);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  })();
+  return stopping;
 };
 
 let stoppedBy: NodeJS.Signals | undefined;

@@ -89,6 +89,8 @@ export const startLogged = (
   const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
+  // A binary that cannot start says so in its log, which the run's error shows, instead of crashing the run.
+  child.on('error', (error) => log.write(`harness: could not start ${bin}: ${error.message}\n`));
   return child;
 };
 
