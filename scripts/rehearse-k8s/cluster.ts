@@ -2,7 +2,17 @@
 // only loopback (so no server of it can be reached from, or reach, anything outside), and a mount namespace whose
 // private /run carries the service-account files the operator reads as an in-cluster client.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -78,9 +88,12 @@ const stop = (): Promise<void> => {
 };
 
 let stoppedBy: NodeJS.Signals | undefined;
+/** Writes the Jobs seen so far: at the end, or when a signal stops the run part way. */
+let writeObserved: (() => void) | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     stoppedBy = signal;
+    writeObserved?.();
     console.error(`harness: rehearsal stopped by ${signal}; stopping the cluster`);
     void stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   });
@@ -210,6 +223,11 @@ const rehearse = async (): Promise<void> => {
     starter: runStarter,
     initializer: (spec) => runInitializer(kube, spec as InitializerPodSpec, join(dir, 'initializer'), k6),
   });
+  // From the start of the file each time: a signal may come after the end wrote it.
+  writeObserved = () => {
+    ftruncateSync(out);
+    writeSync(out, `${JSON.stringify(operatorJobs(node.jobs, node.serviceIps), null, 2)}\n`, 0);
+  };
   closers.push(node.close);
   const kubelet = await startKubelet(certs, node.logs);
   closers.push(() => new Promise((resolve) => kubelet.close(resolve)));
@@ -237,7 +255,9 @@ const rehearse = async (): Promise<void> => {
     if ((await testRunStage(kube)) === 'error') break;
     if (children.at(-1)?.exitCode !== null)
       throw new Error(`k6-operator exited:\n${logTail(dir, 'k6-operator')}`);
-    await node.tick().catch((error) => console.error(`harness: ${error.message}`));
+    await node.tick().catch((error) => {
+      if (stoppedBy === undefined) console.error(`harness: ${error.message}`);
+    });
     await sleep(250);
   }
   await node.tick();
@@ -259,7 +279,7 @@ const rehearse = async (): Promise<void> => {
     );
   }
   if (done()) await finishRunners(kube, node);
-  writeFileSync(out, `${JSON.stringify(operatorJobs(node.jobs, node.serviceIps), null, 2)}\n`);
+  writeObserved();
   console.log(`harness: cluster run took ${elapsed(started)}`);
   process.exitCode = done() ? 0 : 1;
 };
