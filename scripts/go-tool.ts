@@ -59,37 +59,46 @@ export const goInstall =
   (out: string, run: Go): void =>
     run(['install', `${pkg}@${version}`], { env: { GOBIN: dirname(out) } });
 
-/** Installs the tool into `tools` unless the pinned version is there, building it only when the cache lacks it. */
-export const installGoTool = (tool: GoTool, tools: string = TOOLS): void => {
-  const said = (bin: string) => {
-    try {
-      return tool.versionOf(bin);
-    } catch {
-      return undefined;
-    }
-  };
-  const pinned = (bin: string) => {
-    const version = said(bin);
-    return version !== undefined && tool.isPinned(version);
-  };
-  const target = join(tools, tool.binary);
-  if (pinned(target)) {
-    console.log(`harness: ${tool.binary} (${said(target)}) already in ${tools}`);
-    return;
-  }
+/** The cached build of the pinned tool (~/.cache/harness/<name>-<version>/<binary>), built first if the cache lacks it. */
+export const cachedGoTool = (tool: GoTool): string => {
   const cacheDir = join(
     process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
     'harness',
     `${tool.name}-${tool.version}`,
   );
   const cached = join(cacheDir, tool.binary);
-  if (!pinned(cached)) {
+  if (!isPinned(tool, cached)) {
     console.log(`harness: building ${tool.name} ${tool.version} into ${cacheDir}`);
     mkdirSync(cacheDir, { recursive: true });
     tool.build(cached, go);
-    if (!pinned(cached)) throw new Error(`built ${cached}, but it says ${said(cached) ?? 'nothing'}`);
+    if (!isPinned(tool, cached))
+      throw new Error(`built ${cached}, but it says ${versionSaid(tool, cached) ?? 'nothing'}`);
   }
+  return cached;
+};
+
+const versionSaid = (tool: GoTool, bin: string): string | undefined => {
+  try {
+    return tool.versionOf(bin);
+  } catch {
+    return undefined;
+  }
+};
+
+const isPinned = (tool: GoTool, bin: string): boolean => {
+  const version = versionSaid(tool, bin);
+  return version !== undefined && tool.isPinned(version);
+};
+
+/** Installs the tool into `tools` unless the pinned version is there, building it only when the cache lacks it. */
+export const installGoTool = (tool: GoTool, tools: string = TOOLS): void => {
+  const target = join(tools, tool.binary);
+  if (isPinned(tool, target)) {
+    console.log(`harness: ${tool.binary} (${versionSaid(tool, target)}) already in ${tools}`);
+    return;
+  }
+  const cached = cachedGoTool(tool);
   mkdirSync(tools, { recursive: true });
   copyFileSync(cached, target);
-  console.log(`harness: installed ${tool.binary} (${said(target)}) at ${target}`);
+  console.log(`harness: installed ${tool.binary} (${versionSaid(tool, target)}) at ${target}`);
 };
