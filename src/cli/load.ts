@@ -30,6 +30,7 @@ import {
 } from './exit-codes.ts';
 import { findK6 } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
+import { type K8sOptions, k8sRequested, writeK8s } from './load-k8s.ts';
 import { startProgress } from './load-progress.ts';
 import {
   httpOptionsOf,
@@ -42,7 +43,7 @@ import { reportDirFor } from './report-dir.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
-export interface LoadOptions extends NetworkFlags {
+export interface LoadOptions extends NetworkFlags, K8sOptions {
   profile?: string;
   scenario: string[];
   rate?: number;
@@ -129,6 +130,7 @@ export const runLoadCommand = async (
   options: LoadOptions,
   stop?: AbortSignal,
 ): Promise<LoadCommandResult> => {
+  if (k8sRequested(options)) return await writeK8s(options);
   if (options.profile && (options.fault || Object.keys(options.limit).length > 0)) {
     throw new UsageError('--fault and --limit apply to the embedded server only (no --profile)');
   }
