@@ -22,7 +22,7 @@ import {
   timeoutParam,
 } from './config.ts';
 import { noToken, tokenFailures } from './metrics.ts';
-import { runVus, tokenTurns } from './token-turns.ts';
+import { runVus, type TokenTurns, tokenTurns } from './token-turns.ts';
 import { MAX_TOKEN_BODY_BYTES, renewAtFor, tokenForm } from './wire.ts';
 
 interface Held {
@@ -34,11 +34,18 @@ interface Held {
 
 const held = new Map<string, Held>();
 
-// setup() (VU 0) fetches path ids only when run outside the CLI, a request per id source: it takes no turn.
-const turns =
-  __VU === 0
-    ? undefined
-    : tokenTurns(instanceIndex + instances * (__VU - 1), runVus(phases, roundTripMs, instances), startAt);
+// setup() (VU 0) fetches path ids only when run outside the CLI, a request per id source: it takes no turn. A VU's
+// turns are dealt on its first token request: under the k6-operator its instance is known only once VUs run.
+let dealt: TokenTurns | undefined;
+const turnsOf = (): TokenTurns | undefined => {
+  if (__VU === 0) return undefined;
+  dealt ??= tokenTurns(
+    instanceIndex() + instances * (__VU - 1),
+    runVus(phases, roundTripMs, instances),
+    startAt,
+  );
+  return dealt;
+};
 
 /** The token answer's body, or nothing usable: a body that is no JSON must not throw once per iteration. */
 const issuedBy = (res: RefinedResponse<'text'>): { access_token?: unknown; expires_in?: unknown } => {
@@ -63,6 +70,7 @@ const requestToken = (role: string): RefinedResponse<'text'> => {
 /** A token for `role`, or undefined when its token endpoint is failing (the iteration then sends nothing). */
 export const tokenFor = (role: string, tags: Record<string, string>): string | undefined => {
   const now = Date.now();
+  const turns = turnsOf();
   const current = held.get(role) ?? prefetchedToken(role);
   const valid = current !== undefined && current.token !== '' && now < current.renewAt;
   if (valid && !held.has(role)) held.set(role, { ...current, after401: false });

@@ -3,7 +3,9 @@
 // HARNESS_PLAN (the resolved plan, src/k6/plan.ts); from the CLI's pre-flight also HARNESS_ROUND_TRIP_MS,
 // HARNESS_START_AT, HARNESS_INSTANCE, HARNESS_IDS and HARNESS_TOKENS;
 // with --timeout, HARNESS_TIMEOUT_MS; HARNESS_TARGET_NAME is how summaries name the target (secrets hidden).
+import exec from 'k6/execution';
 import type { K6Plan } from './plan.ts';
+import { instanceOfSegment } from './token-turns.ts';
 import type { K6Spec } from './wire.ts';
 
 const env = (name: string): string => {
@@ -37,8 +39,14 @@ export const roundTripMs = Number(__ENV.HARNESS_ROUND_TRIP_MS ?? '250');
 /** When the first phase starts (epoch ms), the same for every instance, so their slots line up. */
 export const startAt = Number(__ENV.HARNESS_START_AT ?? Date.now() + 1000);
 
-/** This instance's number among `instances`, from 0 (HARNESS_INSTANCE). */
-export const instanceIndex = Number(__ENV.HARNESS_INSTANCE ?? '0');
+/**
+ * This instance's number among `instances`, from 0: HARNESS_INSTANCE from the CLI; under the k6-operator, whose
+ * runners all get one environment, read from the runner's execution segment, which k6 tells VUs but not init code.
+ */
+export const instanceIndex = (): number =>
+  __ENV.HARNESS_INSTANCE !== undefined
+    ? Number(__ENV.HARNESS_INSTANCE)
+    : instanceOfSegment(exec.test.options.executionSegment, exec.test.options.executionSegmentSequence);
 
 /** Read when a VU needs a token, so the secrets live only in the VU's memory and never in options or setup data. */
 export const secretOf = (role: string): string => {

@@ -49,3 +49,14 @@ export const tokenTurns = (
     },
   };
 };
+
+/**
+ * Which instance a k6 process is, from 0, by its execution segment: where the segment starts in the sequence (k6
+ * gives both in lowest terms, `1/4:1/2` of `0,1/4,1/2,3/4,1`). Without a segment and its sequence, the only one.
+ */
+export const instanceOfSegment = (segment: string | undefined, sequence: string | undefined): number => {
+  if (!segment || !sequence) return 0;
+  const index = sequence.split(',').indexOf(segment.split(':')[0]!);
+  if (index < 0) throw new Error(`execution segment ${segment} does not start on the sequence ${sequence}`);
+  return index;
+};
