@@ -10,6 +10,7 @@ import { atPointer } from './lib/pointer.ts';
 import { summaryHtml } from './lib/report-html.ts';
 import { fetchFrom, type Ids, probeRequest, type SetupData } from './lib/request.ts';
 import { loadSummary, summaryText } from './lib/summary.ts';
+import { markedSummary, SUMMARY_STDOUT_MARKERS } from './lib/summary-markers.ts';
 import { reportJson } from './lib/verdict.ts';
 
 /** Room for setup(): path ids, then the wait for the common start. */
@@ -54,8 +55,10 @@ export function probe(data: SetupData): void {
 export function handleSummary(data: Parameters<typeof loadSummary>[0]): Record<string, string> {
   const summary = loadSummary(data, instances, plan);
   // The CLI prints the verdicts itself, judged over every instance: k6's own copy would show them twice.
-  const files: Record<string, string> =
-    __ENV.HARNESS_SUMMARY_STDOUT === 'false' ? {} : { stdout: summaryText(summary) };
+  const stdout = __ENV.HARNESS_SUMMARY_STDOUT;
+  const files: Record<string, string> = stdout === 'false' ? {} : { stdout: summaryText(summary) };
+  // A pod with no shared volume hands its summary back through its log (summary-markers.ts).
+  if (stdout === SUMMARY_STDOUT_MARKERS) files.stdout += markedSummary(summary);
   if (__ENV.HARNESS_SUMMARY_JSON) files[__ENV.HARNESS_SUMMARY_JSON] = reportJson(summary);
   if (__ENV.HARNESS_SUMMARY_HTML) files[__ENV.HARNESS_SUMMARY_HTML] = summaryHtml(summary);
   return files;

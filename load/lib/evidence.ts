@@ -1,6 +1,7 @@
 // What a load run recorded, per phase and per slot, and how several instances' records become one. Pure
 // TypeScript: k6's handleSummary builds it for one instance, the harness CLI merges several with the same code.
 import type { PhasePlan } from './plan.ts';
+import { checkRunners, type RunnerIdentity, startOffsetsMs } from './runners.ts';
 
 /**
  * Per slot of send time (plan.slotMs wide, slot 0 starting with the phase): how many requests were admitted and
@@ -67,6 +68,18 @@ export interface LoadSummary {
   readonly phases: readonly PhaseResult[];
   /** A signal stopped the run this long (ms) after its start: phases not over by then are not judged. */
   readonly interrupted?: { readonly reason: string; readonly atMs: number };
+  /** One runner's summary: who wrote it (see runners.ts). */
+  readonly runner?: RunnerIdentity;
+  /** A merged summary: every runner it was made of, by where its summary came from. */
+  readonly runners?: readonly (RunnerIdentity & { readonly source: string })[];
+  /** Why the merged runners are not one whole run (lost, doubled, foreign, failed): no phase is judged. */
+  readonly runnerProblems?: readonly string[];
+}
+
+/** A runner's summary and where it came from (a file, a pod's log): the name the merge's problems use. */
+export interface SourcedSummary {
+  readonly source: string;
+  readonly summary: LoadSummary;
 }
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
@@ -157,16 +170,27 @@ const mergePhase = (parts: readonly PhaseResult[]): PhaseResult => {
   };
 };
 
-/** Several instances' results for the same plan, as one run. */
-export const mergeSummaries = (summaries: readonly LoadSummary[]): LoadSummary => {
-  const [first] = summaries;
-  if (first === undefined) throw new Error('no summaries to merge');
+/**
+ * Runners' summaries as one run, checked first (runners.ts): a foreign summary is left out, and a set that is not
+ * one whole run is merged with the reasons, which leave every phase INCONCLUSIVE.
+ */
+export const mergeSummaries = (set: readonly SourcedSummary[]): LoadSummary => {
+  const { kept, problems } = checkRunners(
+    set.map(({ source, summary }) => ({ source, runner: summary.runner })),
+  );
+  const ours = kept.map((i) => set[i]!);
+  const [first] = ours;
+  if (first === undefined) throw new Error('no runner summary of a run to merge');
+  const runners = ours.map(({ source, summary }) => ({ ...summary.runner!, source }));
+  const lateMs = ours.map(({ summary }) => summary.lateMs[0] ?? 0);
   return {
-    target: first.target,
+    target: first.summary.target,
     generatedAt: new Date().toISOString(),
-    instances: summaries.length,
-    lateMs: summaries.flatMap((s) => s.lateMs),
-    preflightRequests: first.preflightRequests,
-    phases: first.phases.map((_, i) => mergePhase(summaries.map((s) => s.phases[i]!))),
+    instances: ours.length,
+    lateMs: startOffsetsMs(runners, lateMs),
+    preflightRequests: first.summary.preflightRequests,
+    phases: first.summary.phases.map((_, i) => mergePhase(ours.map(({ summary }) => summary.phases[i]!))),
+    runners,
+    ...(problems.length > 0 ? { runnerProblems: problems } : {}),
   };
 };

@@ -1,9 +1,12 @@
 // handleSummary's side: k6's end-of-test data turned into harness's LoadSummary, plus the text k6 prints.
 
-import { plan as k6Plan, target } from './config.ts';
+import { sha256 } from 'k6/crypto';
+import exec from 'k6/execution';
+import { plan as k6Plan, startAt, target } from './config.ts';
 import type { LoadSummary, PhaseResult } from './evidence.ts';
 import { slotMetrics, slotsOf } from './options.ts';
 import type { ProbePlanSet } from './plan.ts';
+import type { RunnerIdentity } from './runners.ts';
 import { byGrade } from './verdict.ts';
 
 interface MetricValues {
@@ -17,6 +20,28 @@ interface SummaryData {
   readonly metrics: Readonly<Record<string, { values: MetricValues } | undefined>>;
   readonly setup_data?: { lateMs?: number };
 }
+
+/**
+ * Who this runner is, read from k6 itself where it can be: under the k6-operator every pod gets the same environment,
+ * and only its command line's execution segment tells them apart.
+ */
+const runnerIdentity = (data: SummaryData): RunnerIdentity => {
+  const options = exec.test.options as {
+    executionSegment?: string | null;
+    executionSegmentSequence?: string | null;
+  };
+  return {
+    runId: __ENV.HARNESS_RUN_ID ?? '',
+    planDigest: sha256(__ENV.HARNESS_PLAN ?? '', 'hex'),
+    segment: options.executionSegment ?? '0:1',
+    sequence: options.executionSegmentSequence ?? '',
+    startAt,
+    // setup() returns its data only when it completes; a timeout or a throw leaves none.
+    setupCompleted: data.setup_data !== undefined,
+    harnessVersion: __ENV.HARNESS_VERSION ?? 'unknown',
+    k6Version: __ENV.HARNESS_K6_VERSION ?? 'unknown',
+  };
+};
 
 export const loadSummary = (data: SummaryData, instances: number, plan: ProbePlanSet): LoadSummary => {
   const values = (name: string): MetricValues => data.metrics[name]?.values ?? {};
@@ -79,6 +104,7 @@ export const loadSummary = (data: SummaryData, instances: number, plan: ProbePla
     lateMs: [data.setup_data?.lateMs ?? 0],
     preflightRequests: Object.fromEntries(Object.entries(perRun).map(([k, v]) => [k, v * copies])),
     phases: results,
+    runner: runnerIdentity(data),
   };
 };
 

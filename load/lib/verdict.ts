@@ -226,7 +226,12 @@ export const judgeAll = (summary: LoadSummary): Verdict[] => {
   const timelines = timelinesOf(summary);
   const lateSpreadMs =
     summary.lateMs.length > 1 ? Math.max(...summary.lateMs) - Math.min(...summary.lateMs) : 0;
-  const { interrupted } = summary;
+  const { interrupted, runnerProblems } = summary;
+  // Part of the evidence is missing, doubled or another run's: no phase can be proven either way.
+  if (runnerProblems !== undefined && runnerProblems.length > 0) {
+    const message = `the runners' summaries are not one whole run: ${runnerProblems.join('; ')}`;
+    return summary.phases.map(() => ({ grade: 'INCONCLUSIVE', message, notes: [] }));
+  }
   return summary.phases.map((p) =>
     interrupted !== undefined && p.plan.startMs + p.plan.durationMs > interrupted.atMs
       ? { grade: 'INCONCLUSIVE', message: `${interrupted.reason} before this phase ended`, notes: [] }

@@ -26,6 +26,9 @@ const versionOf = (bin: string): string | undefined => {
   }
 };
 
+/** The version a runner's summary records; 'unknown' when k6 does not say. */
+export const k6Version = (bin: string): string => versionOf(bin) ?? 'unknown';
+
 const fits = (version: string | undefined): boolean => version?.startsWith('v2.') === true;
 
 const described = (bin: string): string => {

@@ -2,8 +2,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PhasePlan } from '../../load/lib/plan.ts';
-import { summaryHtml } from '../../load/lib/report-html.ts';
-import { byGrade, GRADE_ORDER, reportJson } from '../../load/lib/verdict.ts';
 import { TargetError, TokenError } from '../client/index.ts';
 import { k6Network } from '../k6/k6-network.ts';
 import { k6PlanFor } from '../k6/plan.ts';
@@ -19,19 +17,11 @@ import { pointLatest } from '../report/write.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
-import {
-  exitCodeOf,
-  FAILED,
-  HARNESS_ERROR,
-  NO_VERDICT,
-  noVerdictLine,
-  PASSED,
-  TARGET_UNREACHABLE,
-} from './exit-codes.ts';
-import { findK6 } from './k6.ts';
-import { inconclusiveAdvice } from './load-advice.ts';
+import { HARNESS_ERROR, NO_VERDICT, TARGET_UNREACHABLE } from './exit-codes.ts';
+import { findK6, k6Version } from './k6.ts';
 import { type K8sOptions, k8sRequested, writeK8s } from './load-k8s.ts';
 import { startProgress } from './load-progress.ts';
+import { writeLoadReports } from './load-reports.ts';
 import {
   httpOptionsOf,
   type NetworkFlags,
@@ -107,24 +97,6 @@ const reportUnreachable = async (
   return { exitCode: TARGET_UNREACHABLE, dir, files: written.files };
 };
 
-/**
- * A k6 error makes every count doubtful, so it outranks a failed phase. An INCONCLUSIVE phase (dropped iterations, a
- * starved k6, a reading the evidence cannot prove) decided nothing: no verdict, never a pass. WARN is no failure of
- * the server; --strict makes it one.
- */
-export const loadExitCode = (
-  graded: readonly { verdict: { grade: string } }[],
-  k6Failed: boolean,
-  strict: boolean,
-): number => {
-  const has = (grade: string) => graded.some((g) => g.verdict.grade === grade);
-  return exitCodeOf([
-    k6Failed ? HARNESS_ERROR : PASSED,
-    has('FAIL') || (strict && has('WARN')) ? FAILED : PASSED,
-    has('INCONCLUSIVE') ? NO_VERDICT : PASSED,
-  ]);
-};
-
 /** `harness load` without touching process state, so `harness certify` can run it too. */
 export const runLoadCommand = async (
   options: LoadOptions,
@@ -196,6 +168,7 @@ export const runLoadCommand = async (
         onSchedule: (startAt, phases) => startProgress(phases, startAt, process.stderr),
         network: forK6,
         http: httpOptionsOf(network),
+        versions: { harness: harnessVersion(), k6: k6Version(k6) },
         ...(stop ? { stop } : {}),
       });
     } catch (error) {
@@ -219,59 +192,16 @@ export const runLoadCommand = async (
     } finally {
       forK6.dispose();
     }
-    const files = [...outcome.files];
-    // k6 judges only its own share of several instances, and judged phases a signal cut short.
-    if (options.instances > 1 || outcome.summary.interrupted) {
-      const merged = join(dir, `load-${label}-summary`);
-      writeFileSync(`${merged}.json`, reportJson(outcome.summary));
-      writeFileSync(`${merged}.html`, summaryHtml(outcome.summary));
-      if (options.instances > 1) files.push(`${merged}.json`);
-      files.push(`${merged}.html`);
-    } else {
-      files.push(join(dir, `load-${label}-summary.html`));
-    }
-    const graded = byGrade(outcome.summary);
-    const junit = join(dir, `load-${label}.xml`);
-    writeFileSync(
-      junit,
-      toLoadJUnit(
-        graded.map(({ result, verdict }) =>
-          phaseAsRun(result.plan, verdict, outcome.startedAt, outcome.summary.interrupted?.atMs),
-        ),
-        junitOptions(),
-      ),
-    );
-    files.push(junit);
-    const latestNotMoved = await pointLatest(dir);
-    if (latestNotMoved) console.error(`harness: ${latestNotMoved}`);
-    for (const { result, verdict } of graded) {
-      console.log(`${verdict.grade.padEnd(12)} ${result.plan.name.padEnd(34)} ${verdict.message}`);
-    }
-    console.log(`reports: ${files.join(', ')}`);
-    const counts = GRADE_ORDER.map(
-      (grade) => [grade, graded.filter((g) => g.verdict.grade === grade)] as const,
-    )
-      .filter(([, list]) => list.length > 0)
-      .map(([grade, list]) => `${list.length} ${grade}`);
-    const failed = graded.filter((g) => g.verdict.grade === 'FAIL').map((g) => g.result.plan.name);
-    console.log(
-      `summary: ${graded.length} phases: ${counts.join(', ')}` +
-        (failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''),
-    );
-    // k6 stopped by a signal exits non-zero by design.
-    const k6Failed = !outcome.summary.interrupted && outcome.exitCodes.some((code) => code !== 0);
-    if (k6Failed) console.log(`k6 exited with ${outcome.exitCodes.join(', ')}: see its output above`);
-    const exitCode = loadExitCode(graded, k6Failed, options.strict === true);
-    if (exitCode === NO_VERDICT) {
-      const undecided = graded.filter((g) => g.verdict.grade === 'INCONCLUSIVE');
-      console.error(
-        noVerdictLine(
-          'phases',
-          undecided.map((g) => g.result.plan.name),
-        ),
-      );
-      for (const line of inconclusiveAdvice(undecided.map((g) => g.verdict.message))) say(line);
-    }
+    const { exitCode, files } = await writeLoadReports({
+      dir,
+      label,
+      summary: outcome.summary,
+      startedAt: outcome.startedAt,
+      junit: junitOptions(),
+      exitCodes: outcome.exitCodes,
+      files: outcome.files,
+      say,
+    });
     return { exitCode, dir, files };
   } finally {
     await server?.close();

@@ -7,6 +7,7 @@ import { conformance } from './conformance.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { CONFORMANCE_HELP, LOAD_HELP, plainDefaults, SERVE_HELP } from './help.ts';
 import { load } from './load.ts';
+import { loadMerge } from './load-merge.ts';
 import { duration, formats, limitOverride, list, oneOf, port, positiveInt, sideEffects } from './parse.ts';
 import { replay } from './replay.ts';
 import { serve } from './serve.ts';
@@ -173,7 +174,7 @@ export const buildProgram = (): Command => {
     .addHelpText('after', EXIT_CODES_HELP)
     .action(conformance);
 
-  withNetworkOptions(
+  const loadCommand = withNetworkOptions(
     program
       .command('load')
       .description(
@@ -222,6 +223,21 @@ export const buildProgram = (): Command => {
     .addHelpText('after', LOAD_HELP)
     .addHelpText('after', EXIT_CODES_HELP)
     .action(load);
+  loadCommand
+    .command('merge')
+    .description(
+      "Grade runners' summaries (k6-operator pods, or runners/ of a load run) as one run, with load's reports and " +
+        'exit codes; a lost, doubled, foreign or failed runner leaves the phases INCONCLUSIVE',
+    )
+    .argument('<files...>', 'runner summary files (runner-<i>.json), or with --from-logs kubectl logs output')
+    .option(
+      '--from-logs',
+      'read the summaries runners printed between markers (HARNESS_SUMMARY_STDOUT=markers)',
+    )
+    .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
+    .addOption(strictOption('WARN'))
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(loadMerge);
 
   withNetworkOptions(
     withTargetOptions(

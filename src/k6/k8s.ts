@@ -6,14 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { SUMMARY_STDOUT_MARKERS } from '../../load/lib/summary-markers.ts';
 import { profileRedactor } from '../profile/secrets.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
 import { k6PlanFor, type PlanOptions } from './plan.ts';
 import { SCRIPT, splitProfile } from './run.ts';
-
-/** What HARNESS_SUMMARY_STDOUT asks of a runner: print its summary between markers for `merge --from-logs`. */
-export const SUMMARY_STDOUT_MARKERS = 'markers';
 
 /** setup() fetches path ids before it waits for the common start (load/probe.ts gives it the same room). */
 const SETUP_ROOM_MS = 120_000;
@@ -93,6 +91,7 @@ export const k8sManifests = (run: K8sRun): Record<string, string> => {
     { name: 'HARNESS_SECRETS', valueFrom: { secretKeyRef: { name: secretName, key: 'HARNESS_SECRETS' } } },
     plain('HARNESS_START_AT', String(run.startAt)),
     plain('HARNESS_RUN_ID', run.runId),
+    // Each runner prints its summary between markers on stdout: `kubectl logs` brings it back, no volume needed.
     plain('HARNESS_SUMMARY_STDOUT', SUMMARY_STDOUT_MARKERS),
     // The environment outranks the script's own setupTimeout, which is sized for a start seconds away.
     plain('K6_SETUP_TIMEOUT', `${setupTimeoutMs(run)}ms`),

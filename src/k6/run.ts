@@ -2,7 +2,8 @@
 // merges what they write into one summary. Before k6 starts, a pre-flight times a few requests (the VUs are sized
 // from that round trip) and fetches tokens and path ids once. Secrets and tokens reach k6 only through its
 // environment, never its arguments. Programs (the accuracy benchmark) call runLoad() directly.
-import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type LoadSummary, mergeSummaries } from '../../load/lib/evidence.ts';
 import type { PhasePlan } from '../../load/lib/plan.ts';
@@ -36,7 +37,12 @@ export interface LoadRun {
   readonly stop?: AbortSignal;
   /** Told the common start and the phases once it is known; its progress stops when k6 exits or a signal comes. */
   readonly onSchedule?: (startAt: number, phases: readonly PhasePlan[]) => Progress;
+  /** What each runner's summary records as HARNESS_VERSION and HARNESS_K6_VERSION ('unknown' without). */
+  readonly versions?: { readonly harness: string; readonly k6: string };
 }
+
+/** Each runner's summary, kept beside the merged reports as `runners/runner-<i>.json` (i from 1). */
+export const runnerFile = (dir: string, index: number) => join(dir, 'runners', `runner-${index + 1}.json`);
 
 /** Stopped before k6 ran, or before it wrote a summary: no phase has a result. */
 export class LoadInterrupted extends Error {
@@ -171,7 +177,18 @@ const runInstance = (
     });
   });
 
-export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
+/** One k6 process of a run: its environment, its arguments (the segment) and where its summary goes. */
+export interface PreparedRunner {
+  readonly env: NodeJS.ProcessEnv;
+  readonly args: readonly string[];
+  readonly summaryFile: string;
+}
+
+/**
+ * Everything up to starting k6: the plan, the pre-flight, the common start and every runner's command. Programs that
+ * start the runners themselves (as the k6-operator would) use it too.
+ */
+export const prepareRunners = async (run: LoadRun) => {
   const { target, secrets } = splitProfile(run.profile);
   const plan = k6PlanFor(resolveTarget(run.profile), run.plan);
   const phases = plan.probes.flatMap((p) => p.phases);
@@ -183,7 +200,50 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   interrupted();
   const vus = phases.reduce((n, p) => n + vusFor(p, preflight.roundTripMs, run.instances).preAllocatedVUs, 0);
   const startAt = Date.now() + leadMs(Math.ceil(vus / run.instances));
-  const files: string[] = [];
+  mkdirSync(join(run.dir, 'runners'), { recursive: true });
+  // One id for every runner of this run: the merge tells another run's summary by it.
+  const runId = randomUUID();
+  const runners = segments(run.instances).map(({ segment, sequence }, i): PreparedRunner => {
+    const summaryFile = runnerFile(run.dir, i);
+    const dashboard = join(run.dir, `load-${run.label}${run.instances === 1 ? '' : `.${i + 1}`}.html`);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HARNESS_TARGET: JSON.stringify(target),
+      // What the summaries call the target: the URL with the profile's secrets hidden (it may come from ${VAR}).
+      HARNESS_TARGET_NAME: profileRedactor(run.profile).known(run.profile.base_url),
+      HARNESS_SECRETS: JSON.stringify(secrets),
+      HARNESS_TOKENS: JSON.stringify(preflight.tokens),
+      HARNESS_IDS: JSON.stringify(preflight.ids),
+      HARNESS_ROUND_TRIP_MS: String(Math.ceil(preflight.roundTripMs)),
+      HARNESS_START_AT: String(startAt),
+      HARNESS_PLAN: JSON.stringify(plan),
+      HARNESS_INSTANCES: String(run.instances),
+      HARNESS_INSTANCE: String(i),
+      HARNESS_RUN_ID: runId,
+      HARNESS_VERSION: run.versions?.harness ?? 'unknown',
+      HARNESS_K6_VERSION: run.versions?.k6 ?? 'unknown',
+      HARNESS_SUMMARY_JSON: summaryFile,
+      HARNESS_SUMMARY_STDOUT: 'false',
+      // Nothing leaves the machine: no extension lookup, no usage report.
+      K6_AUTO_EXTENSION_RESOLUTION: 'false',
+      K6_NO_USAGE_REPORT: 'true',
+      ...dashboardEnv(process.env, dashboard, i),
+      ...run.network?.env,
+    };
+    const args = [
+      ...(run.network?.args ?? []),
+      ...(run.instances === 1
+        ? []
+        : ['--execution-segment', segment, '--execution-segment-sequence', sequence]),
+    ];
+    return { env, args, summaryFile };
+  });
+  const dashboards = runners.map((r) => r.env.K6_WEB_DASHBOARD_EXPORT!);
+  return { plan, phases, preflight, startAt, runId, runners, dashboards };
+};
+
+export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
+  const { phases, preflight, startAt, runners, dashboards } = await prepareRunners(run);
   let stoppedAt: LoadSummary['interrupted'];
   const progress = run.onSchedule?.(startAt, phases);
   run.stop?.addEventListener(
@@ -194,60 +254,25 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
     },
     { once: true },
   );
-  const summaryFiles = segments(run.instances).map((_, i) =>
-    join(
-      run.dir,
-      run.instances === 1 ? `load-${run.label}-summary.json` : `load-${run.label}-summary.${i + 1}.json`,
-    ),
-  );
   const exitCodes = await Promise.all(
-    segments(run.instances).map(({ segment, sequence }, i) => {
-      const dashboard = join(run.dir, `load-${run.label}${run.instances === 1 ? '' : `.${i + 1}`}.html`);
-      files.push(dashboard);
+    runners.map(({ env, args }, i) => {
       if (liveDashboard(process.env)) run.onLine?.(`k6 dashboard: ${dashboardUrl(process.env, i)}`);
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        HARNESS_TARGET: JSON.stringify(target),
-        // What the summaries call the target: the URL with the profile's secrets hidden (it may come from ${VAR}).
-        HARNESS_TARGET_NAME: profileRedactor(run.profile).known(run.profile.base_url),
-        HARNESS_SECRETS: JSON.stringify(secrets),
-        HARNESS_TOKENS: JSON.stringify(preflight.tokens),
-        HARNESS_IDS: JSON.stringify(preflight.ids),
-        HARNESS_ROUND_TRIP_MS: String(Math.ceil(preflight.roundTripMs)),
-        HARNESS_START_AT: String(startAt),
-        HARNESS_PLAN: JSON.stringify(plan),
-        HARNESS_INSTANCES: String(run.instances),
-        HARNESS_INSTANCE: String(i),
-        HARNESS_SUMMARY_JSON: summaryFiles[i],
-        HARNESS_SUMMARY_STDOUT: 'false',
-        ...(run.instances === 1
-          ? { HARNESS_SUMMARY_HTML: join(run.dir, `load-${run.label}-summary.html`) }
-          : {}),
-        // Nothing leaves the machine: no extension lookup, no usage report.
-        K6_AUTO_EXTENSION_RESOLUTION: 'false',
-        K6_NO_USAGE_REPORT: 'true',
-        ...dashboardEnv(process.env, dashboard, i),
-        ...run.network?.env,
-      };
-      const args = [
-        ...(run.network?.args ?? []),
-        ...(run.instances === 1
-          ? []
-          : ['--execution-segment', segment, '--execution-segment-sequence', sequence]),
-      ];
-      return runInstance(run, i, env, args, progress);
+      return runInstance(run, i, env, [...args], progress);
     }),
   ).finally(() => progress?.stop());
-  const summaries = summaryFiles.map((file, i) => {
+  const summaries = runners.map(({ summaryFile }, i) => {
     try {
-      return JSON.parse(readFileSync(file, 'utf8')) as LoadSummary;
+      return {
+        source: `runners/runner-${i + 1}.json`,
+        summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as LoadSummary,
+      };
     } catch {
-      const why = `k6 instance ${i + 1} exited with ${exitCodes[i]} and wrote no summary (${file})`;
+      const why = `k6 instance ${i + 1} exited with ${exitCodes[i]} and wrote no summary (${summaryFile})`;
       throw run.stop?.aborted ? new LoadInterrupted(`${run.stop.reason}: ${why}`) : new Error(why);
     }
   });
-  files.push(...summaryFiles);
-  const merged = run.instances === 1 ? summaries[0]! : mergeSummaries(summaries);
+  // One runner or several, the same checks: a runner whose setup() failed leaves no phase judged.
+  const merged = mergeSummaries(summaries);
   const summary = stoppedAt === undefined ? merged : { ...merged, interrupted: stoppedAt };
   const verdicts = judgeAll(summary);
   return {
@@ -264,7 +289,7 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
     })),
     roundTripMs: preflight.roundTripMs,
     startedAt: startAt,
-    files,
+    files: [...dashboards, ...runners.map((r) => r.summaryFile)],
     exitCodes,
   };
 };

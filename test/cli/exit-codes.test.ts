@@ -10,7 +10,7 @@ import {
   PASSED,
   TARGET_UNREACHABLE,
 } from '../../src/cli/exit-codes.ts';
-import { loadExitCode } from '../../src/cli/load.ts';
+import { loadExitCode } from '../../src/cli/load-reports.ts';
 import { harness } from './run.ts';
 
 describe('exitCodeOf', () => {

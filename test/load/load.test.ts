@@ -58,6 +58,7 @@ describe('harness load', () => {
       'load-transactions+execute-summary.json',
       'load-transactions+execute.html',
       'load-transactions+execute.xml',
+      'runners/runner-1.json',
     ]);
     const junit = readFileSync(join(run.latest, 'load-transactions+execute.xml'), 'utf8');
     expect(junit.match(/<testcase /g)).toHaveLength(6);
@@ -127,10 +128,9 @@ describe('harness load', () => {
     expectNoFail(two);
     expect(two.summary.instances).toBe(2);
     expect(two.stdout).toMatch(NO_FAIL);
-    // Each instance wrote its share; only harness, which merged them, printed verdicts.
-    expect(two.names).toEqual(
-      expect.arrayContaining(['load-transactions-summary.1.json', 'load-transactions-summary.2.json']),
-    );
+    // Each instance wrote its share, saying which runner it is; only harness, which merged them, printed verdicts.
+    expect(two.names).toEqual(expect.arrayContaining(['runners/runner-1.json', 'runners/runner-2.json']));
+    expect(two.summary.runners?.map((r) => r.segment)).toEqual(['0:1/2', '1/2:1']);
     expect(two.stderr).not.toMatch(/^\[k6 \d\/2\] (share|PASS)/m);
   });
 

@@ -163,17 +163,30 @@ describe('merging instances', () => {
         limitedMinRttMs: limited.map((l) => (l > 0 ? rtt : 0)),
       },
     });
-    const summary = (p: PhaseResult, late: number) => ({
-      target: 't',
-      generatedAt: '',
-      instances: 2,
-      lateMs: [late],
-      preflightRequests: { 'transaction-event/acme': 1 },
-      phases: [p],
+    const summary = (p: PhaseResult, late: number, segment: string) => ({
+      source: segment,
+      summary: {
+        target: 't',
+        generatedAt: '',
+        instances: 2,
+        lateMs: [late],
+        preflightRequests: { 'transaction-event/acme': 1 },
+        phases: [p],
+        runner: {
+          runId: 'r',
+          planDigest: 'd',
+          segment,
+          sequence: '0,1/2,1',
+          startAt: 1000,
+          setupCompleted: true,
+          harnessVersion: 'h',
+          k6Version: 'k',
+        },
+      },
     });
     const merged = mergeSummaries([
-      summary(part([3, 1], [1, 1], 10, 1), 0),
-      summary(part([2, 0, 2], [0, 2, 0], 30, 0.5), 40),
+      summary(part([3, 1], [1, 1], 10, 1), 0, '0:1/2'),
+      summary(part([2, 0, 2], [0, 2, 0], 30, 0.5), 40, '1/2:1'),
     ]);
     expect(merged.lateMs).toEqual([0, 40]);
     const [phase] = merged.phases;

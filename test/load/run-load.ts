@@ -1,6 +1,6 @@
 // Runs `harness load` as a user would, against a reference server started here (on loopback, or behind Toxiproxy),
 // and reads back what it wrote.
-import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { LoadSummary } from '../../load/lib/evidence.ts';
@@ -26,7 +26,10 @@ export const runLoad = async (profile: Profile, args: string[]) => {
   const dir = tmp();
   const result = await harness(['load', '--profile', file, '--report-dir', dir, ...args], env);
   const latest = realpathSync(join(dir, 'latest'));
-  const names = readdirSync(latest);
+  // Reports, then each runner's summary (runners/runner-<i>.json).
+  const names = readdirSync(latest, { recursive: true, encoding: 'utf8' }).filter((f) =>
+    statSync(join(latest, f)).isFile(),
+  );
   const summaryFile = names.find((f) => /-summary\.json$/.test(f))!;
   const summary = JSON.parse(readFileSync(join(latest, summaryFile), 'utf8')) as LoadSummary;
   const artifacts = names.map((f) => readFileSync(join(latest, f), 'utf8'));
