@@ -1,0 +1,205 @@
+// A k6-operator run without a cluster: the manifests `harness load --k8s` writes, run as the operator would run them
+// (the runner command lines it generates, kept in test/fixtures/k6-operator/runner-jobs.json), against the embedded
+// server at a low limit. The runners start paused, the starter's PATCH resumes them, their output is collected as
+// `kubectl logs` gives it (stdout and stderr of the container), and `harness load merge --from-logs` grades it:
+// PASS from all four; never FAIL with one lost, one twice, or one whose setup() failed.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findK6 } from '../../src/cli/k6.ts';
+import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { BIN, tmp } from '../cli/run.ts';
+import { envValue, generateK8s } from './k8s-generate.ts';
+
+interface Job {
+  readonly name: string;
+  readonly command: readonly string[];
+  readonly env: readonly string[];
+}
+
+const JOBS = JSON.parse(
+  readFileSync(resolve(import.meta.dirname, '../fixtures/k6-operator/runner-jobs.json'), 'utf8'),
+) as { runners: Job[]; starter: Job };
+
+/** The starter's request body, as its `curl ... -d '<body>'` sends it to every runner. */
+const RESUME = /-d '([^']+)'/.exec(JOBS.starter.command.join(' '))![1]!;
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+
+interface Runner {
+  readonly port: number;
+  readonly child: ChildProcess;
+  /** What `kubectl logs` shows for the runner's pod: the container's stdout and stderr, as they came. */
+  readonly logs: () => string;
+  readonly exited: Promise<number | null>;
+}
+
+const startRunner = (command: readonly string[], env: NodeJS.ProcessEnv, port: number): Runner => {
+  const [, ...args] = command;
+  const child = spawn(findK6(), args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let logs = '';
+  child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('close', done));
+  return { port, child, logs: () => logs, exited };
+};
+
+/** The operator starts the runners once each answers its readiness probe, GET /v1/status. */
+const ready = async (runner: Runner) => {
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${runner.port}/v1/status`)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+};
+
+let server: RunningReferenceServer;
+let dir: string;
+let logs: string[];
+let failedSetupLog: string;
+let testRunEnv: string[];
+const runners: ChildProcess[] = [];
+
+beforeAll(async () => {
+  server = await startReferenceServer({ limits: { 'transaction-event': { count: 20, per: 'second' } } });
+  const generated = await generateK8s(server, [
+    '--instances',
+    String(JOBS.runners.length),
+    '--scenario',
+    'transactions',
+    '--duration',
+    '3s',
+    '--start-in',
+    '20s',
+  ]);
+  const { testRun, configMap } = generated;
+  testRunEnv = testRun.spec.runner.env.map((e) => e.name);
+  // The ConfigMap as the operator mounts it: one file per key, in the folder the script path names.
+  dir = tmp();
+  for (const [key, text] of Object.entries(configMap.data)) writeFileSync(join(dir, key), text);
+  const secrets = {
+    HARNESS_SECRETS: JSON.stringify(
+      Object.fromEntries(Object.entries(server.clients).map(([role, c]) => [role, c.client_secret])),
+    ),
+  };
+  const envOf = (job: Job): NodeJS.ProcessEnv => {
+    const entries = new Map(testRun.spec.runner.env.map((e) => [e.name, e]));
+    return {
+      HOME: dir,
+      ...Object.fromEntries(job.env.map((name) => [name, envValue(entries.get(name)!, configMap, secrets)])),
+    };
+  };
+  const commandOf = (job: Job, port: number) =>
+    job.command.map((arg) =>
+      arg === `/test/${testRun.spec.script.configMap.file}`
+        ? join(dir, testRun.spec.script.configMap.file)
+        : arg === '--address=0.0.0.0:6565'
+          ? `--address=127.0.0.1:${port}`
+          : arg,
+    );
+  const started = await Promise.all(
+    JOBS.runners.map(async (job) => {
+      const port = await freePort();
+      return startRunner(commandOf(job, port), envOf(job), port);
+    }),
+  );
+  runners.push(...started.map((r) => r.child));
+  await Promise.all(started.map(ready));
+  // The starter: one PATCH after another, as its `curl ...;curl ...` does.
+  for (const runner of started) {
+    const res = await fetch(`http://127.0.0.1:${runner.port}/v1/status`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: RESUME,
+    });
+    expect(res.status).toBe(200);
+  }
+  const codes = await Promise.all(started.map((r) => r.exited));
+  expect(codes).toEqual(started.map(() => 0));
+  // A fifth copy of the last runner whose setup() cannot wait for the start: k6 ends it and still writes a summary.
+  const last = JOBS.runners.at(-1)!;
+  const failedPort = await freePort();
+  const failedSetup = startRunner(
+    commandOf(last, failedPort).filter((arg) => arg !== '--paused'),
+    { ...envOf(last), HARNESS_START_AT: String(Date.now() + 60_000), K6_SETUP_TIMEOUT: '1s' },
+    failedPort,
+  );
+  runners.push(failedSetup.child);
+  await failedSetup.exited;
+  logs = started.map((runner, i) => {
+    const file = join(dir, `${JOBS.runners[i]!.name}.log`);
+    writeFileSync(file, runner.logs());
+    return file;
+  });
+  failedSetupLog = join(dir, 'failed-setup.log');
+  writeFileSync(failedSetupLog, failedSetup.logs());
+}, 180_000);
+
+afterAll(async () => {
+  for (const child of runners) if (child.exitCode === null) child.kill();
+  await server?.close();
+});
+
+/** In the runners' folder: the reports go under its reports/, whatever takes `--report-dir`. */
+const merge = (files: readonly string[]) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+    execFile(
+      process.execPath,
+      [BIN, 'load', 'merge', '--report-dir', join(dir, 'reports'), '--from-logs', ...files],
+      { cwd: dir },
+      (error, stdout, stderr) => done({ status: error ? (error.code as number) : 0, stdout, stderr }),
+    );
+  });
+
+/** Each phase's grade line, its grade and its phase, from what the merge prints. */
+const gradesOf = (stdout: string) => [...stdout.matchAll(/^(PASS|FAIL|WARN|INCONCLUSIVE)\s+(\S+).*$/gm)];
+
+describe('a k6-operator run rehearsed without a cluster', () => {
+  it('gives each runner the env of the TestRun, as the operator copies it into its runner jobs', () => {
+    for (const job of JOBS.runners) expect(job.env).toEqual(testRunEnv);
+  });
+
+  it('merges the four runners as one run: PASS, but for the tokens pods have to wait for', async () => {
+    const result = await merge(logs);
+    const graded = gradesOf(result.stdout);
+    expect(graded.map((m) => m[2])).toEqual([
+      'within_transactions',
+      'over_transactions',
+      'knee_transactions',
+    ]);
+    // Pods have no pre-flight to fetch tokens before the start: a VU's first token waits for its turn, so the first
+    // phase can lose requests "for want of a token", harness's own shortfall (load/k8s/README.md, "Tokens").
+    for (const [line, grade] of graded)
+      if (grade !== 'PASS') expect(line).toMatch(/^INCONCLUSIVE .*harness could not offer/);
+    expect(graded.filter((m) => m[1] === 'PASS').length).toBeGreaterThanOrEqual(2);
+    expect(result.status === 0 || result.status === 5).toBe(true);
+  });
+
+  it.each([
+    ['one runner lost', () => logs.slice(0, 3), 'no runner covers segment 3/4:1 (missing)'],
+    ['one runner twice', () => [logs[0]!, logs[0]!, logs[1]!, logs[2]!], 'segment 0:1/4 covered twice'],
+    [
+      'one runner whose setup() failed',
+      () => [...logs.slice(0, 3), failedSetupLog],
+      'failed-setup.log line 4 (segment 3/4:1): setup() did not complete',
+    ],
+  ])('%s: every phase INCONCLUSIVE naming it, never FAIL', async (_, files, why) => {
+    const result = await merge(files());
+    expect(result.status).toBe(5);
+    const graded = gradesOf(result.stdout);
+    expect(graded).toHaveLength(3);
+    for (const [line, grade] of graded) {
+      expect(grade).toBe('INCONCLUSIVE');
+      expect(line).toContain(why);
+    }
+  });
+});
