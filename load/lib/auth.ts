@@ -22,7 +22,7 @@ import {
   timeoutParam,
 } from './config.ts';
 import { noToken, tokenFailures } from './metrics.ts';
-import { runVus, type TokenTurns, tokenTurns } from './token-turns.ts';
+import { runVus, type TokenTurns, tokenTurns, turnPeriodMs } from './token-turns.ts';
 import { MAX_TOKEN_BODY_BYTES, renewAtFor, tokenForm } from './wire.ts';
 
 interface Held {
@@ -35,15 +35,16 @@ interface Held {
 const held = new Map<string, Held>();
 
 // setup() (VU 0) fetches path ids only when run outside the CLI, a request per id source: it takes no turn. A VU's
-// turns are dealt on its first token request: under the k6-operator its instance is known only once VUs run.
+// turns are dealt on its first token request, not before: under the k6-operator its instance is known only once VUs
+// run, and reading it (exec.test.options) takes tens of ms, which a VU that holds a token must not spend on its first
+// request.
+const vus = runVus(phases, roundTripMs, instances);
+/** Renewal starts a VU's period ahead, so a turn comes before the token is due. */
+const renewalLeadMs = turnPeriodMs(vus);
 let dealt: TokenTurns | undefined;
 const turnsOf = (): TokenTurns | undefined => {
   if (__VU === 0) return undefined;
-  dealt ??= tokenTurns(
-    instanceIndex() + instances * (__VU - 1),
-    runVus(phases, roundTripMs, instances),
-    startAt,
-  );
+  dealt ??= tokenTurns(instanceIndex() + instances * (__VU - 1), vus, startAt);
   return dealt;
 };
 
@@ -70,13 +71,12 @@ const requestToken = (role: string): RefinedResponse<'text'> => {
 /** A token for `role`, or undefined when its token endpoint is failing (the iteration then sends nothing). */
 export const tokenFor = (role: string, tags: Record<string, string>): string | undefined => {
   const now = Date.now();
-  const turns = turnsOf();
   const current = held.get(role) ?? prefetchedToken(role);
   const valid = current !== undefined && current.token !== '' && now < current.renewAt;
   if (valid && !held.has(role)) held.set(role, { ...current, after401: false });
-  // Renewal starts a VU's period ahead, so a turn comes before the token is due.
-  const renewing = turns !== undefined && now >= (current?.renewAt ?? 0) - turns.periodMs;
+  const renewing = __VU !== 0 && now >= (current?.renewAt ?? 0) - renewalLeadMs;
   if (valid && !renewing) return current.token;
+  const turns = turnsOf();
   if (turns !== undefined && !turns.take(now)) {
     if (valid) return current.token;
     noToken.add(1, tags);
