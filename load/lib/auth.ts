@@ -1,7 +1,10 @@
 // Tokens, obtained exactly as SPEC.md §5 rule 1 says and reused until shortly before they expire (rule 5). A VU
-// starts with the token harness's pre-flight fetched for the role, so no VU spends its first iteration on a token
-// request; it fetches its own only when that one is due for renewal or is refused. setup() never returns a token:
-// k6 copies setup()'s return value into every summary.
+// starts with a token fetched before the common start, so no VU spends its first iteration on a token request:
+// harness's pre-flight hands them over in HARNESS_TOKENS; a k6-operator runner, which has no pre-flight, fetches one
+// per role in setup() and returns them sealed (setup-tokens.ts). setup()'s return value is served on the runner's
+// REST API and copied into k6's summary data, so it holds no token in clear: an AES-GCM ciphertext under a key
+// derived from the client secrets and the run id opens for no one who lacks those secrets, and whoever has them can
+// fetch tokens anyway. A VU fetches its own only when its token is due for renewal or is refused.
 //
 // A token endpoint that fails must not be hammered, by one VU or by hundreds: every token request waits for a turn
 // of its VU (token-turns.ts), which bounds the whole run's token requests at 1 + 10 a second; meanwhile the VU sends
@@ -22,6 +25,7 @@ import {
   timeoutParam,
 } from './config.ts';
 import { noToken, tokenFailures } from './metrics.ts';
+import type { OpenedToken } from './token-seal.ts';
 import { runVus, type TokenTurns, tokenTurns, turnPeriodMs } from './token-turns.ts';
 import { MAX_TOKEN_BODY_BYTES, renewAtFor, tokenForm } from './wire.ts';
 
@@ -33,11 +37,14 @@ interface Held {
 }
 
 const held = new Map<string, Held>();
+let tokenRequests = 0;
 
-// setup() (VU 0) fetches path ids only when run outside the CLI, a request per id source: it takes no turn. A VU's
-// turns are dealt on its first token request, not before: under the k6-operator its instance is known only once VUs
-// run, and reading it (exec.test.options) takes tens of ms, which a VU that holds a token must not spend on its first
-// request.
+/** Token requests this process (this VU's runtime) has sent: setup() reports its own. */
+export const tokenRequestsSent = (): number => tokenRequests;
+
+// setup() (VU 0) fetches its tokens and path ids before the start: it takes no turn. A VU's turns are dealt on its
+// first token request, not before: under the k6-operator its instance is known only once VUs run, and reading it
+// (exec.test.options) takes tens of ms, which a VU that starts with a token must not spend on its first request.
 const vus = runVus(phases, roundTripMs, instances);
 /** Renewal starts a VU's period ahead, so a turn comes before the token is due. */
 const renewalLeadMs = turnPeriodMs(vus);
@@ -61,6 +68,7 @@ const issuedBy = (res: RefinedResponse<'text'>): { access_token?: unknown; expir
 const requestToken = (role: string): RefinedResponse<'text'> => {
   const client = plan.clients[role];
   if (client === undefined) throw new Error(`the plan has no token request for client ${role}`);
+  tokenRequests += 1;
   return http.post(target.auth_url, tokenForm(spec.token.grantType, client, secretOf(role)), {
     tags: { endpoint: 'POST {auth_url}', name: 'token' },
     responseType: 'text',
@@ -98,6 +106,19 @@ export const tokenFor = (role: string, tags: Record<string, string>): string | u
     after401,
   });
   return body.access_token;
+};
+
+/** The token held for `role` and when to renew it, if there is a usable one. */
+export const heldToken = (role: string): OpenedToken | undefined => {
+  const current = held.get(role);
+  return current === undefined || current.token === ''
+    ? undefined
+    : { token: current.token, renewAt: current.renewAt };
+};
+
+/** Starts this VU with a token fetched before the start (setup-tokens.ts), unless it already holds one. */
+export const hold = (role: string, given: OpenedToken): void => {
+  if (!held.has(role)) held.set(role, { ...given, after401: false });
 };
 
 /**

@@ -2,13 +2,16 @@
 // (the runner command lines it generates, kept in test/fixtures/k6-operator/runner-jobs.json), against the embedded
 // server at a low limit. The runners start paused, the starter's PATCH resumes them, their output is collected as
 // `kubectl logs` gives it (stdout and stderr of the container), and `harness load merge --from-logs` grades it:
-// PASS from all four; never FAIL with one lost, one twice, or one whose setup() failed.
+// PASS from all four, every VU starting with a token its runner's setup() fetched and sealed; never FAIL with one
+// lost, one twice, or one whose setup() failed.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoadSummary } from '../../load/lib/evidence.ts';
+import { openToken, type SealedToken, sealingKey } from '../../load/lib/token-seal.ts';
 import { findK6 } from '../../src/cli/k6.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { BIN, tmp } from '../cli/run.ts';
@@ -63,11 +66,35 @@ const ready = async (runner: Runner) => {
   }
 };
 
+/**
+ * What the runner's REST API serves as its setup data (GET /v1/setup) once setup() has returned, as anyone who can
+ * reach the pod's port may read it; '' when the runner ended first.
+ */
+const servedSetup = async (runner: Runner): Promise<string> => {
+  while (runner.child.exitCode === null) {
+    try {
+      const body = await (await fetch(`http://127.0.0.1:${runner.port}/v1/setup`)).text();
+      if ((JSON.parse(body) as SetupResource).data.attributes.data !== undefined) return body;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return '';
+};
+
+interface SetupResource {
+  readonly data: {
+    readonly attributes: { readonly data?: { readonly tokens?: Record<string, SealedToken> } };
+  };
+}
+
 let server: RunningReferenceServer;
 let dir: string;
 let logs: string[];
 let failedSetupLog: string;
 let testRunEnv: string[];
+let setupServed: string[];
+let runnerEnv: NodeJS.ProcessEnv;
+let roles: string[];
 let initializerEnv: NodeJS.ProcessEnv;
 const runners: ChildProcess[] = [];
 
@@ -101,6 +128,8 @@ beforeAll(async () => {
     };
   };
   initializerEnv = envOf(JOBS.initializer, testRun.spec.initializer.env);
+  runnerEnv = envOf(JOBS.runners[0]!);
+  roles = Object.keys((JSON.parse(configMap.data['plan.json']!) as { clients: object }).clients);
   const commandOf = (job: Job, port: number) =>
     job.command.map((arg) =>
       arg === `/test/${testRun.spec.script.configMap.file}`
@@ -126,6 +155,7 @@ beforeAll(async () => {
     });
     expect(res.status).toBe(200);
   }
+  setupServed = await Promise.all(started.map(servedSetup));
   const codes = await Promise.all(started.map((r) => r.exited));
   expect(codes).toEqual(started.map(() => 0));
   // A fifth copy of the last runner whose setup() cannot wait for the start: k6 ends it and still writes a summary.
@@ -171,20 +201,38 @@ describe('a k6-operator run rehearsed without a cluster', () => {
     for (const job of JOBS.runners) expect(job.env).toEqual(testRunEnv);
   });
 
-  it('merges the four runners as one run: PASS, but for the tokens pods have to wait for', async () => {
+  it('merges the four runners as one run: PASS, no VU waiting for a token', async () => {
     const result = await merge(logs);
     const graded = gradesOf(result.stdout);
-    expect(graded.map((m) => m[2])).toEqual([
-      'within_transactions',
-      'over_transactions',
-      'knee_transactions',
+    expect(graded.map((m) => [m[1], m[2]])).toEqual([
+      ['PASS', 'within_transactions'],
+      ['PASS', 'over_transactions'],
+      ['PASS', 'knee_transactions'],
     ]);
-    // Pods have no pre-flight to fetch tokens before the start: a VU's first token waits for its turn, so the early
-    // phases can lose requests "for want of a token", harness's own shortfall (load/k8s/README.md, "Tokens").
-    for (const [line, grade] of graded)
-      if (grade !== 'PASS') expect(line).toMatch(/^INCONCLUSIVE .*harness could not offer/);
-    expect(graded.filter((m) => m[1] === 'PASS').length).toBeGreaterThanOrEqual(1);
-    expect(result.status === 0 || result.status === 5).toBe(true);
+    expect(result.status).toBe(0);
+    const report = JSON.parse(
+      readFileSync(`${result.stdout}${result.stderr}`.match(/\S+load-merged-summary\.json/)![0], 'utf8'),
+    ) as LoadSummary;
+    expect(report.setupTokenRequests).toBe(JOBS.runners.length * roles.length);
+    expect(report.phases.map((p) => p.noToken)).toEqual([0, 0, 0]);
+    // Every token the server issued went to a setup(): the four runners' and the fifth's whose setup() timed out.
+    expect(server.issuedTokens()).toHaveLength((JOBS.runners.length + 1) * roles.length);
+  });
+
+  it('hands the tokens to the VUs sealed: GET /v1/setup and the logs hold none the server issued in clear', async () => {
+    const issued = server.issuedTokens();
+    const key = await sealingKey(runnerEnv.HARNESS_SECRETS!, runnerEnv.HARNESS_RUN_ID!);
+    for (const [i, served] of setupServed.entries()) {
+      for (const token of issued) {
+        expect(served).not.toContain(token);
+        expect(readFileSync(logs[i]!, 'utf8')).not.toContain(token);
+      }
+      // What is there opens, with the runners' secrets and run id, to tokens the server issued, one per role.
+      const { tokens } = (JSON.parse(served) as SetupResource).data.attributes.data!;
+      expect(Object.keys(tokens ?? {}).sort()).toEqual([...roles].sort());
+      for (const [role, sealed] of Object.entries(tokens!))
+        expect(issued).toContain((await openToken(key, role, sealed))?.token);
+    }
   });
 
   it('runs the initializer as the operator would: k6 archive and k6 inspect pass, and the archive holds no secret', async () => {
