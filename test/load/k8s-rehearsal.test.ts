@@ -11,6 +11,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../load/lib/evidence.ts';
+import { summariesInLogs } from '../../load/lib/summary-markers.ts';
 import { openToken, type SealedToken, sealingKey } from '../../load/lib/token-seal.ts';
 import { findK6 } from '../../src/cli/k6.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
@@ -91,6 +92,7 @@ let server: RunningReferenceServer;
 let dir: string;
 let logs: string[];
 let failedSetupLog: string;
+let refusedSummary: LoadSummary;
 let testRunEnv: string[];
 let setupServed: string[];
 let runnerEnv: NodeJS.ProcessEnv;
@@ -166,8 +168,16 @@ beforeAll(async () => {
     { ...envOf(last), HARNESS_START_AT: String(Date.now() + 60_000), K6_SETUP_TIMEOUT: '1s' },
     failedPort,
   );
-  runners.push(failedSetup.child);
-  await failedSetup.exited;
+  // A sixth whose client secrets are wrong: its setup() gets no token, so its VUs ask for their own at their turns.
+  const refusedPort = await freePort();
+  const refused = startRunner(
+    commandOf(last, refusedPort).filter((arg) => arg !== '--paused'),
+    { ...envOf(last), HARNESS_SECRETS: JSON.stringify(Object.fromEntries(roles.map((r) => [r, 'wrong']))) },
+    refusedPort,
+  );
+  runners.push(failedSetup.child, refused.child);
+  await Promise.all([failedSetup.exited, refused.exited]);
+  refusedSummary = JSON.parse(summariesInLogs(refused.logs(), 'refused.log')[0]!.json!) as LoadSummary;
   logs = started.map((runner, i) => {
     const file = join(dir, `${JOBS.runners[i]!.name}.log`);
     writeFileSync(file, runner.logs());
@@ -244,6 +254,13 @@ describe('a k6-operator run rehearsed without a cluster', () => {
     const archive = readFileSync(join(dir, 'probe.js.archived.tar'), 'latin1');
     for (const client of Object.values(server.clients)) expect(archive).not.toContain(client.client_secret);
     expect(archive).toContain('HARNESS_PLAN');
+  });
+
+  it('falls back where setup() got no token: each VU requests its own at its turns, as without sealed tokens', () => {
+    expect(refusedSummary.setupTokenRequests).toBe(roles.length);
+    const failed = refusedSummary.phases.map((p) => p.tokenFailures?.count ?? 0);
+    expect(failed.reduce((a, b) => a + b)).toBeGreaterThan(0);
+    expect(refusedSummary.phases.every((p) => p.admitted === 0 && p.noToken > 0)).toBe(true);
   });
 
   it.each([
