@@ -65,6 +65,8 @@ export interface LoadSummary {
   readonly lateMs: readonly number[];
   /** harness's own API requests just before the run, per limiter key: they spend the same limits. */
   readonly preflightRequests: Readonly<Record<string, number>>;
+  /** Token requests the runners' setup() sent before the start (pods, having no pre-flight); absent when none. */
+  readonly setupTokenRequests?: number;
   readonly phases: readonly PhaseResult[];
   /** A signal stopped the run this long (ms) after its start: phases not over by then are not judged. */
   readonly interrupted?: { readonly reason: string; readonly atMs: number };
@@ -183,12 +185,14 @@ export const mergeSummaries = (set: readonly SourcedSummary[]): LoadSummary => {
   if (first === undefined) throw new Error('no runner summary of a run to merge');
   const runners = ours.map(({ source, summary }) => ({ ...summary.runner!, source }));
   const lateMs = ours.map(({ summary }) => summary.lateMs[0] ?? 0);
+  const setupTokenRequests = sum(ours.map(({ summary }) => summary.setupTokenRequests ?? 0));
   return {
     target: first.summary.target,
     generatedAt: new Date().toISOString(),
     instances: ours.length,
     lateMs: startOffsetsMs(runners, lateMs),
     preflightRequests: first.summary.preflightRequests,
+    ...(setupTokenRequests > 0 ? { setupTokenRequests } : {}),
     phases: first.summary.phases.map((_, i) => mergePhase(ours.map(({ summary }) => summary.phases[i]!))),
     runners,
     ...(problems.length > 0 ? { runnerProblems: problems } : {}),

@@ -182,6 +182,12 @@ export const encodeLoadEnv = (settings: LoadSettings): Record<Name, string> => {
   return env;
 };
 
+/** One setting as its variable and value: the k6-operator manifests set them one by one, beside ConfigMap keys. */
+export const loadEnvVar = <K extends keyof LoadSettings>(
+  key: K,
+  value: NonNullable<LoadSettings[K]>,
+): [Name, string] => [VARIABLES[key].name, (VARIABLES[key].codec as Codec<typeof value>).encode(value)];
+
 /** k6's side: one setting from `__ENV` (empty counts as unset); a required one missing or any malformed throws. */
 export const decodeLoadEnv = <K extends keyof LoadSettings>(
   env: Readonly<Record<string, string | undefined>>,

@@ -17,9 +17,11 @@ export const runVus = (phases: readonly PhasePlan[], roundTripMs: number, instan
   instances *
   phases.reduce((n, phase) => n + Math.ceil(vusFor(phase, roundTripMs, instances).maxVUs / instances), 0);
 
+/** How long a VU waits between its turns when `vus` VUs share `perSecond` token requests a second. */
+export const turnPeriodMs = (vus: number, perSecond = TOKEN_REQUESTS_PER_SECOND): number =>
+  vus * (1000 / perSecond);
+
 export interface TokenTurns {
-  /** How long a VU waits between its turns: every VU's token request comes round once per period. */
-  readonly periodMs: number;
   /** Takes this VU's latest turn at `now` (epoch ms) if it has one unused; false otherwise. */
   take(now: number): boolean;
 }
@@ -35,11 +37,10 @@ export const tokenTurns = (
   perSecond = TOKEN_REQUESTS_PER_SECOND,
 ): TokenTurns => {
   const tickMs = 1000 / perSecond;
-  const periodMs = vus * tickMs;
+  const periodMs = turnPeriodMs(vus, perSecond);
   const firstMs = originMs + (vu % vus) * tickMs;
   let used = -1;
   return {
-    periodMs,
     take: (now) => {
       if (now < firstMs) return false;
       const latest = Math.floor((now - firstMs) / periodMs);
@@ -48,4 +49,15 @@ export const tokenTurns = (
       return true;
     },
   };
+};
+
+/**
+ * Which instance a k6 process is, from 0, by its execution segment: where the segment starts in the sequence (k6
+ * gives both in lowest terms, `1/4:1/2` of `0,1/4,1/2,3/4,1`). Without a segment and its sequence, the only one.
+ */
+export const instanceOfSegment = (segment: string | undefined, sequence: string | undefined): number => {
+  if (!segment || !sequence) return 0;
+  const index = sequence.split(',').indexOf(segment.split(':')[0]!);
+  if (index < 0) throw new Error(`execution segment ${segment} does not start on the sequence ${sequence}`);
+  return index;
 };

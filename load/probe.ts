@@ -4,6 +4,7 @@
 import { sleep } from 'k6';
 import exec from 'k6/execution';
 import http from 'k6/http';
+import { tokenRequestsSent } from './lib/auth.ts';
 import { atPointer } from '../core/pointer.ts';
 import { summaryHtml } from '../core/report-html.ts';
 import { markedSummary } from '../core/summary-markers.ts';
@@ -20,6 +21,7 @@ import {
 } from './lib/config.ts';
 import { optionsFor } from './lib/options.ts';
 import { fetchFrom, type Ids, probeRequest, type SetupData } from './lib/request.ts';
+import { fetchSetupTokens, openSetupTokens } from './lib/setup-tokens.ts';
 import { loadSummary, summaryText } from './lib/summary.ts';
 
 /** Room for setup(): path ids, then the wait for the common start. */
@@ -47,17 +49,26 @@ const pathIds = (): Ids => {
   return ids;
 };
 
-/** Ids, then a wait for the common start, so several instances run one schedule on one clock. */
-export function setup(): SetupData {
+/** Tokens and ids, then a wait for the common start, so several instances run one schedule on one clock. */
+export async function setup(): Promise<SetupData> {
+  // Before the ids: their requests use these tokens.
+  const tokens = await fetchSetupTokens();
   const ids = pathIds();
   const at = startAt;
   if (at > Date.now()) sleep((at - Date.now()) / 1000);
   const now = Date.now();
-  // Only ids and times: setup's return value lands in every summary, so no token or secret may be in it.
-  return { ids, origin: instances > 1 ? at : now, lateMs: Math.max(0, now - at) };
+  // setup's return value lands in every summary and on the runner's REST API: tokens only sealed, never a secret.
+  return {
+    ids,
+    origin: instances > 1 ? at : now,
+    lateMs: Math.max(0, now - at),
+    ...(tokens === undefined ? {} : { tokens }),
+    tokenRequests: tokenRequestsSent(),
+  };
 }
 
-export function probe(data: SetupData): void {
+export async function probe(data: SetupData): Promise<void> {
+  await openSetupTokens(data.tokens);
   probeRequest(phaseIndex(exec.scenario.name), data);
 }
 

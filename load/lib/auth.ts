@@ -1,14 +1,17 @@
 // Tokens, obtained exactly as SPEC.md §5 rule 1 says and reused until shortly before they expire (rule 5). A VU
-// starts with the token harness's pre-flight fetched for the role, so no VU spends its first iteration on a token
-// request; it fetches its own only when that one is due for renewal or is refused. setup() never returns a token:
-// k6 copies setup()'s return value into every summary.
+// starts with a token fetched before the common start, so no VU spends its first iteration on a token request:
+// harness's pre-flight hands them over in HARNESS_TOKENS; a k6-operator runner, which has no pre-flight, fetches one
+// per role in setup() and returns them sealed (setup-tokens.ts). setup()'s return value is served on the runner's
+// REST API and copied into k6's summary data, so it holds no token in clear: an AES-GCM ciphertext under a key
+// derived from the client secrets and the run id opens for no one who lacks those secrets, and whoever has them can
+// fetch tokens anyway. A VU fetches its own only when its token is due for renewal or is refused.
 //
 // A token endpoint that fails must not be hammered, by one VU or by hundreds: every token request waits for a turn
 // of its VU (token-turns.ts), which bounds the whole run's token requests at 1 + 10 a second; meanwhile the VU sends
 // nothing, and what the token endpoint answered is recorded (metrics.ts) for the verdict to name. A token answer is
 // the one body a VU reads; one over MAX_TOKEN_BODY_BYTES gives no token, as in harness's own client.
 import http, { type RefinedResponse } from 'k6/http';
-import { runVus, tokenTurns } from '../../core/token-turns.ts';
+import { runVus, type TokenTurns, tokenTurns, turnPeriodMs } from '../../core/token-turns.ts';
 import { MAX_TOKEN_BODY_BYTES, renewAtFor, tokenForm } from '../../core/wire.ts';
 import {
   instanceIndex,
@@ -24,6 +27,7 @@ import {
   target,
 } from './config.ts';
 import { noToken, tokenFailures } from './metrics.ts';
+import type { OpenedToken } from './token-seal.ts';
 
 interface Held {
   readonly token: string;
@@ -33,12 +37,23 @@ interface Held {
 }
 
 const held = new Map<string, Held>();
+let tokenRequests = 0;
 
-// setup() (VU 0) fetches path ids only when run outside the CLI, a request per id source: it takes no turn.
-const turns =
-  __VU === 0
-    ? undefined
-    : tokenTurns(instanceIndex + instances * (__VU - 1), runVus(phases, roundTripMs, instances), startAt);
+/** Token requests this process (this VU's runtime) has sent: setup() reports its own. */
+export const tokenRequestsSent = (): number => tokenRequests;
+
+// setup() (VU 0) fetches its tokens and path ids before the start: it takes no turn. A VU's turns are dealt on its
+// first token request, not before: under the k6-operator its instance is known only once VUs run, and reading it
+// (exec.test.options) takes tens of ms, which a VU that starts with a token must not spend on its first request.
+const vus = runVus(phases, roundTripMs, instances);
+/** Renewal starts a VU's period ahead, so a turn comes before the token is due. */
+const renewalLeadMs = turnPeriodMs(vus);
+let dealt: TokenTurns | undefined;
+const turnsOf = (): TokenTurns | undefined => {
+  if (__VU === 0) return undefined;
+  dealt ??= tokenTurns(instanceIndex() + instances * (__VU - 1), vus, startAt);
+  return dealt;
+};
 
 /** The token answer's body, or nothing usable: a body that is no JSON must not throw once per iteration. */
 const issuedBy = (res: RefinedResponse<'text'>): { access_token?: unknown; expires_in?: unknown } => {
@@ -53,6 +68,7 @@ const issuedBy = (res: RefinedResponse<'text'>): { access_token?: unknown; expir
 const requestToken = (role: string): RefinedResponse<'text'> => {
   const client = plan.clients[role];
   if (client === undefined) throw new Error(`the plan has no token request for client ${role}`);
+  tokenRequests += 1;
   return http.post(target.auth_url, tokenForm(spec.token.grantType, client, secretOf(role)), {
     tags: { endpoint: 'POST {auth_url}', name: 'token' },
     responseType: 'text',
@@ -66,9 +82,9 @@ export const tokenFor = (role: string, tags: Record<string, string>): string | u
   const current = held.get(role) ?? prefetchedToken(role);
   const valid = current !== undefined && current.token !== '' && now < current.renewAt;
   if (valid && !held.has(role)) held.set(role, { ...current, after401: false });
-  // Renewal starts a VU's period ahead, so a turn comes before the token is due.
-  const renewing = turns !== undefined && now >= (current?.renewAt ?? 0) - turns.periodMs;
+  const renewing = __VU !== 0 && now >= (current?.renewAt ?? 0) - renewalLeadMs;
   if (valid && !renewing) return current.token;
+  const turns = turnsOf();
   if (turns !== undefined && !turns.take(now)) {
     if (valid) return current.token;
     noToken.add(1, tags);
@@ -90,6 +106,19 @@ export const tokenFor = (role: string, tags: Record<string, string>): string | u
     after401,
   });
   return body.access_token;
+};
+
+/** The token held for `role` and when to renew it, if there is a usable one. */
+export const heldToken = (role: string): OpenedToken | undefined => {
+  const current = held.get(role);
+  return current === undefined || current.token === ''
+    ? undefined
+    : { token: current.token, renewAt: current.renewAt };
+};
+
+/** Starts this VU with a token fetched before the start (setup-tokens.ts), unless it already holds one. */
+export const hold = (role: string, given: OpenedToken): void => {
+  if (!held.has(role)) held.set(role, { ...given, after401: false });
 };
 
 /**

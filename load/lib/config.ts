@@ -1,6 +1,8 @@
 // What one k6 run is given, decoded from the environment the harness CLI sets (core/load-env.ts names and types
 // every variable). The defaults are for a run outside the CLI (load/k8s/README.md), which has no pre-flight.
+import exec from 'k6/execution';
 import { decodeLoadEnv, type LoadSettings, loadEnvName } from '../../core/load-env.ts';
+import { instanceOfSegment } from '../../core/token-turns.ts';
 import type { K6Spec } from '../../core/wire.ts';
 
 const setting = <K extends keyof LoadSettings>(key: K): LoadSettings[K] => decodeLoadEnv(__ENV, key);
@@ -11,8 +13,13 @@ export const plan = setting('plan');
 export const phases = plan.probes.flatMap((p) => p.phases);
 export const instances = setting('instances') ?? 1;
 
-/** This instance's number among `instances`, from 0. */
-export const instanceIndex = setting('instance') ?? 0;
+/**
+ * This instance's number among `instances`, from 0: the CLI says it; under the k6-operator, whose runners all get one
+ * environment, it is read from the runner's execution segment, which k6 tells VUs but not init code.
+ */
+export const instanceIndex = (): number =>
+  setting('instance') ??
+  instanceOfSegment(exec.test.options.executionSegment, exec.test.options.executionSegmentSequence);
 
 /** k6 has no run-wide request timeout: every request carries `--timeout`'s, else k6's 60 s applies. */
 const requestTimeoutMs = setting('requestTimeoutMs');
@@ -53,6 +60,12 @@ export const secretOf = (role: string): string => {
   if (secret === undefined) throw new Error(`${loadEnvName('secrets')} has no secret for client ${role}`);
   return secret;
 };
+
+/** The client secrets' variable exactly as given (the sealing key derives from it); undefined at init, unset. */
+export const secretsAsGiven = (): string | undefined => __ENV[loadEnvName('secrets')] || undefined;
+
+/** Whether the pre-flight handed over tokens (then no runner's setup() fetches any). */
+export const prefetchedTokens = setting('tokens') !== undefined;
 
 /** Tokens the pre-flight fetched, by role, with the epoch ms to renew them at; absent outside the CLI. */
 export const prefetchedToken = (role: string) => setting('tokens')?.[role];

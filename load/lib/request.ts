@@ -18,6 +18,7 @@ import {
   unslotted,
 } from './metrics.ts';
 import { slotsOf } from './options.ts';
+import type { SealedTokens } from './setup-tokens.ts';
 
 /** Path ids, found once before the run (ids are not secrets, so setup may return them). */
 export type Ids = Readonly<Record<string, string>>;
@@ -28,6 +29,10 @@ export interface SetupData {
   readonly origin: number;
   /** How late this instance started against the common start (ms); 0 when on time. */
   readonly lateMs: number;
+  /** A token per client role, sealed: only where no pre-flight handed tokens over (setup-tokens.ts). */
+  readonly tokens?: SealedTokens;
+  /** Token requests setup() sent before the start. */
+  readonly tokenRequests: number;
 }
 
 const RETRY_AFTER = new RegExp(spec.retryAfterPattern);

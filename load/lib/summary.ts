@@ -18,7 +18,7 @@ interface MetricValues {
 }
 interface SummaryData {
   readonly metrics: Readonly<Record<string, { values: MetricValues } | undefined>>;
-  readonly setup_data?: { lateMs?: number };
+  readonly setup_data?: { lateMs?: number; tokenRequests?: number };
 }
 
 /**
@@ -97,12 +97,14 @@ export const loadSummary = (data: SummaryData, instances: number, plan: ProbePla
   // Without the CLI's pre-flight, every instance fetched the path ids itself.
   const perRun = k6Plan.preflight.requestsPerLimiter;
   const copies = prefetchedIds ? 1 : instances;
+  const setupTokenRequests = data.setup_data?.tokenRequests ?? 0;
   return {
     target: targetName,
     generatedAt: new Date().toISOString(),
     instances,
     lateMs: [data.setup_data?.lateMs ?? 0],
     preflightRequests: Object.fromEntries(Object.entries(perRun).map(([k, v]) => [k, v * copies])),
+    ...(setupTokenRequests > 0 ? { setupTokenRequests } : {}),
     phases: results,
     runner: runnerIdentity(data),
   };

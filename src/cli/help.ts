@@ -37,6 +37,10 @@ export const LOAD_HELP =
     ['harness load --list', 'the scenarios, with the limit each one probes'],
     ['harness load --profile staging.yaml --scenario all', 'every scenario against a target'],
     ['harness load --profile staging.yaml --duration 1m30s --instances 2', 'longer phases, two k6 processes'],
+    [
+      'harness load --profile staging.yaml --instances 4 --k8s k8s --image REF',
+      'k6-operator manifests for 4 pods',
+    ],
   ])}`;
 
 /** `(default: json,junit,html,markdown)` rather than commander's JSON; an empty override list shows as none. */

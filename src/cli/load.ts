@@ -22,6 +22,7 @@ import { gradeOutcome } from '../report/outcome.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit } from '../report/unreachable.ts';
 import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
+import { type K8sOptions, k8sRequested, writeK8s } from './load-k8s.ts';
 import {
   exitCodeOf,
   FAILED,
@@ -39,7 +40,7 @@ import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } fro
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
-export interface LoadOptions extends NetworkFlags {
+export interface LoadOptions extends NetworkFlags, K8sOptions {
   profile?: string;
   scenario: string[];
   rate?: number;
@@ -125,6 +126,7 @@ export const runLoadCommand = async (
   options: LoadOptions,
   stop?: AbortSignal,
 ): Promise<LoadCommandResult> => {
+  if (k8sRequested(options)) return await writeK8s(options);
   if (options.profile && (options.fault || Object.keys(options.limit).length > 0)) {
     throw new UsageError('--fault and --limit apply to the embedded server only (no --profile)');
   }

@@ -207,6 +207,17 @@ export const buildProgram = (): Command => {
       )
       .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
       .option('--list', 'list the scenarios with the limit each one probes, and exit')
+      .option(
+        '--k8s <dir>',
+        'run nothing here: write k6-operator manifests to <dir> for --instances runner pods (load/k8s/README.md)',
+      )
+      .option('--image <ref>', 'with --k8s: the runner image, k6 v2.2.0 with a shell')
+      .addOption(
+        new Option(
+          '--start-in <d>',
+          'with --k8s: when the runners start together, from now (default 3m)',
+        ).argParser(duration),
+      )
       .addOption(strictOption('WARN'))
       .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
       .addOption(limitOption(`${EMBEDDED_ONLY}override one bucket`)),

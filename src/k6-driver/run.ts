@@ -80,7 +80,8 @@ export const segments = (instances: number) => {
   return Array.from({ length: instances }, (_, i) => ({ segment: `${at(i)}:${at(i + 1)}`, sequence }));
 };
 
-const splitProfile = (profile: Profile) => {
+/** The profile k6 may see (HARNESS_TARGET) and its client secrets by role (HARNESS_SECRETS), kept apart. */
+export const splitProfile = (profile: Profile) => {
   const secrets: Record<string, string> = {};
   const clients: Record<string, unknown> = {};
   for (const [role, client] of Object.entries(profile.clients)) {

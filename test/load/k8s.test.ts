@@ -1,13 +1,15 @@
-// load/k8s/testrun.yaml against the k6-operator's own TestRun CRD (grafana/k6-operator
-// config/crd/bases/k6.io_testruns.yaml, kept beside the project in ../shared/vendor as reference data).
-import { existsSync, readFileSync } from 'node:fs';
+// `harness load --k8s DIR`: the manifests it writes validate against the k6-operator's own TestRun CRD (vendored
+// in test/fixtures/k6-operator), carry no secret, and give setup() the time to wait for the common start.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
-import { describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { harness, profileFor, secretsOf } from '../cli/run.ts';
+import { generateK8s, type TestRun } from './k8s-generate.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const CRD = process.env.K6_OPERATOR_CRD ?? resolve(ROOT, '../shared/vendor/k6-operator/k6.io_testruns.yaml');
+const CRD = resolve(import.meta.dirname, '../fixtures/k6-operator/k6.io_testruns.yaml');
 
 type Schema = { [key: string]: unknown };
 
@@ -35,30 +37,104 @@ const validatorFor = (apiVersion: string) => {
   return ajv.compile(strictFields(version.schema.openAPIV3Schema) as Schema);
 };
 
-const testRuns = () =>
-  parseAllDocuments(readFileSync(join(ROOT, 'load/k8s/testrun.yaml'), 'utf8'))
-    .map((doc) => doc.toJS() as { apiVersion: string; kind: string; metadata: { name: string } })
-    .filter((doc) => doc.kind === 'TestRun');
+let server: RunningReferenceServer;
+let generated: Awaited<ReturnType<typeof generateK8s>>;
+const START_IN_S = 600;
 
-describe.skipIf(!existsSync(CRD))(
-  `load/k8s TestRun against the k6-operator CRD${existsSync(CRD) ? '' : ` (skipped: no CRD at ${CRD}; set K6_OPERATOR_CRD)`}`,
-  () => {
-    it('validates every TestRun in testrun.yaml', () => {
-      const runs = testRuns();
-      expect(runs.map((r) => r.metadata.name)).toEqual(['harness-load']);
-      for (const run of runs) {
-        const validate = validatorFor(run.apiVersion);
-        expect(validate(run) ? [] : validate.errors).toEqual([]);
-      }
-    });
+beforeAll(async () => {
+  server = await startReferenceServer();
+  generated = await generateK8s(server, [
+    '--instances',
+    '4',
+    '--scenario',
+    'all',
+    '--start-in',
+    `${START_IN_S}s`,
+  ]);
+}, 60_000);
+afterAll(() => server.close());
 
-    it('would catch a misspelt field or a wrong type', () => {
-      const [run] = testRuns() as unknown as { apiVersion: string; spec: Schema }[];
-      const validate = validatorFor(run!.apiVersion);
-      expect(validate({ ...run, spec: { ...run!.spec, paralellism: 4 } })).toBe(false);
-      expect(validate.errors?.[0]?.params).toEqual({ additionalProperty: 'paralellism' });
-      expect(validate({ ...run, spec: { ...run!.spec, parallelism: '4' } })).toBe(false);
-      expect(validate.errors?.[0]?.instancePath).toBe('/spec/parallelism');
-    });
-  },
-);
+const runnerEnv = (run: TestRun) => Object.fromEntries(run.spec.runner.env.map((e) => [e.name, e]));
+
+describe('harness load --k8s', () => {
+  it('writes a TestRun the CRD accepts, with one runner per execution segment', () => {
+    const run = generated.testRun;
+    const validate = validatorFor(run.apiVersion);
+    expect(validate(run) ? [] : validate.errors).toEqual([]);
+    expect(run.spec).toMatchObject({ parallelism: 4, separate: true, paused: 'true' });
+    expect(runnerEnv(run).HARNESS_INSTANCES?.value).toBe('4');
+  });
+
+  it('would catch a misspelt field or a wrong type', () => {
+    const run = generated.testRun;
+    const validate = validatorFor(run.apiVersion);
+    expect(validate({ ...run, spec: { ...run.spec, paralellism: 4 } })).toBe(false);
+    expect(validate.errors?.[0]?.params).toEqual({ additionalProperty: 'paralellism' });
+    expect(validate({ ...run, spec: { ...run.spec, parallelism: '4' } })).toBe(false);
+    expect(validate.errors?.[0]?.instancePath).toBe('/spec/parallelism');
+  });
+
+  it('gives setup() longer than the wait for the common start', () => {
+    const env = runnerEnv(generated.testRun);
+    const startIn = Number(env.HARNESS_START_AT?.value) - Date.now();
+    const setupTimeout = Number(/^(\d+)ms$/.exec(env.K6_SETUP_TIMEOUT?.value ?? '')?.[1]);
+    expect(startIn).toBeGreaterThan((START_IN_S - 60) * 1000);
+    expect(setupTimeout).toBeGreaterThan(START_IN_S * 1000);
+  });
+
+  it('puts the bundled probe, its spec data, the target and the plan in the ConfigMap the TestRun names', () => {
+    const { configMap, testRun } = generated;
+    expect(testRun.spec.script.configMap).toEqual({ name: configMap.metadata.name, file: 'probe.js' });
+    expect(Object.keys(configMap.data).sort()).toEqual([
+      'plan.json',
+      'probe.js',
+      'spec.generated.json',
+      'target.json',
+    ]);
+    expect(configMap.data['probe.js']).not.toMatch(/from ['"]\.\/lib\//);
+    expect(JSON.parse(configMap.data['target.json']!).base_url).toBe(server.profile().base_url);
+    const plan = JSON.parse(configMap.data['plan.json']!) as { probes: { name: string }[] };
+    expect(plan.probes.length).toBeGreaterThan(1);
+  });
+
+  it('writes no secret: the Secret is a template naming every client role, and the runners read it', () => {
+    const { dir, secret } = generated;
+    const written = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8'));
+    for (const value of secretsOf(server)) for (const text of written) expect(text).not.toContain(value);
+    expect(Object.keys(JSON.parse(secret.stringData.HARNESS_SECRETS!)).sort()).toEqual(
+      Object.keys(server.clients).sort(),
+    );
+    expect(runnerEnv(generated.testRun).HARNESS_SECRETS?.valueFrom?.secretKeyRef?.key).toBe(
+      'HARNESS_SECRETS',
+    );
+    expect(generated.testRun.spec.initializer.env.map((e) => e.name)).not.toContain('HARNESS_SECRETS');
+  });
+
+  it('gives every generated TestRun a fresh run id', async () => {
+    const again = await generateK8s(server, ['--instances', '2']);
+    expect(runnerEnv(again.testRun).HARNESS_RUN_ID?.value).toMatch(/^[0-9a-f-]{36}$/);
+    expect(runnerEnv(again.testRun).HARNESS_RUN_ID?.value).not.toBe(
+      runnerEnv(generated.testRun).HARNESS_RUN_ID?.value,
+    );
+  });
+
+  it.concurrent.each([
+    [['--k8s', 'x'], '--k8s needs --image'],
+    [['--image', 'k6:test'], '--image and --start-in apply with --k8s only'],
+    [['--k8s', 'x', '--image', 'k6:test', '--strict'], '--strict grades a run'],
+    [['--k8s', 'x', '--image', 'k6:test', '--ca', 'ca.pem'], '--k8s: --ca, --cert, --key and --insecure'],
+  ])('refuses %j in one line, exit 2', async (args, message) => {
+    const { file, env } = profileFor(server);
+    const result = await harness(['load', '--profile', file, ...args], env);
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining(message)]);
+  });
+
+  it('refuses --k8s without a profile: pods cannot reach the embedded server', async () => {
+    const result = await harness(['load', '--k8s', 'x', '--image', 'k6:test']);
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      'harness: --k8s needs --profile: pods cannot reach the embedded server on this machine',
+    );
+  });
+});

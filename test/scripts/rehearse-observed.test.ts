@@ -34,7 +34,7 @@ describe('operatorJobs', () => {
     expect(operatorJobs([job('t-1', 'runner', [])], new Map()).starter).toBeUndefined();
   });
 
-  it('writes each Service IP as the reference does, so runs compare', () => {
+  it('writes each Service IP as the reference does, and the resumes in runner order, so runs compare', () => {
     const curl = 'curl http://10.96.0.12:6565/v1/status;curl http://10.96.0.1:6565/v1/status';
     const observed = operatorJobs(
       [job('t-starter', 'starter', ['sh', '-c', curl])],
@@ -44,7 +44,7 @@ describe('operatorJobs', () => {
       ]),
     );
     expect(observed.starter?.command[2]).toBe(
-      'curl http://<ClusterIP of t-service-2>:6565/v1/status;curl http://<ClusterIP of t-service-1>:6565/v1/status',
+      'curl http://<ClusterIP of t-service-1>:6565/v1/status;curl http://<ClusterIP of t-service-2>:6565/v1/status',
     );
   });
 });
