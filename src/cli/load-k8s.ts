@@ -10,17 +10,11 @@ import { k6PlanFor } from '../k6-driver/plan.ts';
 import { loadProfile } from '../profile/read.ts';
 import { resolveTarget } from '../runner/target.ts';
 import { UsageError } from './errors.ts';
-import type { LoadCommandResult, LoadOptions } from './load.ts';
+import type { K8sOptions, LoadCommandResult, LoadOptions } from './load-options.ts';
 import { withNetworkFlags } from './network.ts';
 
 /** Room to apply the manifests and for the pods to be scheduled, pull the image and start k6 before the start. */
 const DEFAULT_START_IN_MS = 180_000;
-
-export interface K8sOptions {
-  k8s?: string;
-  image?: string;
-  startIn?: number;
-}
 
 /** Flags that shape a run on this machine, or reach nothing in a pod: each would be silently ignored. */
 const refused = (options: LoadOptions & K8sOptions): string | undefined => {

@@ -8,7 +8,7 @@ import { PreflightError } from '../k6-driver/preflight.ts';
 import { availableProbes } from '../k6-driver/probes.ts';
 import { LoadInterrupted, type LoadOutcome, runLoad } from '../k6-driver/run.ts';
 import { loadProfile } from '../profile/read.ts';
-import { type FaultName, startReferenceServer } from '../reference/index.ts';
+import { startReferenceServer } from '../reference/index.ts';
 import { phaseAsRun } from '../report/junit.ts';
 import {
   judgedRun,
@@ -20,9 +20,7 @@ import {
 } from '../report/load-reports.ts';
 import { gradeOutcome } from '../report/outcome.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit } from '../report/unreachable.ts';
-import type { BucketId, Limit } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
-import { type K8sOptions, k8sRequested, writeK8s } from './load-k8s.ts';
 import {
   exitCodeOf,
   FAILED,
@@ -34,34 +32,16 @@ import {
 } from './exit-codes.ts';
 import { findK6 } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
+import { k8sRequested, writeK8s } from './load-k8s.ts';
+import type { LoadCommandResult, LoadOptions } from './load-options.ts';
 import { startProgress } from './load-progress.ts';
-import { httpOptionsOf, type NetworkFlags } from './network.ts';
+import { httpOptionsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
-export interface LoadOptions extends NetworkFlags, K8sOptions {
-  profile?: string;
-  scenario: string[];
-  rate?: number;
-  duration?: number;
-  instances: number;
-  reportDir: string;
-  list?: boolean;
-  strict?: boolean;
-  fault?: FaultName;
-  limit: Partial<Record<BucketId, Limit>>;
-}
-
 /** The embedded server's per-minute windows last 2 s, so `--scenario all` takes seconds, not a quarter hour. */
 const EMBEDDED_MINUTE_MS = 2000;
-
-export interface LoadCommandResult {
-  readonly exitCode: number;
-  /** The run's report directory and files; none when nothing ran (`--list`). */
-  readonly dir?: string;
-  readonly files: readonly string[];
-}
 
 /** A signal before any phase had a result: every phase INCONCLUSIVE with the reason, in the report CI reads. */
 const reportInterrupted = async (

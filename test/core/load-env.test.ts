@@ -2,19 +2,12 @@
 // refused naming its variable (and never quoting a secret), and both real ends, src/k6-driver/run.ts and k6 running
 // load/probe.ts, go through it.
 import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeLoadEnv, encodeLoadEnv, type LoadSettings, loadEnvName } from '../../core/load-env.ts';
+import { k8sManifests } from '../../src/k6-driver/k8s.ts';
 import { k6PlanFor } from '../../src/k6-driver/plan.ts';
 import { runLoad } from '../../src/k6-driver/run.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
@@ -97,11 +90,18 @@ describe('the HARNESS_* environment contract', () => {
 
   it('knows every HARNESS_* name the k6-operator manifests set', () => {
     const names = new Set<string>(KEYS.map(loadEnvName));
-    const folder = join(ROOT, 'load/k8s');
-    const used = readdirSync(folder)
-      .filter((f) => /\.ya?ml$/.test(f))
-      .flatMap((f) => readFileSync(join(folder, f), 'utf8').match(/\bHARNESS_[A-Z_]+/g) ?? []);
-    expect(used.length).toBeGreaterThan(0);
+    const files = k8sManifests({
+      profile: { ...PLAN_ONLY_TARGET, timeout_ms: 2500 },
+      plan: { scenarios: ['transactions'] },
+      instances: 4,
+      image: 'k6',
+      generatedAt: 0,
+      startAt: 60_000,
+      runId: 'run-1',
+      bundle: '',
+    });
+    const used = Object.values(files).flatMap((text) => text.match(/\bHARNESS_[A-Z_]+/g) ?? []);
+    expect(used).toEqual(expect.arrayContaining(['HARNESS_REQUEST_TIMEOUT_MS', 'HARNESS_RUN_ID']));
     expect(used.filter((name) => !names.has(name))).toEqual([]);
   });
 
