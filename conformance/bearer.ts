@@ -10,7 +10,10 @@ import type { CheckDefinition } from '../src/runner/types.ts';
 import { AUTH_RULES, cite, type EndpointKey, type EndpointSpec } from '../src/spec/index.ts';
 import { alterToken } from './alter-token.ts';
 
-/** Bearer checks spend a few requests of this bucket after its probe, when it has room again. */
+/**
+ * Bearer checks spend a few requests of this bucket before its probe, while it has room: after the probe it would
+ * have none for a whole window. The probe counts them like any other request of the bucket.
+ */
 const BEARER_ENDPOINT: EndpointKey = 'GET /api/rules/schedule';
 const bearerEndpoint = (target: Target): EndpointSpec => target.endpoint(BEARER_ENDPOINT);
 
@@ -63,7 +66,7 @@ const pastTheLimit = async (
 const primaryToken = (ctx: CheckContext): Promise<string> =>
   ctx.session.tokens.token(ctx.session.client('primary'));
 
-const after = { tags: ['bearer'], lane: 'after', required: true } as const;
+const after = { tags: ['bearer'], lane: 'before', required: true } as const;
 const onBearerEndpoint =
   (id: string, requests: number, margin = 0) =>
   (target: Target) => [{ key: id, endpoint: bearerEndpoint(target).key, requests, margin }];

@@ -105,7 +105,10 @@ export const sharingChecks = (): CheckDefinition[] =>
     }),
   );
 
-/** Runs last, after the bearer checks: it spends a bucket on purpose. */
+/**
+ * Runs before the probes, after the bearer checks: both its buckets have room then (after their probes they would
+ * have none for a window), and the bucket it spends on purpose is one its probe would spend anyway.
+ */
 export const independenceCheck = (): CheckDefinition =>
   ({
     id: 'LIMIT-BUCKETS-INDEPENDENT',
@@ -113,7 +116,7 @@ export const independenceCheck = (): CheckDefinition =>
     title: 'Spending the limit of one endpoint does not limit another',
     ...cite(LIMIT_RULES.perTenant),
     tags: ['limits', 'sharing'],
-    lane: 'after',
+    lane: 'before',
     required: true,
     plan: (target) => {
       const [spent, other] = independencePair(target) ?? [];

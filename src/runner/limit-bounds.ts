@@ -229,6 +229,21 @@ export const admittedInSpan = (
   return undefined;
 };
 
+/**
+ * The most of our admitted requests handled within one window (sent at or after some t, answered by t + W): a
+ * limiter that admitted that many in a window admits the whole limit when it reaches it.
+ */
+export const mostAdmittedWithinWindow = (log: readonly Observation[], limit: LimitWindow): number => {
+  const admitted = log.filter(isAdmitted);
+  let most = 0;
+  for (const from of admitted) {
+    const until = from.sent + limit.windowMs;
+    const inside = admitted.filter((o) => o.sent >= from.sent && o.answered <= until).length;
+    most = Math.max(most, inside);
+  }
+  return most;
+};
+
 /** Where a fixed window's edge lies, if the limiter is one: after a refusal, before the first admit that follows. */
 export interface Edge {
   /** Sent time of the last request refused before the edge. */
@@ -266,7 +281,8 @@ export const edgeAfter = (
  * [by + k·W, after + (k+1)·W); an anchored one opens at our first request after idling a window.
  */
 export const edgeFreeFrom = (edge: Edge, windowMs: number, start: number, width = 0): EdgeFree => {
-  let windows = Math.max(1, Math.floor((start - edge.after) / windowMs));
+  // Window 0 (the one the edge opened) counts too: a stretch in it meets no edge, whatever was admitted before.
+  let windows = Math.max(0, Math.floor((start - edge.after) / windowMs));
   // One window later when the burst would not fit before the edge; if it fits in none (the edge is known too
   // loosely), the stretch still bounds the answers that come before its end.
   if (Math.max(start, edge.by + windows * windowMs) + width >= edge.after + (windows + 1) * windowMs)
