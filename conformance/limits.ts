@@ -3,8 +3,8 @@
 // with the bounds every faithful limiter obeys (src/runner/limit-bounds.ts): a FAIL holds whatever the
 // network did, wherever the server's window began and whichever kind of limiter it runs.
 import { mostAdmittedInSpan } from '../load/lib/faithful-bounds.ts';
-import { retryAfterBeyondWindow } from '../load/lib/retry-after.ts';
 import { isSuccess } from '../src/client/index.ts';
+import type { ObservedRequest } from '../src/runner/bucket-log.ts';
 import type { CheckContext } from '../src/runner/context.ts';
 import { fail, inconclusive, skip, warn } from '../src/runner/grades.ts';
 import {
@@ -12,7 +12,6 @@ import {
   admittedInSpan,
   allRefused,
   isAdmitted,
-  mayHaveSpentRoom,
   mostAdmittedWithinWindow,
   type Observation,
   refusedBelowLimit,
@@ -24,6 +23,7 @@ import {
   retryAfterShown,
   retryToleranceMs,
 } from '../src/runner/probe-result.ts';
+import { type RetryAfterTest, retryAfterForm, retryAfterHonour } from '../src/runner/retry-evidence.ts';
 import type { Target } from '../src/runner/target.ts';
 import type { CheckDefinition } from '../src/runner/types.ts';
 import {
@@ -155,56 +155,70 @@ const firstRefusalOrSkip = (ctx: CheckContext, result: ProbeResult, bucket: Buck
   return authorised(refusal);
 };
 
+// Every 429 of the bucket is read, not only the first: any of them without integer seconds breaks the rule.
 const retryAfterWellFormed = async (ctx: CheckContext, bucket: BucketId): Promise<string> => {
   const result = await probe(ctx, bucket);
-  const over = firstRefusalOrSkip(ctx, result, bucket);
-  if (over.headers['retry-after'] === undefined) return fail('the 429 carries no Retry-After header');
-  const seconds = retryAfterSeconds(over);
-  const shown = retryAfterShown(over);
-  if (seconds === undefined) return fail(`Retry-After is '${shown}', not an integer number of seconds`);
-  const beyond = retryAfterBeyondWindow(seconds, result.limit.windowMs, shown);
-  if (beyond !== undefined) return warn(beyond);
-  return `Retry-After: ${shown} (window ${Math.ceil(result.limit.windowMs / 1000)} s)`;
+  const first = firstRefusalOrSkip(ctx, result, bucket);
+  const at = timesOf(result);
+  const form = retryAfterForm(bucketView(ctx, bucket, result), result.limit);
+  const named = (o: ObservedRequest) => `'${o.label}' (answered ${at(o.answered)})`;
+  if (form.malformed !== undefined) {
+    recordRequests(ctx, [form.malformed.request.request]);
+    return fail(`the 429 to ${named(form.malformed.request)} ${form.malformed.why}`);
+  }
+  if (form.beyond !== undefined) {
+    recordRequests(ctx, [form.beyond.request.request]);
+    return warn(`${form.beyond.why}: the 429 to ${named(form.beyond.request)}`);
+  }
+  return `Retry-After: ${retryAfterShown(first)} on the first 429, integer seconds within the window on all ${form.refusals} (window ${Math.ceil(result.limit.windowMs / 1000)} s)`;
 };
 
-// §7: "giving the seconds to wait before retrying".
+// §7: "giving the seconds to wait before retrying". Every 429 whose Retry-After harness waited out is tested by the
+// first request sent after it passed.
 const retryAfterHonoured = async (ctx: CheckContext, bucket: BucketId): Promise<string> => {
   const result = await probe(ctx, bucket);
-  firstRefusalOrSkip(ctx, result, bucket);
-  const { retryDeadline: deadline, retryAfterSeconds: seconds, firstRefusal } = result;
-  if (deadline === undefined || seconds === undefined || firstRefusal === undefined) {
-    return skip(`no integer Retry-After to wait for (see LIMIT-RETRY-AFTER-${bucketTag(bucket)})`);
-  }
-  const since = (t: number) => `${Math.round(t - firstRefusal.answered)} ms after the 429 arrived`;
-  const shown = retryAfterShown(firstRefusal.exchange!);
-  // A 401 was retried with a fresh token (the retry is logged too), so it says nothing about the limit.
-  const bySent = result.polls.filter((r) => r.status !== 401).sort((a, b) => a.sent - b.sent);
-  const admitted = bySent.find((r) => isSuccess(r.status));
-  const late = bySent.find((r) => r.sent >= deadline);
-  if (admitted !== undefined && (late === undefined || admitted.sent <= late.sent)) {
-    recordRequests(ctx, [admitted]);
-    return `Retry-After ${shown} s: the request sent ${since(admitted.sent)} was admitted`;
-  }
-  if (late !== undefined && late.status === 429) {
-    recordRequests(ctx, [late]);
-    const spender = mayHaveSpentRoom(bucketView(ctx, bucket, result), firstRefusal, late);
-    if (spender !== undefined) {
-      return inconclusive(
-        `the request sent ${since(late.sent)}, past its Retry-After of ${shown} s, got 429, but '${spender.label}' (sent ${since(spender.sent)}, answered ${spender.status ?? 'nothing'}) may have spent the room it promised`,
-      );
-    }
+  const first = firstRefusalOrSkip(ctx, result, bucket);
+  const { limit } = result;
+  const honour = retryAfterHonour(bucketView(ctx, bucket, result), limit);
+  const after = (test: RetryAfterTest, t: number) =>
+    `${Math.round(t - test.refusal.answered)} ms after the 429 to '${test.refusal.label}' arrived`;
+  if (honour.broken !== undefined) {
+    const { refusal, retry, seconds } = honour.broken;
+    recordRequests(ctx, [refusal.request, retry.request]);
     return fail(
-      `the request sent ${since(late.sent)}, past its Retry-After of ${shown} s plus ${retryToleranceMs(result.limit)} ms tolerance, still got 429`,
+      `'${retry.label}', sent ${after(honour.broken, retry.sent)}, past its Retry-After of ${seconds} s plus ${retryToleranceMs(limit)} ms tolerance, still got 429, and no request in between can have taken the room`,
     );
   }
-  // The probe waits a window at most (a longer Retry-After is LIMIT-RETRY-AFTER's WARN), so it never sees one pass.
-  if (seconds * 1000 > result.limit.windowMs + retryToleranceMs(result.limit)) {
+  if (honour.honoured !== undefined) {
+    const { retry, seconds } = honour.honoured;
+    recordRequests(ctx, [retry.request]);
+    return `Retry-After ${seconds} s: '${retry.label}', sent ${after(honour.honoured, retry.sent)}, was admitted`;
+  }
+  if (honour.undecided !== undefined) {
+    const { retry, seconds, spender } = honour.undecided;
+    recordRequests(ctx, [retry.request]);
     return inconclusive(
-      `Retry-After ${shown} s is longer than the ${result.limit.windowMs / 1000} s window, which is as long as harness waits: whether a retry after it is admitted cannot be seen`,
+      `'${retry.label}', sent ${after(honour.undecided, retry.sent)}, past its Retry-After of ${seconds} s, got 429, but '${spender!.label}' (answered ${after(honour.undecided, spender!.answered)}, ${spender!.status ?? 'no answer'}) may have spent the room it promised`,
+    );
+  }
+  const seconds = retryAfterSeconds(first);
+  if (seconds === undefined) {
+    return skip(`no integer Retry-After to wait for (see LIMIT-RETRY-AFTER-${bucketTag(bucket)})`);
+  }
+  // Capacity came back before any Retry-After had passed: an edge poll was admitted.
+  const back = result.polls.find((r) => isSuccess(r.status));
+  if (back !== undefined && result.firstRefusal !== undefined) {
+    recordRequests(ctx, [back]);
+    return `Retry-After ${retryAfterShown(first)} s: '${back.label}', sent ${Math.round(back.sent - result.firstRefusal.answered)} ms after the first 429 arrived, was admitted`;
+  }
+  // The probe waits a window at most (a longer Retry-After is LIMIT-RETRY-AFTER's WARN), so it never sees one pass.
+  if (honour.waitable === 0) {
+    return inconclusive(
+      `Retry-After ${retryAfterShown(first)} s is longer than the ${limit.windowMs / 1000} s window, which is as long as harness waits: whether a retry after it is admitted cannot be seen`,
     );
   }
   return inconclusive(
-    `no request went out after Retry-After (${shown} s) had passed: the probe's polls ran out (${result.polls.length} sent)`,
+    `no request went out after a Retry-After (first: ${retryAfterShown(first)} s) had passed: the probe's polls ran out (${result.polls.length} sent)`,
   );
 };
 

@@ -1,13 +1,13 @@
 // One measurement per bucket, shared by every limit check of that bucket (SPEC.md §8). It collects what the bounds
 // of limit-bounds.ts need to decide, whatever kind of limiter the target runs and wherever its window began:
-//   1. spend: once no request of ours to the bucket is under way, a limiter's worth plus one at once (and twice the
+//   1. spend: once no request of ours to the bucket is under way, a limit's worth plus one at once (and twice the
 //      limit if nothing was refused, to prove a missing limit);
-//   2. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides;
-//   3. edge: from the first 429, requests spaced out around its Retry-After until one is admitted: a fixed window
+//   2. edge: from the first 429, requests spaced out around its Retry-After until one is admitted: a fixed window
 //      begins there (and Retry-After is seen honoured or not);
-//   4. fresh: once the spend burst's answers are a window old, and where a fixed window has no edge (from 3.), a
+//   3. fresh: once the spend burst's answers are a window old, and where a fixed window has no edge (from 2.), a
 //      limit's worth plus two at once: every faithful limiter admits the first N; repeated when it was refused below
-//      the limit.
+//      the limit;
+//   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides.
 // Nothing here needs the bucket quiet to be sound: the bounds count every request logged, so earlier traffic only
 // makes a burst less decisive. The probe judges nothing; checks grade these observations.
 import { mostAdmittedInSpan } from '../../load/lib/faithful-bounds.ts';
@@ -239,13 +239,6 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
     return { ...base, polls: [], fresh: [], variants: new Map(), unauthorised: probe.unauthorised };
   }
 
-  // While the spend burst still holds the bucket: a variant that shares it must be refused.
-  const variants = new Map<string, VariantResult>();
-  for (const [i, variant] of plan.variants.entries()) {
-    const options = variantOptions[i];
-    // A variant whose options could not be had (no second id) is left out; its check says why.
-    if (options !== undefined) variants.set(variant.name, await probe.variant(variant, options));
-  }
   const seconds = firstRefusal.exchange && retryAfterSeconds(firstRefusal.exchange);
   const retryDeadline =
     seconds === undefined ? undefined : firstRefusal.answered + seconds * 1000 + retryToleranceMs(limit);
@@ -254,7 +247,19 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const width = Math.max(...spend.requests.map((r) => r.answered)) - origin;
   const fresh = [await probe.fresh('fresh', edge, width, polls)];
   // Still nothing refused (a limit set too high): more at once, past what a stretch may admit without an edge.
-  if (!fresh[0]!.requests.some((r) => r.status === 429)) await probe.burst('fresh, more', limit.count + 1);
+  const overflow = fresh[0]!.requests.some((r) => r.status === 429)
+    ? []
+    : (await probe.burst('fresh, more', limit.count + 1)).requests;
+  // Right after the fresh burst is refused, inside the stretch it found free of a fixed window's edge: a variant that
+  // shares the bucket must be refused, and one with a limit of its own shows as more than one window admits.
+  const variants = new Map<string, VariantResult>();
+  if ([...fresh[0]!.requests, ...overflow].some((r) => r.status === 429)) {
+    for (const [i, variant] of plan.variants.entries()) {
+      const options = variantOptions[i];
+      // A variant whose options could not be had (no second id) is left out; its check says why.
+      if (options !== undefined) variants.set(variant.name, await probe.variant(variant, options));
+    }
+  }
   // Refused below the limit in the fresh burst but not before (in the spend burst or a poll): repeated, so two in
   // a row decide.
   const pollRefusedBelow = refusedBelowLimit(probe.view(), limit, probe.view(polls)) !== undefined;
@@ -266,7 +271,6 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
     polls,
     ...(edge ? { edge } : {}),
     ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }),
-    ...(retryDeadline === undefined ? {} : { retryDeadline }),
     fresh,
     variants,
     unauthorised: probe.unauthorised,
