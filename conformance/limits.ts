@@ -194,13 +194,6 @@ const retryAfterHonoured = async (ctx: CheckContext, bucket: BucketId): Promise<
     recordRequests(ctx, [retry.request]);
     return `Retry-After ${seconds} s: '${retry.label}', sent ${after(honour.honoured, retry.sent)}, was admitted`;
   }
-  if (honour.undecided !== undefined) {
-    const { retry, seconds, spender } = honour.undecided;
-    recordRequests(ctx, [retry.request]);
-    return inconclusive(
-      `'${retry.label}', sent ${after(honour.undecided, retry.sent)}, past its Retry-After of ${seconds} s, got 429, but '${spender!.label}' (answered ${after(honour.undecided, spender!.answered)}, ${spender!.status ?? 'no answer'}) may have spent the room it promised`,
-    );
-  }
   const seconds = retryAfterSeconds(first);
   if (seconds === undefined) {
     return skip(`no integer Retry-After to wait for (see LIMIT-RETRY-AFTER-${bucketTag(bucket)})`);
@@ -210,6 +203,13 @@ const retryAfterHonoured = async (ctx: CheckContext, bucket: BucketId): Promise<
   if (back !== undefined && result.firstRefusal !== undefined) {
     recordRequests(ctx, [back]);
     return `Retry-After ${retryAfterShown(first)} s: '${back.label}', sent ${Math.round(back.sent - result.firstRefusal.answered)} ms after the first 429 arrived, was admitted`;
+  }
+  if (honour.undecided !== undefined) {
+    const { retry, seconds, spender } = honour.undecided;
+    recordRequests(ctx, [retry.request]);
+    return inconclusive(
+      `'${retry.label}', sent ${after(honour.undecided, retry.sent)}, past its Retry-After of ${seconds} s, got 429, but '${spender!.label}' (answered ${after(honour.undecided, spender!.answered)}, ${spender!.status ?? 'no answer'}) may have spent the room it promised`,
+    );
   }
   // The probe waits a window at most (a longer Retry-After is LIMIT-RETRY-AFTER's WARN), so it never sees one pass.
   if (honour.waitable === 0) {
