@@ -73,6 +73,16 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
     { ...no429('LIMIT-OBSERVABILITY-SHARED', 'OBSERVABILITY'), ...unclassified },
   ],
   'limit-per-path-id': [['batch-status'], { 'LIMIT-PATH-ID-SHARED': 'FAIL' }],
+  // Shut four windows after a refusal: the edge polls, refused with nothing admitted in the window before them, and
+  // the fresh burst prove it over-refuses (before, only the Retry-After checks saw it: WARN and INCONCLUSIVE).
+  'limit-penalty-box': [
+    ['rules-schedule'],
+    {
+      'LIMIT-ADMITS-RULES-SCHEDULE': 'FAIL',
+      'LIMIT-RETRY-AFTER-RULES-SCHEDULE': 'WARN',
+      'LIMIT-RETRY-HONOURED-RULES-SCHEDULE': 'INCONCLUSIVE',
+    },
+  ],
   // 40 admitted per window: more than 30 right after a window edge, yet 429s (with Retry-After) past the 40th.
   'wrong-limit-execute': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
   'wrong-limit-transaction': [['transaction-event'], { 'LIMIT-ADMITS-TRANSACTION-EVENT': 'FAIL' }],
