@@ -53,16 +53,18 @@ export const allRefused = (log: readonly Observation[]): string | undefined => {
 type Interval = Pick<Observation, 'sent' | 'answered'>;
 
 /**
- * A request not refused, sent after `refusal` arrived and before `retry` was answered (a 401 before its retry with a
- * fresh token, a 500, no answer, another check's success): it may have spent the room a Retry-After promised, so a
- * refused retry proves nothing about the Retry-After. Undefined when there was none.
+ * A request not refused that the server may have handled after `refusal` and before `retry` (answered after the
+ * refusal left, sent before the retry's answer: a poll or burst request still under way when the refusal came back,
+ * a 401 before its retry with a fresh token, a 500, no answer, another check's success): room may come back before
+ * the Retry-After says, whole seconds rounded up, and this request may have taken it, so a refused retry proves
+ * nothing about the Retry-After. Undefined when there was none.
  */
 export const mayHaveSpentRoom = <T extends Observation>(
   log: readonly T[],
   refusal: Interval,
   retry: Interval,
 ): T | undefined =>
-  log.find((o) => mayHaveCounted(o) && o.sent > refusal.answered && o.sent < retry.answered);
+  log.find((o) => mayHaveCounted(o) && o.answered > refusal.sent && o.sent < retry.answered);
 
 /** Times in evidence are shown relative to the first request of the probe: `+12 ms`, or `-680 ms` before it. */
 export const relativeTo =
