@@ -74,9 +74,11 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   const at = timesOf(result);
   const log = bucketView(ctx, bucket, result);
   const view = (requests: Requests) => ctx.session.log.view(bucket, { tenant: result.tenant }, requests);
-  // In the order sent: the edge polls are graded like the bursts, so an over-refusing limiter is caught by them too.
+  // In the order sent: the edge polls are graded like the bursts, so an over-refusing limiter is caught by them too;
+  // polls that drew no 429 say nothing either way, so they break no run of refusals.
   const polls = { name: 'edge polls', requests: result.polls };
-  const attempts = [result.spend, ...(result.polls.length > 0 ? [polls] : []), ...result.fresh];
+  const pollsRefused = result.polls.some((r) => r.status === 429);
+  const attempts = [result.spend, ...(pollsRefused ? [polls] : []), ...result.fresh];
   const proofs = attempts.map((b) => refusedBelowLimit(log, result.limit, view(b.requests)));
   const [previous, last] = [proofs.at(-2), proofs.at(-1)];
   const blocked = allRefused(log);
