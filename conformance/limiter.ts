@@ -24,15 +24,9 @@ const classify = async (ctx: CheckContext): Promise<string> => {
   const windowS = limit.windowMs / 1000;
   const waitedMs = Math.round(edge.by - firstRefusal.answered);
   const observed = `Retry-After ${firstRefusal.exchange ? retryAfterShown(firstRefusal.exchange) : seconds} s; capacity back ${waitedMs} ms after the 429`;
-  // A token bucket has a token again within a refill period, and says so; a fixed window or a sliding log whose
-  // burst aged out as one makes a client wait about a window.
-  if (seconds <= Math.ceil(windowS / n) + 1 && waitedMs < limit.windowMs / 2) {
-    return info(
-      `token bucket / GCRA: ${observed}; capacity returns one request per ${(windowS / n).toFixed(2)} s, so a burst at an edge gets about ${n + 1}`,
-    );
-  }
   // A clock-aligned window's edge is a multiple of the window since the epoch; an anchored window's (and a sliding
-  // log's, for a burst ages out as a burst) lies one window after our first request of the bucket.
+  // log's, for a burst ages out as a burst) lies one window after our first request of the bucket. Told first: an
+  // aligned window can end right after the spend burst, as soon as a token bucket's next token comes.
   const aligned = Math.floor(edge.by / limit.windowMs) * limit.windowMs > edge.after;
   const first = Math.min(...result.spend.requests.map((r) => r.sent));
   const last = Math.max(...result.spend.requests.map((r) => r.answered));
@@ -40,6 +34,13 @@ const classify = async (ctx: CheckContext): Promise<string> => {
   if (aligned && !anchored) {
     return info(
       `clock-aligned fixed window: ${observed}; a client can get up to ${2 * n} requests across a window edge`,
+    );
+  }
+  // A token bucket has a token again within a refill period, and says so; a fixed window or a sliding log whose
+  // burst aged out as one makes a client wait about a window.
+  if (seconds <= Math.ceil(windowS / n) + 1 && waitedMs < limit.windowMs / 2) {
+    return info(
+      `token bucket / GCRA: ${observed}; capacity returns one request per ${(windowS / n).toFixed(2)} s, so a burst at an edge gets about ${n + 1}`,
     );
   }
   return info(
