@@ -12,6 +12,7 @@ import {
   edgeFreeFrom,
   type LimitWindow,
   mayHaveSpentRoom,
+  mostAdmittedWithinWindow,
   type Observation,
   refusedBelowLimit,
 } from '../../src/runner/limit-bounds.ts';
@@ -197,6 +198,23 @@ describe('the bounds, one by one', () => {
     // Others' requests prove nothing either way.
     expect(allRefused([...blocked, { ...o(40, 50, 200), ours: false }])).toMatch(/looks blocked/);
     expect(allRefused([])).toBeUndefined();
+  });
+
+  it('counts the whole limit admitted within one window across an edge poll and the burst after it', () => {
+    // A poll admitted, then one of the burst a little later: two within 1000 ms, though no burst held two.
+    const log = [o(0, 10, 200), o(500, 510, 200), o(520, 530, 429)];
+    expect(mostAdmittedWithinWindow(log, limit)).toBe(2);
+    // A window apart, or not ours: one at most.
+    expect(mostAdmittedWithinWindow([o(0, 10, 200), o(1005, 1015, 200)], limit)).toBe(1);
+    expect(mostAdmittedWithinWindow([o(0, 10, 200), { ...o(20, 30, 200), ours: false }], limit)).toBe(1);
+  });
+
+  it('places a fresh burst in the window an observed edge opened when it fits there, else a window later', () => {
+    const edge = { after: 100, by: 150 };
+    // Starting 300 ms after the edge, a 200 ms burst ends before the window that opened there can (after + W).
+    expect(edgeFreeFrom(edge, 1000, 450, 200)).toEqual({ from: 450, until: 1100 });
+    // Too wide to fit before that window ends: the next one.
+    expect(edgeFreeFrom(edge, 1000, 450, 700)).toEqual({ from: 1150, until: 2100 });
   });
 
   it('a retry refused after its Retry-After proves nothing when a request in between may have spent the room', () => {
