@@ -1,7 +1,10 @@
 // `npm run bench`: prints the figures and writes reports/bench/*.json. Figures are ratios or per-operation costs
 // measured side by side in one run; the machine is shared, so absolute numbers vary from run to run.
+
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { type ConformanceWall, measureCommit, measureConformanceWall } from './conformance-wall.ts';
 import { measureWall } from './load-wall.ts';
 import { runMicro } from './micro.ts';
 import { runThroughput } from './throughput.ts';
@@ -39,6 +42,32 @@ console.table([
   },
 ]);
 console.log(`wrote ${write('load-wall.json', wall)} (real minutes: npm run bench:load-all)`);
+
+// The previous probe: HARNESS_BENCH_BASE, else where this branch left main.
+const CONFORMANCE_MINUTE_MS = 20_000;
+const base =
+  process.env.HARNESS_BENCH_BASE ??
+  execFileSync('git', ['merge-base', 'HEAD', 'main'], { cwd: import.meta.dirname, encoding: 'utf8' }).trim();
+console.log(
+  `\nharness conformance against a faithful server: wall time over the longest window (${CONFORMANCE_MINUTE_MS / 1000} s minutes), this code and ${base.slice(0, 10)}'s`,
+);
+const networks = ['loopback', 'far'] as const;
+const current: ConformanceWall[] = [];
+for (const network of networks) current.push(await measureConformanceWall(CONFORMANCE_MINUTE_MS, network));
+const previous = measureCommit(base, CONFORMANCE_MINUTE_MS, networks);
+const gradesOf = (w: ConformanceWall) =>
+  `${w.fails.length} FAIL, ${w.inconclusive.length} INCONCLUSIVE${w.inconclusive.length > 0 ? ` (${w.inconclusive.join(' ')})` : ''}`;
+console.table(
+  networks.map((network, i) => ({
+    network: network === 'far' ? 'far (200 ms round trips)' : network,
+    'wall / window': current[i]!.ratio.toFixed(2),
+    [`${previous.commit} wall / window`]: previous.walls[i]!.ratio.toFixed(2),
+    target: network === 'far' ? '<= 2.2' : '<= 2.0',
+    grades: gradesOf(current[i]!),
+    [`${previous.commit} grades`]: gradesOf(previous.walls[i]!),
+  })),
+);
+console.log(`wrote ${write('conformance-wall.json', { current, previous })}`);
 
 console.log('\nserver throughput: authorised POST /event/transaction/v3, 32 connections, alternating rounds');
 const throughput = await runThroughput();

@@ -11,7 +11,10 @@ import {
 } from '../src/runner/checks.ts';
 import type { EndpointKey, EndpointSpec } from '../src/spec/index.ts';
 
-/** Bearer checks spend a few requests of this bucket after its probe, when it has room again. */
+/**
+ * Bearer checks spend a few requests of this bucket before its probe, while it has room: after the probe it would
+ * have none for a whole window. The probe counts them like any other request of the bucket.
+ */
 const BEARER_ENDPOINT: EndpointKey = 'GET /api/rules/schedule';
 export const bearerEndpoint = (target: Target): EndpointSpec => target.endpoint(BEARER_ENDPOINT);
 

@@ -35,7 +35,7 @@ const refused = (label: string, exchange: Exchange): string => {
   return `${label}: 401 with a Bearer challenge`;
 };
 
-const after = { tags: ['bearer'], lane: 'after', required: true } as const;
+const beforeProbes = { tags: ['bearer'], lane: 'before', required: true } as const;
 
 /** The Authorization header a bad-token check sends, and what it is when more than the check's label says. */
 interface BadAuthorization {
@@ -50,7 +50,7 @@ const badTokenCheck = (
   label: string,
   authorization: (token: string) => BadAuthorization,
 ): CheckDefinition => ({
-  ...after,
+  ...beforeProbes,
   id,
   // Served: FAIL (§5 rule 3); refused otherwise than RFC 6750 §3 says: WARN.
   failsWith: ['FAIL', 'WARN'],
@@ -143,7 +143,7 @@ export const bearerChecks = (): CheckDefinition[] => [
     (t) => ({ header: `Bearer ${t.slice(0, Math.ceil(t.length / 2))}` }),
   ),
   {
-    ...after,
+    ...beforeProbes,
     id: 'AUTH-TOKEN-REUSE',
     failsWith: ['FAIL'],
     title: 'One token serves several API calls',
@@ -152,7 +152,7 @@ export const bearerChecks = (): CheckDefinition[] => [
     run: servesTwoCalls,
   },
   check({
-    ...after,
+    ...beforeProbes,
     id: 'AUTH-FORBIDDEN',
     failsWith: ['FAIL'],
     title: 'A valid token of a client lacking permission gets 403',

@@ -30,10 +30,9 @@ export const probePlan = (target: Target, bucket: BucketId): ProbePlan => ({
 const POLLS = 80;
 
 /**
- * A bucket's probe, per endpoint, round-robin: the spend burst and the burst after the edge (a limit plus one each),
- * the fresh one (plus two), and on the first endpoint the variants. The margin covers what runs only when needed:
- * twice the limit twice more when nothing was refused, a repeated fresh burst, more when it drew no 429, the edge
- * polls (two rounds), a variant's limit's worth.
+ * A bucket's probe, per endpoint, round-robin: the spend burst (a limit plus one), the fresh one (plus two), and on
+ * the first endpoint the variants. The margin covers what runs only when needed: twice the limit twice more when
+ * nothing was refused, a repeated fresh burst, more when it drew no 429, the edge polls, a variant's limit's worth.
  */
 export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
   const { count } = target.limitOf(bucket);
@@ -44,12 +43,12 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
     key: `probe:${bucket}:${endpoint.key}`,
     endpoint: endpoint.key,
     probe: true,
-    requests: 2 * share(count + 1) + share(count + 2) + (i === 0 ? variants.length : 0),
+    requests: share(count + 1) + share(count + 2) + (i === 0 ? variants.length : 0),
     margin:
       share(2 * (2 * count + 1)) +
       share(count + 2) +
       share(count + 1) +
-      share(2 * POLLS) +
+      share(POLLS) +
       (i === 0 ? variants.length * count : 0),
   }));
 };

@@ -99,7 +99,10 @@ const spendingOneLeavesAnother = async (ctx: CheckContext): Promise<string> => {
   });
 };
 
-/** Runs last, after the bearer checks: it spends a bucket on purpose. */
+/**
+ * Runs before the probes, after the bearer checks: both its buckets have room then (after their probes they would
+ * have none for a window), and the bucket it spends on purpose is one its probe would spend anyway.
+ */
 export const independenceCheck = (): CheckDefinition =>
   check({
     id: 'LIMIT-BUCKETS-INDEPENDENT',
@@ -107,7 +110,7 @@ export const independenceCheck = (): CheckDefinition =>
     title: 'Spending the limit of one endpoint does not limit another',
     ...cite(LIMIT_RULES.perTenant),
     tags: ['limits', 'sharing'],
-    lane: 'after',
+    lane: 'before',
     required: true,
     plan: (target) => {
       const [spent, other] = independencePair(target) ?? [];

@@ -1,13 +1,12 @@
 // Beyond SPEC.md: which kind of limiter the target runs, told from outside (README: "The reference server"),
 // and the burst a client can get across a window edge. Recorded as INFO; SPEC.md §8 does not prescribe a kind. It
-// reads the Observability bucket's probe: what came back after the first 429 and right after the edge.
+// reads the Observability bucket's probe: how long after the first 429 capacity came back, and what Retry-After said.
 
 import {
   type CheckContext,
   type CheckDefinition,
   check,
   info,
-  isSuccess,
   needsObservabilityEndpoints,
   retryAfterShown,
   skip,
@@ -20,32 +19,17 @@ const BUCKET: BucketId = 'observability';
 
 const classify = async (ctx: CheckContext): Promise<string> => {
   const result = await probe(ctx, BUCKET);
-  const { edge, afterEdge, firstRefusal, retryAfterSeconds: seconds, limit } = result;
-  if (edge === undefined || afterEdge === undefined || firstRefusal === undefined || seconds === undefined) {
+  const { edge, firstRefusal, retryAfterSeconds: seconds, limit } = result;
+  if (edge === undefined || firstRefusal === undefined || seconds === undefined) {
     return skip('the probe did not see a 429 with an integer Retry-After followed by an admitted request');
   }
   const n = limit.count;
   const windowS = limit.windowMs / 1000;
   const waitedMs = Math.round(edge.by - firstRefusal.answered);
-  const afterEdgeAdmitted = afterEdge?.requests.filter((r) => isSuccess(r.status)).length;
-  const atOnce =
-    afterEdge === undefined
-      ? ''
-      : `; after the next edge ${afterEdgeAdmitted} of ${afterEdge.requests.length} admitted at once`;
-  const observed = `Retry-After ${firstRefusal.exchange ? retryAfterShown(firstRefusal.exchange) : seconds} s; capacity back ${waitedMs} ms after the 429${atOnce}`;
-  // Right after an edge a token bucket has refilled a token or two; a fixed window (or a sliding log whose burst
-  // aged out as one) admits about the whole limit at once.
-  const trickles =
-    afterEdgeAdmitted === undefined
-      ? seconds <= Math.ceil(windowS / n) + 1 && waitedMs < limit.windowMs / 2
-      : afterEdgeAdmitted < n / 2;
-  if (trickles) {
-    return info(
-      `token bucket / GCRA: ${observed}; capacity returns one request per ${(windowS / n).toFixed(2)} s, so a burst at an edge gets about ${n + 1}`,
-    );
-  }
+  const observed = `Retry-After ${firstRefusal.exchange ? retryAfterShown(firstRefusal.exchange) : seconds} s; capacity back ${waitedMs} ms after the 429`;
   // A clock-aligned window's edge is a multiple of the window since the epoch; an anchored window's (and a sliding
-  // log's, for a burst ages out as a burst) lies one window after our first request of the bucket.
+  // log's, for a burst ages out as a burst) lies one window after our first request of the bucket. Told first: an
+  // aligned window can end right after the spend burst, as soon as a token bucket's next token comes.
   const aligned = Math.floor(edge.by / limit.windowMs) * limit.windowMs > edge.after;
   const first = Math.min(...result.spend.requests.map((r) => r.sent));
   const last = Math.max(...result.spend.requests.map((r) => r.answered));
@@ -53,6 +37,13 @@ const classify = async (ctx: CheckContext): Promise<string> => {
   if (aligned && !anchored) {
     return info(
       `clock-aligned fixed window: ${observed}; a client can get up to ${2 * n} requests across a window edge`,
+    );
+  }
+  // A token bucket has a token again within a refill period, and says so; a fixed window or a sliding log whose
+  // burst aged out as one makes a client wait about a window.
+  if (seconds <= Math.ceil(windowS / n) + 1 && waitedMs < limit.windowMs / 2) {
+    return info(
+      `token bucket / GCRA: ${observed}; capacity returns one request per ${(windowS / n).toFixed(2)} s, so a burst at an edge gets about ${n + 1}`,
     );
   }
   return info(

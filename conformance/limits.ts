@@ -13,12 +13,15 @@ import {
   isAdmitted,
   isSuccess,
   limitTimeline,
-  mayHaveSpentRoom,
   mostAdmittedInSpan,
+  mostAdmittedWithinWindow,
   type Observation,
+  type ObservedRequest,
   type ProbeResult,
+  type RetryAfterTest,
   refusedBelowLimit,
-  retryAfterBeyondWindow,
+  retryAfterForm,
+  retryAfterHonour,
   retryAfterSeconds,
   retryAfterShown,
   retryToleranceMs,
@@ -74,7 +77,11 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   const at = timesOf(result);
   const log = bucketView(ctx, bucket, result);
   const view = (requests: Requests) => ctx.session.log.view(bucket, { tenant: result.tenant }, requests);
-  const attempts = [result.spend, ...result.fresh];
+  // In the order sent: the edge polls are graded like the bursts, so an over-refusing limiter is caught by them too;
+  // polls that drew no 429 say nothing either way, so they break no run of refusals.
+  const polls = { name: 'edge polls', requests: result.polls };
+  const pollsRefused = result.polls.some((r) => r.status === 429);
+  const attempts = [result.spend, ...(pollsRefused ? [polls] : []), ...result.fresh];
   const proofs = attempts.map((b) => refusedBelowLimit(log, result.limit, view(b.requests)));
   const [previous, last] = [proofs.at(-2), proofs.at(-1)];
   const blocked = allRefused(log);
@@ -82,8 +89,9 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   if (previous !== undefined && last !== undefined) {
     recordRequests(ctx, [previous.refused.request, last.refused.request]);
     ctx.timeline = limitTimeline(log, result.limit, result.origin, last);
+    const strongest = [previous, last].reduce((a, b) => (b.atMost < a.atMost ? b : a));
     return fail(
-      `refused below the limit in two fresh bursts in a row (SPEC.md: ${describeLimit(result)}): ${previous.explain(at)}; then ${last.explain(at)}`,
+      `${strongest.atMost} admitted in the ${result.limit.windowMs} ms before the refusal of '${strongest.refused.label}' (SPEC.md: ${describeLimit(result)}), and refused below the limit twice in a row: ${previous.explain(at)}; then ${last.explain(at)}`,
     );
   }
   if (last !== undefined) {
@@ -99,6 +107,11 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
       : '';
   if (admitted >= result.limit.count) {
     return `${result.limit.count} of ${result.limit.count} admitted in the '${final.name}' burst (${Math.round(widthOf(final.requests))} ms wide)${note}`;
+  }
+  // The burst may share its window with an admitted edge poll: the whole limit within one window is what counts.
+  const withinWindow = mostAdmittedWithinWindow(log, result.limit);
+  if (withinWindow >= result.limit.count) {
+    return `${withinWindow} of ours admitted within one ${result.limit.windowMs} ms window (${admitted} of them in the '${final.name}' burst)${note}`;
   }
   if (final.requests.some((r) => r.status !== 429 && !isSuccess(r.status))) {
     return inconclusive(
@@ -147,56 +160,70 @@ const firstRefusalOrSkip = (ctx: CheckContext, result: ProbeResult, bucket: Buck
   return authorised(refusal);
 };
 
+// Every 429 of the bucket is read, not only the first: any of them without integer seconds breaks the rule.
 const retryAfterWellFormed = async (ctx: CheckContext, bucket: BucketId): Promise<string> => {
   const result = await probe(ctx, bucket);
-  const over = firstRefusalOrSkip(ctx, result, bucket);
-  if (over.headers['retry-after'] === undefined) return fail('the 429 carries no Retry-After header');
-  const seconds = retryAfterSeconds(over);
-  const shown = retryAfterShown(over);
-  if (seconds === undefined) return fail(`Retry-After is '${shown}', not an integer number of seconds`);
-  const beyond = retryAfterBeyondWindow(seconds, result.limit.windowMs, shown);
-  if (beyond !== undefined) return warn(beyond);
-  return `Retry-After: ${shown} (window ${Math.ceil(result.limit.windowMs / 1000)} s)`;
+  const first = firstRefusalOrSkip(ctx, result, bucket);
+  const at = timesOf(result);
+  const form = retryAfterForm(bucketView(ctx, bucket, result), result.limit);
+  const named = (o: ObservedRequest) => `'${o.label}' (answered ${at(o.answered)})`;
+  if (form.malformed !== undefined) {
+    recordRequests(ctx, [form.malformed.request.request]);
+    return fail(`the 429 to ${named(form.malformed.request)} ${form.malformed.why}`);
+  }
+  if (form.beyond !== undefined) {
+    recordRequests(ctx, [form.beyond.request.request]);
+    return warn(`${form.beyond.why}: the 429 to ${named(form.beyond.request)}`);
+  }
+  return `Retry-After: ${retryAfterShown(first)} on the first 429, integer seconds within the window on all ${form.refusals} (window ${Math.ceil(result.limit.windowMs / 1000)} s)`;
 };
 
-// §7: "giving the seconds to wait before retrying".
+// §7: "giving the seconds to wait before retrying". Every 429 whose Retry-After harness waited out is tested by the
+// first request sent after it passed.
 const retryAfterHonoured = async (ctx: CheckContext, bucket: BucketId): Promise<string> => {
   const result = await probe(ctx, bucket);
-  firstRefusalOrSkip(ctx, result, bucket);
-  const { retryDeadline: deadline, retryAfterSeconds: seconds, firstRefusal } = result;
-  if (deadline === undefined || seconds === undefined || firstRefusal === undefined) {
+  const first = firstRefusalOrSkip(ctx, result, bucket);
+  const { limit } = result;
+  const honour = retryAfterHonour(bucketView(ctx, bucket, result), limit);
+  const after = (test: RetryAfterTest, t: number) =>
+    `${Math.round(t - test.refusal.answered)} ms after the 429 to '${test.refusal.label}' arrived`;
+  if (honour.broken !== undefined) {
+    const { refusal, retry, seconds } = honour.broken;
+    recordRequests(ctx, [refusal.request, retry.request]);
+    return fail(
+      `'${retry.label}', sent ${after(honour.broken, retry.sent)}, past its Retry-After of ${seconds} s plus ${retryToleranceMs(limit)} ms tolerance, still got 429, and no request in between can have taken the room`,
+    );
+  }
+  if (honour.honoured !== undefined) {
+    const { retry, seconds } = honour.honoured;
+    recordRequests(ctx, [retry.request]);
+    return `Retry-After ${seconds} s: '${retry.label}', sent ${after(honour.honoured, retry.sent)}, was admitted`;
+  }
+  const seconds = retryAfterSeconds(first);
+  if (seconds === undefined) {
     return skip(`no integer Retry-After to wait for (see LIMIT-RETRY-AFTER-${bucketTag(bucket)})`);
   }
-  const since = (t: number) => `${Math.round(t - firstRefusal.answered)} ms after the 429 arrived`;
-  const shown = retryAfterShown(firstRefusal.exchange!);
-  // A 401 was retried with a fresh token (the retry is logged too), so it says nothing about the limit.
-  const bySent = result.polls.filter((r) => r.status !== 401).sort((a, b) => a.sent - b.sent);
-  const admitted = bySent.find((r) => isSuccess(r.status));
-  const late = bySent.find((r) => r.sent >= deadline);
-  if (admitted !== undefined && (late === undefined || admitted.sent <= late.sent)) {
-    recordRequests(ctx, [admitted]);
-    return `Retry-After ${shown} s: the request sent ${since(admitted.sent)} was admitted`;
+  // Capacity came back before any Retry-After had passed: an edge poll was admitted.
+  const back = result.polls.find((r) => isSuccess(r.status));
+  if (back !== undefined && result.firstRefusal !== undefined) {
+    recordRequests(ctx, [back]);
+    return `Retry-After ${retryAfterShown(first)} s: '${back.label}', sent ${Math.round(back.sent - result.firstRefusal.answered)} ms after the first 429 arrived, was admitted`;
   }
-  if (late !== undefined && late.status === 429) {
-    recordRequests(ctx, [late]);
-    const spender = mayHaveSpentRoom(bucketView(ctx, bucket, result), firstRefusal, late);
-    if (spender !== undefined) {
-      return inconclusive(
-        `the request sent ${since(late.sent)}, past its Retry-After of ${shown} s, got 429, but '${spender.label}' (sent ${since(spender.sent)}, answered ${spender.status ?? 'nothing'}) may have spent the room it promised`,
-      );
-    }
-    return fail(
-      `the request sent ${since(late.sent)}, past its Retry-After of ${shown} s plus ${retryToleranceMs(result.limit)} ms tolerance, still got 429`,
+  if (honour.undecided !== undefined) {
+    const { retry, seconds, spender } = honour.undecided;
+    recordRequests(ctx, [retry.request]);
+    return inconclusive(
+      `'${retry.label}', sent ${after(honour.undecided, retry.sent)}, past its Retry-After of ${seconds} s, got 429, but '${spender!.label}' (answered ${after(honour.undecided, spender!.answered)}, ${spender!.status ?? 'no answer'}) may have spent the room it promised`,
     );
   }
   // The probe waits a window at most (a longer Retry-After is LIMIT-RETRY-AFTER's WARN), so it never sees one pass.
-  if (seconds * 1000 > result.limit.windowMs + retryToleranceMs(result.limit)) {
+  if (honour.waitable === 0) {
     return inconclusive(
-      `Retry-After ${shown} s is longer than the ${result.limit.windowMs / 1000} s window, which is as long as harness waits: whether a retry after it is admitted cannot be seen`,
+      `Retry-After ${retryAfterShown(first)} s is longer than the ${limit.windowMs / 1000} s window, which is as long as harness waits: whether a retry after it is admitted cannot be seen`,
     );
   }
   return inconclusive(
-    `no request went out after Retry-After (${shown} s) had passed: the probe's polls ran out (${result.polls.length} sent)`,
+    `no request went out after a Retry-After (first: ${retryAfterShown(first)} s) had passed: the probe's polls ran out (${result.polls.length} sent)`,
   );
 };
 

@@ -4,11 +4,11 @@
 import { sleep } from 'k6';
 import exec from 'k6/execution';
 import http from 'k6/http';
-import { tokenRequestsSent } from './lib/auth.ts';
 import { atPointer } from '../core/pointer.ts';
 import { summaryHtml } from '../core/report-html.ts';
 import { markedSummary } from '../core/summary-markers.ts';
 import { reportJson } from '../core/verdict.ts';
+import { tokenRequestsSent } from './lib/auth.ts';
 import {
   instances,
   phaseIndex,

@@ -135,6 +135,11 @@ const FAULT_LIST = [
   },
   { name: 'no-limit-schedule', clause: '§8 table', rule: 'GET /api/rules/schedule is never limited' },
   {
+    name: 'limit-penalty-box',
+    clause: '§8 table',
+    rule: 'GET /api/rules/schedule refuses for four windows after a refusal (Retry-After says so), so a client waiting for capacity is refused long past the window',
+  },
+  {
     name: 'issued-ids-unknown',
     clause: '§4',
     rule: 'the batch status, validation-result and rule status endpoints answer 404 even for ids the server issued',

@@ -54,6 +54,23 @@ const blocking = (state: LimitState, owner: string, blockedUntil: Map<string, nu
   },
 });
 
+/** Windows the limit-penalty-box fault keeps a bucket shut after a refusal: a gateway's penalty past the window. */
+const PENALTY_WINDOWS = 4;
+
+/** Under limit-penalty-box: a refusal shuts the bucket for four windows, whatever it has admitted since. */
+const penaltyBox = (state: LimitState, windowMs: number): LimitState => {
+  let shutUntil = Number.NEGATIVE_INFINITY;
+  return {
+    admit: (now) => {
+      if (now < shutUntil) return shutUntil - now;
+      const wait = state.admit(now);
+      if (wait <= 0) return wait;
+      shutUntil = now + PENALTY_WINDOWS * windowMs;
+      return shutUntil - now;
+    },
+  };
+};
+
 const MAX_PER_ID_WINDOWS = 10_000;
 
 /**
@@ -78,6 +95,11 @@ export const createLimiter = (
       if (!state) {
         state = newLimitState(route, settings);
         if (fault === 'limit-blocks-tenant') state = blocking(state, owner, blockedUntil);
+        if (fault === 'limit-penalty-box' && route.bucket === 'rules-schedule')
+          state = penaltyBox(
+            state,
+            settings.limits[route.bucket].per === 'second' ? 1000 : settings.minuteMs,
+          );
         shared.set(key, state);
       }
       return state;

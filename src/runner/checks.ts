@@ -2,9 +2,8 @@
 // preconditions, the grades it ends with, the probe and the bounds that grade it. Checks import this and the spec
 // data (src/spec) only, so the runner's own layout can change without touching them.
 export { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
-export { retryAfterBeyondWindow } from '../../core/retry-after.ts';
 export { type Exchange, isSuccess, issuedToken } from '../client/index.ts';
-export { clock, type LoggedRequest } from './bucket-log.ts';
+export { clock, type LoggedRequest, type ObservedRequest } from './bucket-log.ts';
 export type { CheckContext } from './context.ts';
 export { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
 export { fail, inconclusive, info, skip, skipByChoice, warn } from './grades.ts';
@@ -13,7 +12,7 @@ export {
   admittedInSpan,
   allRefused,
   isAdmitted,
-  mayHaveSpentRoom,
+  mostAdmittedWithinWindow,
   type Observation,
   refusedBelowLimit,
   relativeTo,
@@ -39,5 +38,6 @@ export {
   type Variant,
 } from './probe-result.ts';
 export { replayFor } from './repro.ts';
+export { type RetryAfterTest, retryAfterForm, retryAfterHonour } from './retry-evidence.ts';
 export type { Target } from './target.ts';
 export type { CheckDefinition, Lane } from './types.ts';

@@ -53,16 +53,18 @@ export const allRefused = (log: readonly Observation[]): string | undefined => {
 type Interval = Pick<Observation, 'sent' | 'answered'>;
 
 /**
- * A request not refused, sent after `refusal` arrived and before `retry` was answered (a 401 before its retry with a
- * fresh token, a 500, no answer, another check's success): it may have spent the room a Retry-After promised, so a
- * refused retry proves nothing about the Retry-After. Undefined when there was none.
+ * A request not refused that the server may have handled after `refusal` and before `retry` (answered after the
+ * refusal left, sent before the retry's answer: a poll or burst request still under way when the refusal came back,
+ * a 401 before its retry with a fresh token, a 500, no answer, another check's success): room may come back before
+ * the Retry-After says, whole seconds rounded up, and this request may have taken it, so a refused retry proves
+ * nothing about the Retry-After. Undefined when there was none.
  */
 export const mayHaveSpentRoom = <T extends Observation>(
   log: readonly T[],
   refusal: Interval,
   retry: Interval,
 ): T | undefined =>
-  log.find((o) => mayHaveCounted(o) && o.sent > refusal.answered && o.sent < retry.answered);
+  log.find((o) => mayHaveCounted(o) && o.answered > refusal.sent && o.sent < retry.answered);
 
 /** Times in evidence are shown relative to the first request of the probe: `+12 ms`, or `-680 ms` before it. */
 export const relativeTo =
@@ -229,6 +231,21 @@ export const admittedInSpan = (
   return undefined;
 };
 
+/**
+ * The most of our admitted requests handled within one window (sent at or after some t, answered by t + W): a
+ * limiter that admitted that many in a window admits the whole limit when it reaches it.
+ */
+export const mostAdmittedWithinWindow = (log: readonly Observation[], limit: LimitWindow): number => {
+  const admitted = log.filter(isAdmitted);
+  let most = 0;
+  for (const from of admitted) {
+    const until = from.sent + limit.windowMs;
+    const inside = admitted.filter((o) => o.sent >= from.sent && o.answered <= until).length;
+    most = Math.max(most, inside);
+  }
+  return most;
+};
+
 /** Where a fixed window's edge lies, if the limiter is one: after a refusal, before the first admit that follows. */
 export interface Edge {
   /** Sent time of the last request refused before the edge. */
@@ -266,7 +283,8 @@ export const edgeAfter = (
  * [by + k·W, after + (k+1)·W); an anchored one opens at our first request after idling a window.
  */
 export const edgeFreeFrom = (edge: Edge, windowMs: number, start: number, width = 0): EdgeFree => {
-  let windows = Math.max(1, Math.floor((start - edge.after) / windowMs));
+  // Window 0 (the one the edge opened) counts too: a stretch in it meets no edge, whatever was admitted before.
+  let windows = Math.max(0, Math.floor((start - edge.after) / windowMs));
   // One window later when the burst would not fit before the edge; if it fits in none (the edge is known too
   // loosely), the stretch still bounds the answers that come before its end.
   if (Math.max(start, edge.by + windows * windowMs) + width >= edge.after + (windows + 1) * windowMs)

@@ -18,8 +18,8 @@ const longestWindowMs = (target: Target): number =>
   Math.max(...Object.keys(BUCKETS).map((b) => target.limitOf(b as BucketId).windowMs));
 
 /**
- * About how long the probes take: the per-second buckets alone, then the rest side by side, each about three
- * windows (spend and edge, a quiet window, the fresh burst) and a repeat.
+ * About how long the probes take, with room to spare: the per-second buckets alone, then the rest side by side,
+ * each about a window (spend, edge, the fresh burst a window after the spend) and a repeat of the fresh burst.
  */
 const probesMs = (target: Target): number => 5 * (1000 + longestWindowMs(target));
 

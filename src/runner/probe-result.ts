@@ -55,9 +55,6 @@ export interface ProbeResult {
   readonly edge?: Edge;
   /** Retry-After of the first refusal, when integer seconds. */
   readonly retryAfterSeconds?: number;
-  /** When a request honouring that Retry-After (plus tolerance) had to be admitted. */
-  readonly retryDeadline?: number;
-  readonly afterEdge?: Burst;
   readonly fresh: readonly Burst[];
   readonly variants: ReadonlyMap<string, VariantResult>;
   /** The first answer other than 429 of each endpoint (routing checks read it). */

@@ -1,14 +1,15 @@
 // One measurement per bucket, shared by every limit check of that bucket (SPEC.md §8). It collects what the bounds
 // of limit-bounds.ts need to decide, whatever kind of limiter the target runs and wherever its window began:
-//   1. spend: once the bucket has been quiet for a window, a limit's worth plus one at once (and twice the limit
-//      if nothing was refused, to prove a missing limit);
+//   1. spend: once no request of ours to the bucket is under way, a limit's worth plus one at once (and twice the
+//      limit if nothing was refused, to prove a missing limit);
 //   2. edge: from the first 429, requests spaced out around its Retry-After until one is admitted: a fixed window
 //      begins there (and Retry-After is seen honoured or not);
-//   3. fresh: once quiet for a window, and where a fixed window would begin (from the edge), a limit's worth plus
-//      one at once: every faithful limiter admits the first N; repeated when it was refused below the limit;
-//   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides;
-//   5. after the next edge (found as in 2.): a limit's worth plus one at once: no faithful limiter admits them all.
-// The probe judges nothing; checks grade these observations.
+//   3. fresh: once the spend burst's answers are a window old, and where a fixed window has no edge (from 2.), a
+//      limit's worth plus two at once: every faithful limiter admits the first N; repeated when it was refused below
+//      the limit;
+//   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides.
+// Nothing here needs the bucket quiet to be sound: the bounds count every request logged, so earlier traffic only
+// makes a burst less decisive. The probe judges nothing; checks grade these observations.
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
 import { type Exchange, isSuccess, TargetError, TokenError } from '../client/index.ts';
 import type { EndpointSpec } from '../spec/index.ts';
@@ -40,7 +41,6 @@ import type { BucketLimit } from './target.ts';
 /** Beyond this, requests queue in the client and a burst stops being one. */
 const MAX_AT_ONCE = 1024;
 const POLL = 'edge poll';
-const AFTER_EDGE = 'after the edge';
 /** Edge polls: a bounded number, spaced finely around Retry-After, coarsely without one. */
 const MAX_POLLS = 80;
 
@@ -105,12 +105,21 @@ class BucketProbe {
     return { name, requests, ...(edgeFree ? { edgeFree } : {}), refusedBelowLimit: below } satisfies Burst;
   }
 
-  /** Waits until the bucket has had no request of ours under way or answered for a whole window. */
-  async quiet(why: string): Promise<number> {
-    const { log } = this.#session;
-    while (log.busy(this.#plan.bucket)) await sleep(10, this.#session.ended);
-    const margin = 20 + this.limit.windowMs / 100;
-    const at = log.lastAnswer(this.#plan.bucket) + this.limit.windowMs + margin;
+  /** Waits until no request of ours to the bucket is under way. */
+  async settled(): Promise<void> {
+    while (this.#session.log.busy(this.#plan.bucket)) await sleep(10, this.#session.ended);
+  }
+
+  /**
+   * Waits until every request of the bucket but `besides` (the edge polls: one at a time, mostly refused, and counted
+   * by the bounds where they were not) has been answered for a whole window.
+   */
+  async quiet(why: string, besides: readonly LoggedRequest[] = []): Promise<number> {
+    await this.settled();
+    const skipped = new Set(besides);
+    const answers = this.#session.log.entries(this.#plan.bucket).filter((r) => !skipped.has(r));
+    const last = answers.reduce((latest, r) => Math.max(latest, r.answered), Number.NEGATIVE_INFINITY);
+    const at = last + this.limit.windowMs + 20 + this.limit.windowMs / 100;
     await this.until(at, why);
     return Math.max(at, clock());
   }
@@ -120,11 +129,8 @@ class BucketProbe {
     if (ms > 0) await this.#ctx.wait(ms, why);
   }
 
-  /**
-   * Requests spaced out from just before `refused`'s Retry-After says capacity returns, until one is admitted or
-   * the window has passed; with `burstAfter`, that admitted answer starts a limit's worth plus one at once.
-   */
-  async edge(refused: LoggedRequest, deadline: number | undefined, burstAfter: boolean) {
+  /** Requests spaced out from just before `refused`'s Retry-After says capacity returns, until one is admitted or the window has passed. */
+  async edge(refused: LoggedRequest, deadline: number | undefined) {
     const seconds = refused.exchange && retryAfterSeconds(refused.exchange);
     const { windowMs } = this.limit;
     const spacing = seconds === undefined ? windowMs / 20 : Math.min(50, Math.max(10, windowMs / 40));
@@ -135,17 +141,10 @@ class BucketProbe {
     const stop = Math.max(deadline ?? 0, refused.answered + windowMs) + retryToleranceMs(this.limit);
     const shown = refused.exchange ? retryAfterShown(refused.exchange) : 'none';
     await this.until(start, `until Retry-After (${shown} s, a window at most) is nearly up`);
-    let admitted: ((requests: LoggedRequest[]) => void) | undefined;
-    const afterEdge = new Promise<LoggedRequest[]>((resolve) => {
-      admitted = resolve;
-    });
     let found = false;
     // Polls go out while earlier ones are pending, so a failure (no token, the run's end) is kept here and thrown
     // once they settle, rather than left as a rejection nobody handles yet.
     let failure: unknown;
-    const keep = (error: unknown) => {
-      failure ??= error;
-    };
     const polls = await this.logged(async () => {
       const pending: Promise<unknown>[] = [];
       const first = clock();
@@ -155,42 +154,35 @@ class BucketProbe {
         await sleep(due - clock(), this.#session.ended);
         if (found) break;
         pending.push(
-          this.fire(`${POLL} #${i + 1}`).then((exchange) => {
-            if (found || !isSuccess(exchange?.status)) return;
-            found = true;
-            if (!burstAfter) return admitted!([]);
-            // Right after the edge, before anything else can spend the new window.
-            const n = this.limit.count + 1;
-            void this.logged(() =>
-              Promise.all(Array.from({ length: n }, (_, j) => this.fire(`${AFTER_EDGE} #${j + 1}`))),
-            ).then(admitted!, (error: unknown) => {
-              keep(error);
-              admitted!([]);
-            });
-          }, keep),
+          this.fire(`${POLL} #${i + 1}`).then(
+            (exchange) => {
+              if (isSuccess(exchange?.status)) found = true;
+            },
+            (error: unknown) => {
+              failure ??= error;
+            },
+          ),
         );
       }
       await Promise.all(pending);
       if (failure !== undefined) throw failure;
     });
-    if (!found) return { polls };
-    const burst = await afterEdge;
-    if (failure !== undefined) throw failure;
-    // The two overlap in time, so each request is told by its label, not by which list caught it.
-    const all = [...new Set([...polls, ...burst])];
-    const labelled = (prefix: string) => all.filter((r) => r.label.startsWith(prefix));
-    const edgePolls = labelled(POLL);
+    const edgePolls = polls.filter((r) => r.label.startsWith(POLL));
     const [first] = this.view([refused]);
-    const edge = edgeAfter(first!, this.view(edgePolls), this.view(), this.limit);
-    return { polls: edgePolls, afterEdge: labelled(AFTER_EDGE), edge };
+    return { polls: edgePolls, edge: edgeAfter(first!, this.view(edgePolls), this.view(), this.limit) };
   }
 
   /**
-   * A fresh burst: after a quiet window, and where a fixed window would have just begun, with room before its end
-   * for a burst as wide as the spend burst was.
+   * A fresh burst: once the bucket's bursts are a window old, and where a fixed window would have no edge before a
+   * burst as wide as the spend burst was.
    */
-  async fresh(name: string, edge: Edge | undefined, width: number): Promise<Burst> {
-    const quietAt = await this.quiet('for the bucket to be quiet for a whole window');
+  async fresh(
+    name: string,
+    edge: Edge | undefined,
+    width: number,
+    polls: readonly LoggedRequest[],
+  ): Promise<Burst> {
+    const quietAt = await this.quiet('for the earlier bursts to be a whole window old', polls);
     const edgeFree = edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, quietAt, width);
     if (edgeFree !== undefined) await this.until(edgeFree.from, 'for the next window edge');
     // One past what bound (S) allows at once where a fixed window's edge is ruled out: the limit plus one.
@@ -228,7 +220,8 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
       }),
     ),
   );
-  await probe.quiet('for earlier requests to this bucket to leave its window');
+  // No wait for quiet: the bounds count whatever came before, and the fresh burst below is the one that must be.
+  await probe.settled();
   let spend = await probe.burst('spend', limit.count + 1);
   const origin = Math.min(...spend.requests.map((r) => r.sent));
   // Nothing refused yet: more than twice the limit at once, so a missing limit shows as more than any faithful
@@ -249,37 +242,35 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const seconds = firstRefusal.exchange && retryAfterSeconds(firstRefusal.exchange);
   const retryDeadline =
     seconds === undefined ? undefined : firstRefusal.answered + seconds * 1000 + retryToleranceMs(limit);
-  const { polls, edge } = await probe.edge(firstRefusal, retryDeadline, false);
+  const { polls, edge } = await probe.edge(firstRefusal, retryDeadline);
 
   const width = Math.max(...spend.requests.map((r) => r.answered)) - origin;
-  const fresh = [await probe.fresh('fresh', edge, width)];
-  // Still nothing refused (a limit set too high): more at once, so the next edge can be found from a refusal.
+  const fresh = [await probe.fresh('fresh', edge, width, polls)];
+  // Still nothing refused (a limit set too high): more at once, past what a stretch may admit without an edge.
   const overflow = fresh[0]!.requests.some((r) => r.status === 429)
     ? []
     : (await probe.burst('fresh, more', limit.count + 1)).requests;
-  const freshRefusal = firstAnswered([...fresh[0]!.requests, ...overflow], (r) => r.status === 429);
+  // Right after the fresh burst is refused, inside the stretch it found free of a fixed window's edge: a variant that
+  // shares the bucket must be refused, and one with a limit of its own shows as more than one window admits.
   const variants = new Map<string, VariantResult>();
-  let afterEdge: Burst | undefined;
-  if (freshRefusal !== undefined) {
+  if ([...fresh[0]!.requests, ...overflow].some((r) => r.status === 429)) {
     for (const [i, variant] of plan.variants.entries()) {
       const options = variantOptions[i];
       // A variant whose options could not be had (no second id) is left out; its check says why.
       if (options !== undefined) variants.set(variant.name, await probe.variant(variant, options));
     }
-    const next = await probe.edge(freshRefusal, undefined, true);
-    if (next.afterEdge) afterEdge = { name: AFTER_EDGE, requests: next.afterEdge, refusedBelowLimit: false };
   }
-  // Refused below the limit in the fresh burst but not before: repeated, so two in a row decide.
-  if (fresh[0]!.refusedBelowLimit && !spend.refusedBelowLimit)
-    fresh.push(await probe.fresh('fresh, again', edge, width));
+  // Refused below the limit in the fresh burst but not before (in the spend burst or a poll): repeated, so two in
+  // a row decide.
+  const pollRefusedBelow = refusedBelowLimit(probe.view(), limit, probe.view(polls)) !== undefined;
+  if (fresh[0]!.refusedBelowLimit && !spend.refusedBelowLimit && !pollRefusedBelow)
+    fresh.push(await probe.fresh('fresh, again', edge, width, polls));
   return {
     ...base,
     firstRefusal,
     polls,
     ...(edge ? { edge } : {}),
     ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }),
-    ...(retryDeadline === undefined ? {} : { retryDeadline }),
-    ...(afterEdge ? { afterEdge } : {}),
     fresh,
     variants,
     unauthorised: probe.unauthorised,

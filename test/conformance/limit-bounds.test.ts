@@ -12,6 +12,7 @@ import {
   edgeFreeFrom,
   type LimitWindow,
   mayHaveSpentRoom,
+  mostAdmittedWithinWindow,
   type Observation,
   refusedBelowLimit,
 } from '../../src/runner/limit-bounds.ts';
@@ -199,6 +200,23 @@ describe('the bounds, one by one', () => {
     expect(allRefused([])).toBeUndefined();
   });
 
+  it('counts the whole limit admitted within one window across an edge poll and the burst after it', () => {
+    // A poll admitted, then one of the burst a little later: two within 1000 ms, though no burst held two.
+    const log = [o(0, 10, 200), o(500, 510, 200), o(520, 530, 429)];
+    expect(mostAdmittedWithinWindow(log, limit)).toBe(2);
+    // A window apart, or not ours: one at most.
+    expect(mostAdmittedWithinWindow([o(0, 10, 200), o(1005, 1015, 200)], limit)).toBe(1);
+    expect(mostAdmittedWithinWindow([o(0, 10, 200), { ...o(20, 30, 200), ours: false }], limit)).toBe(1);
+  });
+
+  it('places a fresh burst in the window an observed edge opened when it fits there, else a window later', () => {
+    const edge = { after: 100, by: 150 };
+    // Starting 300 ms after the edge, a 200 ms burst ends before the window that opened there can (after + W).
+    expect(edgeFreeFrom(edge, 1000, 450, 200)).toEqual({ from: 450, until: 1100 });
+    // Too wide to fit before that window ends: the next one.
+    expect(edgeFreeFrom(edge, 1000, 450, 700)).toEqual({ from: 1150, until: 2100 });
+  });
+
   it('a retry refused after its Retry-After proves nothing when a request in between may have spent the room', () => {
     const refusal = o(0, 10, 429);
     const retry = o(1200, 1210, 429);
@@ -208,9 +226,13 @@ describe('the bounds, one by one', () => {
       const between = { ...o(600, 610, 0), status };
       expect(mayHaveSpentRoom([refusal, between, retry], refusal, retry)).toBe(between);
     }
-    // Sent before the refusal arrived (the burst it ended) or after the retry's answer: not in between.
-    const burst = o(5, 20, 200);
+    // Answered before the refusal left, or sent after the retry's answer: handled outside the stretch.
+    const before = o(-30, -5, 200);
     const after = o(1300, 1310, 200);
-    expect(mayHaveSpentRoom([refusal, burst, retry, after], refusal, retry)).toBeUndefined();
+    expect(mayHaveSpentRoom([before, refusal, retry, after], refusal, retry)).toBeUndefined();
+    // Still under way when the refusal came back (a poll sent just before it, far away): the server may have handled
+    // it after the room came back, earlier than the rounded-up Retry-After said, and admitted it there.
+    const underWay = o(8, 420, 200);
+    expect(mayHaveSpentRoom([refusal, underWay, retry], refusal, retry)).toBe(underWay);
   });
 });

@@ -38,6 +38,7 @@ const LIMIT_FAULTS: FaultName[] = [
   'wrong-limit-execute',
   'wrong-limit-transaction',
   'no-limit-schedule',
+  'limit-penalty-box',
 ];
 
 describe('fault catalogue', () => {

@@ -107,6 +107,12 @@ export const PROBES: Record<FaultName, Probe> = {
   'wrong-limit-execute': exactLimit('POST /api/rules/execute', 'rules-execute'),
   'wrong-limit-transaction': exactLimit(TX, 'transaction-event'),
   'no-limit-schedule': exactLimit('GET /api/rules/schedule', 'rules-schedule'),
+  // A window after the limit was spent, with nothing sent meanwhile, capacity is back.
+  'limit-penalty-box': async (t) => {
+    await t.burst(limitOf(t, 'rules-schedule') + 1, 'GET /api/rules/schedule');
+    t.clock.advance(t.server.options.minuteMs + 1);
+    return admitted((await t.call('GET /api/rules/schedule')).status);
+  },
   'issued-ids-unknown': async (t) => {
     const { batch_id: id } = (await t.call(UPLOAD)).json as { batch_id: string };
     return (await t.call(STATUS, { id })).status === 200;

@@ -1,0 +1,97 @@
+// What every 429 of a bucket says of its Retry-After (SPEC.md §8 rule 2, §7's 429 row): whether each carries one in
+// integer seconds, and whether a request of ours sent after one had passed was admitted. Every refusal of the run is
+// graded, not only the probe's first: a burst that ran on past its first 429, an edge poll, a variant, a later burst.
+import { retryAfterBeyondWindow } from '../../core/retry-after.ts';
+import type { ObservedRequest } from './bucket-log.ts';
+import { isAdmitted, isRefused, type LimitWindow, mayHaveSpentRoom } from './limit-bounds.ts';
+import { retryAfterSeconds, retryAfterShown, retryToleranceMs } from './probe-result.ts';
+import type { BucketLimit } from './target.ts';
+
+export interface RetryAfterForm {
+  /** The 429s read, with an answer to read. */
+  readonly refusals: number;
+  /** The first 429 with no Retry-After, or one not in integer seconds, and why. */
+  readonly malformed?: { readonly request: ObservedRequest; readonly why: string };
+  /** The first 429 whose Retry-After is longer than the window (a WARN). */
+  readonly beyond?: { readonly request: ObservedRequest; readonly why: string };
+}
+
+const refusalsOf = (log: readonly ObservedRequest[]) =>
+  log.filter((o) => isRefused(o) && o.request.exchange !== undefined).sort((a, b) => a.answered - b.answered);
+
+export const retryAfterForm = (log: readonly ObservedRequest[], limit: LimitWindow): RetryAfterForm => {
+  const refusals = refusalsOf(log);
+  let malformed: RetryAfterForm['malformed'];
+  let beyond: RetryAfterForm['beyond'];
+  for (const request of refusals) {
+    const exchange = request.request.exchange!;
+    const seconds = retryAfterSeconds(exchange);
+    if (exchange.headers['retry-after'] === undefined)
+      malformed ??= { request, why: 'carries no Retry-After header' };
+    else if (seconds === undefined)
+      malformed ??= {
+        request,
+        why: `has Retry-After '${retryAfterShown(exchange)}', not an integer number of seconds`,
+      };
+    else {
+      const why = retryAfterBeyondWindow(seconds, limit.windowMs, retryAfterShown(exchange));
+      if (why !== undefined) beyond ??= { request, why };
+    }
+  }
+  return { refusals: refusals.length, ...(malformed ? { malformed } : {}), ...(beyond ? { beyond } : {}) };
+};
+
+/** A 429 and the first request of ours sent once its Retry-After (plus tolerance) had passed. */
+export interface RetryAfterTest {
+  readonly refusal: ObservedRequest;
+  readonly seconds: number;
+  readonly retry: ObservedRequest;
+  /** A request not refused in between, which may have taken the room the Retry-After promised. */
+  readonly spender?: ObservedRequest;
+}
+
+export interface RetryAfterHonour {
+  /** Refused past its Retry-After, nothing in between that could have taken the room: a FAIL. */
+  readonly broken?: RetryAfterTest;
+  /** Admitted past its Retry-After. */
+  readonly honoured?: RetryAfterTest;
+  /** Refused past its Retry-After, but something else may have taken the room. */
+  readonly undecided?: RetryAfterTest;
+  /** Integer Retry-Afters no longer than a window plus the tolerance: the ones harness waits out. */
+  readonly waitable: number;
+}
+
+/**
+ * Every 429 with an integer Retry-After the probe can wait out, tested by the first request sent after it passed (a
+ * 401, retried at once with a fresh token, is no test). The first broken one is the FAIL's evidence.
+ */
+export const retryAfterHonour = (log: readonly ObservedRequest[], limit: BucketLimit): RetryAfterHonour => {
+  const tolerance = retryToleranceMs(limit);
+  const candidates = log.filter((o) => o.status !== 401).sort((a, b) => a.sent - b.sent);
+  let broken: RetryAfterTest | undefined;
+  let honoured: RetryAfterTest | undefined;
+  let undecided: RetryAfterTest | undefined;
+  let waitable = 0;
+  for (const refusal of refusalsOf(log)) {
+    const seconds = retryAfterSeconds(refusal.request.exchange!);
+    if (seconds === undefined || seconds * 1000 > limit.windowMs + tolerance) continue;
+    waitable += 1;
+    const deadline = refusal.answered + seconds * 1000 + tolerance;
+    const retry = candidates.find((o) => o.sent >= deadline);
+    if (retry === undefined) continue;
+    if (isAdmitted(retry)) {
+      honoured ??= { refusal, seconds, retry };
+      continue;
+    }
+    if (!isRefused(retry)) continue;
+    const spender = mayHaveSpentRoom(log, refusal, retry);
+    if (spender === undefined) broken ??= { refusal, seconds, retry };
+    else undecided ??= { refusal, seconds, retry, spender };
+  }
+  return {
+    waitable,
+    ...(broken ? { broken } : {}),
+    ...(honoured ? { honoured } : {}),
+    ...(undecided ? { undecided } : {}),
+  };
+};
