@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
-import { harness, profileFor, secretsOf, tmp } from './run.ts';
+import { harness, profileFor, SIDE_BY_SIDE, secretsOf, tmp } from './run.ts';
 
 const conformance = async (server: RunningReferenceServer, args: string[]) => {
   const { file, env } = profileFor(server);
@@ -74,7 +74,8 @@ describe('harness conformance against the faithful reference server', () => {
   });
 });
 
-describe('harness conformance against broken targets', () => {
+// Each run below has a server of its own (or none): they go side by side, as many at once as run.ts allows.
+describe.concurrent('harness conformance against broken targets', SIDE_BY_SIDE, () => {
   it.each([
     ['missing-token-accepted', [], 1, /^FAIL\s+AUTH-BEARER-MISSING/m],
     ['no-cache-control', [], 0, /^WARN\s+AUTH-TOKEN-NO-STORE/m],
@@ -155,7 +156,7 @@ describe('harness conformance against broken targets', () => {
   });
 });
 
-describe('harness conformance, bad input', () => {
+describe.concurrent('harness conformance, bad input', SIDE_BY_SIDE, () => {
   it.each([
     [['--only', 'NO-SUCH-CHECK'], '--only: unknown check ID or tag: NO-SUCH-CHECK'],
     [['--base-url', 'http://127.0.0.1:9'], '--base-url without --profile needs CLIENT_ID and CLIENT_SECRET'],

@@ -1,9 +1,11 @@
 // What a newcomer meets first: --help with examples and plain defaults, durations as people write them, and the
 // flags-only path able to state side_effects off loopback. Nothing here sends a request off loopback.
 import { describe, expect, it } from 'vitest';
-import { harness } from './run.ts';
+import { harness, SIDE_BY_SIDE } from './run.ts';
 
-describe('--help', () => {
+// No test below shares state with another or times anything but its own process: they run side by side, as many
+// at once as run.ts allows.
+describe.concurrent('--help', SIDE_BY_SIDE, () => {
   it('conformance: examples, defaults as typed, and the exit table once', async () => {
     const { status, stdout } = await harness(['conformance', '--help']);
     expect(status).toBe(0);
@@ -29,7 +31,7 @@ describe('--help', () => {
   });
 });
 
-describe('durations as people write them', () => {
+describe.concurrent('durations as people write them', SIDE_BY_SIDE, () => {
   it('--deadline 1h is an hour', async () => {
     const { status, stdout } = await harness(['conformance', '--dry-run', '--deadline', '1h']);
     expect(status).toBe(0);
@@ -45,7 +47,7 @@ describe('durations as people write them', () => {
   });
 });
 
-describe('--side-effects, for a target given by flags alone', () => {
+describe.concurrent('--side-effects, for a target given by flags alone', SIDE_BY_SIDE, () => {
   const offLoopback = [
     'conformance',
     '--base-url',

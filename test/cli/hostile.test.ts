@@ -9,7 +9,7 @@ import { MAX_PROFILE_BYTES } from '../../src/profile/read.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { conformanceErrors } from '../../src/report/write.ts';
 import { startHostile } from '../support/hostile.ts';
-import { harness, tmp } from './run.ts';
+import { harness, SIDE_BY_SIDE, tmp } from './run.ts';
 
 const PROFILE = `base_url: http://127.0.0.1:9
 auth_url: http://127.0.0.1:9/oauth2/token
@@ -32,7 +32,9 @@ const expectUsageError = (result: { status: number | null; stderr: string }, lin
   expect(lines[0]).toMatch(line);
 };
 
-describe('an unusable --report-dir', () => {
+// No test below shares state with another or times anything but its own process: they run side by side, as many
+// at once as run.ts allows.
+describe.concurrent('an unusable --report-dir', SIDE_BY_SIDE, () => {
   it('under a regular file: exit 2 naming the file, before anything runs', async () => {
     const file = join(tmp(), 'a-file');
     writeFileSync(file, '');
@@ -59,7 +61,7 @@ describe('an unusable --report-dir', () => {
   );
 });
 
-describe('a bad profile or command line', () => {
+describe.concurrent('a bad profile or command line', SIDE_BY_SIDE, () => {
   it('refuses a profile over the size cap unparsed, naming it', async () => {
     const file = profileFile(`${PROFILE}# ${'x'.repeat(MAX_PROFILE_BYTES)}\n`);
     const result = await harness(['conformance', '--profile', file], {}, 30_000);

@@ -1,7 +1,7 @@
 // Runs the real `harness` binary, as a user would.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import type { RunningReferenceServer } from '../../src/reference/index.ts';
@@ -15,19 +15,51 @@ export interface Finished {
   readonly stderr: string;
 }
 
+export interface Timed extends Finished {
+  /** From the start of the process to its exit, leaving out any wait for a slot. */
+  readonly wallMs: number;
+}
+
+/**
+ * At most one harness process per core at once, however many tests run concurrently: the runs time windows, and a
+ * run starved of CPU could miss its timing. A freed slot passes straight to the next waiting run.
+ */
+const SLOTS = availableParallelism();
+let busy = 0;
+const waiting: (() => void)[] = [];
+const acquire = async (): Promise<void> => {
+  if (busy < SLOTS) busy++;
+  else await new Promise<void>((take) => waiting.push(take));
+};
+const release = () => {
+  const next = waiting.shift();
+  if (next) next();
+  else busy--;
+};
+
+/** For concurrent tests that run harness: a test's time includes its wait for a slot behind the runs ahead of it. */
+export const SIDE_BY_SIDE = { timeout: 180_000 };
+
 /** Asynchronous on purpose: a synchronous spawn would freeze an in-process server the command talks to. */
-export const harness = (
+export const harness = async (
   args: string[],
   env: NodeJS.ProcessEnv = {},
   timeoutMs = 120_000,
-): Promise<Finished> =>
-  new Promise((resolve) => {
-    const options = { env: { ...process.env, ...env }, timeout: timeoutMs };
-    execFile(process.execPath, [BIN, ...args], options, (error, stdout, stderr) => {
-      const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ status, stdout, stderr });
+): Promise<Timed> => {
+  await acquire();
+  const started = performance.now();
+  try {
+    return await new Promise((resolve) => {
+      const options = { env: { ...process.env, ...env }, timeout: timeoutMs };
+      execFile(process.execPath, [BIN, ...args], options, (error, stdout, stderr) => {
+        const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ status, stdout, stderr, wallMs: performance.now() - started });
+      });
     });
-  });
+  } finally {
+    release();
+  }
+};
 
 /** Starts a long-running command and resolves once its stdout or stderr matches `ready`. */
 export const startHarness = (

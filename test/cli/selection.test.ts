@@ -4,7 +4,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { conformanceErrors } from '../../src/report/write.ts';
-import { harness, tmp } from './run.ts';
+import { harness, SIDE_BY_SIDE, tmp } from './run.ts';
 
 describe('harness conformance --only AUTH-TOKEN-TYPE', () => {
   let run: Awaited<ReturnType<typeof harness>>;
@@ -41,7 +41,9 @@ describe('harness conformance --only AUTH-TOKEN-TYPE', () => {
   });
 });
 
-describe('names --only and --skip take', () => {
+// No test below shares state with another or times anything but its own process: they run side by side, as many
+// at once as run.ts allows.
+describe.concurrent('names --only and --skip take', SIDE_BY_SIDE, () => {
   it('an unknown ID names the one meant, on one line, exit 2', async () => {
     const result = await harness(['conformance', '--only', 'AUTH-TOKEN-TYP']);
     expect(result.status).toBe(2);

@@ -8,7 +8,7 @@ import { loadProfile } from '../../src/profile/read.ts';
 import { FAULTS } from '../../src/reference/index.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { findToxiproxy } from '../../src/testbed/toxiproxy.ts';
-import { harness, startHarness } from './run.ts';
+import { harness, SIDE_BY_SIDE, startHarness } from './run.ts';
 
 describe('harness serve', () => {
   const profileFile = join(mkdtempSync(join(tmpdir(), 'harness-serve-')), 'profile.yaml');
@@ -107,7 +107,9 @@ describe('harness serve --tokens jwt', () => {
   });
 });
 
-describe('harness serve, bad input', () => {
+// No test below shares state with another or times anything but its own process: they run side by side, as many
+// at once as run.ts allows.
+describe.concurrent('harness serve, bad input', SIDE_BY_SIDE, () => {
   it.each([
     [['serve', '--fault', 'nope'], "option '--fault <name>' argument 'nope' is invalid"],
     [['serve', '--port', '70000'], "option '--port <n>' argument '70000' is invalid"],

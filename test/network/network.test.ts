@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
-import { type Finished, harness, profileFor, tmp } from '../cli/run.ts';
+import { type Finished, harness, profileFor, SIDE_BY_SIDE, tmp } from '../cli/run.ts';
 import { makePki, type Pki } from './pki.ts';
-import { startProxy, type TestProxy } from './proxy.ts';
+import { startProxy } from './proxy.ts';
 
 /** Token checks, every endpoint, and one bucket's probe: a burst of 120 through the proxy and the TLS in it. */
 const SOME_CHECKS = ['--only', 'token,endpoints,rules-schedule'];
@@ -23,21 +23,33 @@ const NO_PROXY_ENV = {
 };
 
 let pki: Pki;
-let https: RunningReferenceServer;
-let mutual: RunningReferenceServer;
-let proxy: TestProxy;
+const running: { close(): Promise<void> }[] = [];
 
-beforeAll(async () => {
+beforeAll(() => {
   pki = makePki(tmp());
-  const pem = (file: string) => readFileSync(file);
-  const tls = { cert: pem(pki.serverCert), key: pem(pki.serverKey) };
-  https = await startReferenceServer({ minuteMs: 2000, tls });
-  mutual = await startReferenceServer({ minuteMs: 2000, tls: { ...tls, clientCa: pem(pki.ca) } });
-  proxy = await startProxy();
 });
 afterAll(async () => {
-  await Promise.all([https?.close(), mutual?.close(), proxy?.close()]);
+  await Promise.all(running.map((r) => r.close()));
 });
+
+// A server (and proxy) of its own for each test: the tests run side by side, and a run spends the tenant's bucket.
+const started = async <T extends { close(): Promise<void> }>(start: Promise<T>): Promise<T> => {
+  const service = await start;
+  running.push(service);
+  return service;
+};
+const pem = (file: string) => readFileSync(file);
+const httpsServer = () =>
+  started(
+    startReferenceServer({ minuteMs: 2000, tls: { cert: pem(pki.serverCert), key: pem(pki.serverKey) } }),
+  );
+const mutualServer = () =>
+  started(
+    startReferenceServer({
+      minuteMs: 2000,
+      tls: { cert: pem(pki.serverCert), key: pem(pki.serverKey), clientCa: pem(pki.ca) },
+    }),
+  );
 
 const conformance = async (
   server: RunningReferenceServer,
@@ -62,9 +74,9 @@ const passed = (run: Finished) => {
   expect(run.stdout).toMatch(/^summary: \d+ checks in [\d.]+ s: 0 FAIL, 0 INCONCLUSIVE, 0 WARN, \d+ SKIP/m);
 };
 
-describe('HTTPS with a private CA', SLOW, () => {
+describe.concurrent('HTTPS with a private CA', SIDE_BY_SIDE, () => {
   it('refuses a certificate it cannot verify before any check, naming the TLS failure', async () => {
-    const run = await conformance(https, []);
+    const run = await conformance(await httpsServer(), []);
     expect(run.status).toBe(3);
     expect(run.stderr).toMatch(
       /^harness: target unreachable, no check run: https:\/\/127\.0\.0\.1:\d+\/: TLS failure/m,
@@ -72,15 +84,15 @@ describe('HTTPS with a private CA', SLOW, () => {
   });
 
   it('with --ca, fetches tokens and runs the checks', async () => {
-    passed(await conformance(https, ['--ca', pki.ca]));
+    passed(await conformance(await httpsServer(), ['--ca', pki.ca]));
   });
 
   it('with another CA, still refuses', async () => {
-    expect((await conformance(https, ['--ca', pki.otherCa])).status).toBe(3);
+    expect((await conformance(await httpsServer(), ['--ca', pki.otherCa])).status).toBe(3);
   });
 
   it('with --insecure, runs with a loud warning, and the run is not certifiable', async () => {
-    const run = await conformance(https, ['--insecure']);
+    const run = await conformance(await httpsServer(), ['--insecure']);
     passed(run);
     expect(run.stderr).toMatch(/^harness: WARNING: TLS certificate verification is OFF/m);
     expect(run.report().notCertifiable).toContain(
@@ -89,15 +101,24 @@ describe('HTTPS with a private CA', SLOW, () => {
   });
 });
 
-describe('mutual TLS', SLOW, () => {
+describe.concurrent('mutual TLS', SIDE_BY_SIDE, () => {
   it('without a client certificate, the handshake fails and nothing runs', async () => {
-    const run = await conformance(mutual, ['--ca', pki.ca]);
+    const run = await conformance(await mutualServer(), ['--ca', pki.ca]);
     expect(run.status).toBe(3);
     expect(run.stderr).toMatch(/target unreachable, no check run/);
   });
 
   it('with --cert and --key, fetches tokens and runs the checks', async () => {
-    passed(await conformance(mutual, ['--ca', pki.ca, '--cert', pki.clientCert, '--key', pki.clientKey]));
+    passed(
+      await conformance(await mutualServer(), [
+        '--ca',
+        pki.ca,
+        '--cert',
+        pki.clientCert,
+        '--key',
+        pki.clientKey,
+      ]),
+    );
   });
 
   it('takes the same from the profile, files relative to it', async () => {
@@ -108,7 +129,7 @@ describe('mutual TLS', SLOW, () => {
       [pki.clientKey, 'client.key'],
     ] as const)
       copyFileSync(from, join(dir, to));
-    const { file, env } = profileFor(mutual);
+    const { file, env } = profileFor(await mutualServer());
     const profile = join(dir, 'profile.yaml');
     writeFileSync(
       profile,
@@ -122,7 +143,7 @@ describe('mutual TLS', SLOW, () => {
   });
 
   it('names a missing key, a missing file and a file that is no certificate, with exit 2', async () => {
-    const { file, env } = profileFor(mutual);
+    const { file, env } = profileFor(await mutualServer());
     const missingKey = await harness(['conformance', '--profile', file, '--cert', pki.clientCert], env);
     expect(missingKey.status).toBe(2);
     expect(missingKey.stderr.trim()).toBe(
@@ -138,15 +159,15 @@ describe('mutual TLS', SLOW, () => {
   });
 });
 
-describe('through a forward proxy', SLOW, () => {
+describe.concurrent('through a forward proxy', SIDE_BY_SIDE, () => {
   it('tunnels every request through HTTPS_PROXY, mutual TLS inside the tunnel', async () => {
-    const before = proxy.tunnels.length;
+    const [proxy, mutual] = await Promise.all([started(startProxy()), mutualServer()]);
     // The profile names a port that leads to the server only through the proxy.
     const hidden = await proxy.behind(mutual.baseUrl);
     const mtls = ['--ca', pki.ca, '--cert', pki.clientCert, '--key', pki.clientKey];
     const run = await conformance(mutual, mtls, { HTTPS_PROXY: proxy.url }, hidden);
     passed(run);
-    const tunnels = proxy.tunnels.slice(before);
+    const tunnels = proxy.tunnels;
     expect(tunnels.length).toBeGreaterThan(0);
     expect(new Set(tunnels)).toEqual(new Set([new URL(hidden).host]));
     expect(proxy.direct()).toBe(0);
@@ -156,22 +177,27 @@ describe('through a forward proxy', SLOW, () => {
   });
 
   it('goes direct for a host in NO_PROXY', async () => {
-    const before = proxy.tunnels.length;
+    const proxy = await started(startProxy());
     passed(
-      await conformance(https, ['--ca', pki.ca], { HTTPS_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' }),
+      await conformance(await httpsServer(), ['--ca', pki.ca], {
+        HTTPS_PROXY: proxy.url,
+        NO_PROXY: 'localhost,127.0.0.1',
+      }),
     );
-    expect(proxy.tunnels.length).toBe(before);
+    expect(proxy.tunnels).toEqual([]);
   });
 
   it('reports a proxy that refuses the tunnel as an unreachable target', async () => {
-    const run = await conformance(https, ['--ca', pki.ca], { HTTPS_PROXY: 'http://127.0.0.1:9' });
+    const run = await conformance(await httpsServer(), ['--ca', pki.ca], {
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+    });
     expect(run.status).toBe(3);
   });
 });
 
 describe('harness load over mutual TLS', SLOW, () => {
   const load = async (flags: string[]) => {
-    const { file, env } = profileFor(mutual);
+    const { file, env } = profileFor(await mutualServer());
     const reports = tmp();
     const args = [
       'load',
