@@ -35,12 +35,12 @@ describe('operatorJobs', () => {
   });
 
   it('writes each Service IP as the reference does, and the resumes in runner order, so runs compare', () => {
-    const curl = 'curl http://10.96.0.12:6565/v1/status;curl http://10.96.0.1:6565/v1/status';
+    const curl = 'curl http://127.0.96.12:6565/v1/status;curl http://127.0.96.1:6565/v1/status';
     const observed = operatorJobs(
       [job('t-starter', 'starter', ['sh', '-c', curl])],
       new Map([
-        ['10.96.0.1', 't-service-1'],
-        ['10.96.0.12', 't-service-2'],
+        ['127.0.96.1', 't-service-1'],
+        ['127.0.96.12', 't-service-2'],
       ]),
     );
     expect(observed.starter?.command[2]).toBe(
