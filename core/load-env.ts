@@ -171,22 +171,20 @@ const VARIABLES: Variables = {
 /** The environment variable that carries a setting (for messages and documentation). */
 export const loadEnvName = (key: keyof LoadSettings): Name => VARIABLES[key].name;
 
-/** Node's side: the variables for one k6 process; a setting left undefined is left out. */
-export const encodeLoadEnv = (settings: LoadSettings): Record<Name, string> => {
-  const env: Record<Name, string> = {};
-  for (const key of Object.keys(VARIABLES) as (keyof LoadSettings)[]) {
-    const { name, codec } = VARIABLES[key];
-    const value = settings[key];
-    if (value !== undefined) env[name] = (codec as Codec<typeof value>).encode(value);
-  }
-  return env;
-};
-
 /** One setting as its variable and value: the k6-operator manifests set them one by one, beside ConfigMap keys. */
 export const loadEnvVar = <K extends keyof LoadSettings>(
   key: K,
   value: NonNullable<LoadSettings[K]>,
 ): [Name, string] => [VARIABLES[key].name, (VARIABLES[key].codec as Codec<typeof value>).encode(value)];
+
+/** Node's side: the variables for one k6 process; a setting left undefined is left out. */
+export const encodeLoadEnv = (settings: LoadSettings): Record<Name, string> =>
+  Object.fromEntries(
+    (Object.keys(VARIABLES) as (keyof LoadSettings)[]).flatMap((key) => {
+      const value = settings[key];
+      return value === undefined ? [] : [loadEnvVar(key, value)];
+    }),
+  );
 
 /** k6's side: one setting from `__ENV` (empty counts as unset); a required one missing or any malformed throws. */
 export const decodeLoadEnv = <K extends keyof LoadSettings>(
