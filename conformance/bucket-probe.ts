@@ -28,11 +28,14 @@ export const probePlan = (target: Target, bucket: BucketId): ProbePlan => ({
 
 /** Edge polls at most (see probe.ts). */
 const POLLS = 80;
+/** A 429 and the request sent once its Retry-After has passed (see probe.ts). */
+const RETRY_TEST = 2;
 
 /**
  * A bucket's probe, per endpoint, round-robin: the spend burst (a limit plus one), the fresh one (plus two), and on
  * the first endpoint the variants. The margin covers what runs only when needed: twice the limit twice more when
- * nothing was refused, a repeated fresh burst, more when it drew no 429, the edge polls, a variant's limit's worth.
+ * nothing was refused, a repeated fresh burst, more when it drew no 429, the edge polls, a variant's limit's worth, the
+ * Retry-After test.
  */
 export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
   const { count } = target.limitOf(bucket);
@@ -49,7 +52,7 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
       share(count + 2) +
       share(count + 1) +
       share(POLLS) +
-      (i === 0 ? variants.length * count : 0),
+      (i === 0 ? variants.length * count + RETRY_TEST : 0),
   }));
 };
 

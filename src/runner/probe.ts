@@ -7,7 +7,8 @@
 //   3. fresh: once the spend burst's answers are a window old, and where a fixed window has no edge (from 2.), a
 //      limit's worth plus two at once: every faithful limiter admits the first N; repeated when it was refused below
 //      the limit;
-//   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides.
+//   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides;
+//   5. retry test: where no Retry-After was yet seen short, one more 429, waited out when it is short.
 // Nothing here needs the bucket quiet to be sound: the bounds count every request logged, so earlier traffic only
 // makes a burst less decisive. The probe judges nothing; checks grade these observations.
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
@@ -35,12 +36,14 @@ import {
   type VariantResult,
 } from './probe-result.ts';
 import { sleep } from './progress.ts';
+import { retryAfterHonour } from './retry-evidence.ts';
 import { type CallOptions, noTokenReason, type Session } from './session.ts';
 import type { BucketLimit } from './target.ts';
 
 /** Beyond this, requests queue in the client and a burst stops being one. */
 const MAX_AT_ONCE = 1024;
 const POLL = 'edge poll';
+const RETRY_TEST = 'retry test';
 /** Edge polls: a bounded number, spaced finely around Retry-After, coarsely without one. */
 const MAX_POLLS = 80;
 
@@ -189,6 +192,23 @@ class BucketProbe {
     return this.burst(name, mostAdmittedInSpan(this.limit, 0, true) + 1, edgeFree);
   }
 
+  /**
+   * One more 429 whose Retry-After is waited out, where none yet showed it short: a 429 that came near its window's
+   * end has a true wait within the tolerance, so one alone can miss a Retry-After too short. It waits only for a
+   * Retry-After of at most half a window: a faithful limiter's here is most of a window, so against one this costs a
+   * request and no time.
+   */
+  async retryTest(): Promise<void> {
+    if (retryAfterHonour(this.view(), this.limit).broken !== undefined) return;
+    const [refusal] = await this.logged(() => this.fire(`${RETRY_TEST} #1`));
+    const seconds = refusal?.status === 429 && refusal.exchange ? retryAfterSeconds(refusal.exchange) : undefined;
+    if (refusal === undefined || seconds === undefined) return;
+    const wait = seconds * 1000 + retryToleranceMs(this.limit);
+    if (wait > this.limit.windowMs / 2) return;
+    await this.until(refusal.answered + wait, `until Retry-After (${seconds} s) has passed`);
+    await this.fire(`${RETRY_TEST} #2`);
+  }
+
   async variant(variant: Variant, options: CallOptions): Promise<VariantResult> {
     const fire = (i: number) => this.fire(`${variant.name} #${i + 1}`, options, variant.endpoint);
     let requests = await this.logged(() => fire(0));
@@ -265,6 +285,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const pollRefusedBelow = refusedBelowLimit(probe.view(), limit, probe.view(polls)) !== undefined;
   if (fresh[0]!.refusedBelowLimit && !spend.refusedBelowLimit && !pollRefusedBelow)
     fresh.push(await probe.fresh('fresh, again', edge, width, polls));
+  await probe.retryTest();
   return {
     ...base,
     firstRefusal,
