@@ -1,56 +1,16 @@
-// `harness load` against reference servers on loopback, each limiter kind in turn: short k6 runs that must never
-// FAIL a faithful server and must FAIL the faults they exist to catch. Per-minute limits run on 2 s "minutes".
+// `harness load` against reference servers on loopback: short k6 runs that must never FAIL a faithful server and must
+// FAIL the faults they exist to catch. Per-minute limits run on 2 s "minutes"; limiters.test.ts takes the other kinds.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ReferenceServerOptions, startReferenceServer } from '../../src/reference/index.ts';
-import { LIMITER_KINDS } from '../../src/reference/limiter-kinds.ts';
-import { harness, secretsOf } from '../cli/run.ts';
-import { runLoad } from './run-load.ts';
-
-/** A lower transaction limit keeps k6 and the server light on a shared 2-core machine; the rules are the same. */
-const LIGHT: ReferenceServerOptions = {
-  minuteMs: 2000,
-  limits: { 'transaction-event': { count: 200, per: 'second' } },
-};
-
-const against = async (server: ReferenceServerOptions, args: string[]) => {
-  const reference = await startReferenceServer({ ...LIGHT, ...server });
-  try {
-    return { ...(await runLoad(reference.profile(), args)), secrets: secretsOf(reference) };
-  } finally {
-    await reference.close();
-  }
-};
-
-const TRANSACTIONS = ['--scenario', 'transactions', '--duration', '4s'];
-const NO_FAIL = /^summary: \d+ phases: (?!.*FAIL)/m;
-
-/**
- * A faithful server is never FAILed: the run passes (0), or, where k6 was starved on this shared machine, gives no
- * verdict (5) naming harness's own shortfall for every phase it could not decide, never the server.
- */
-const expectNoFail = (run: { status: number | null; stdout: string; stderr: string }) => {
-  expect([0, 5], run.stdout + run.stderr).toContain(run.status);
-  expect(run.stdout).toMatch(NO_FAIL);
-  for (const line of run.stdout.split('\n').filter((l) => l.startsWith('INCONCLUSIVE'))) {
-    expect(line).toMatch(/harness could not offer/);
-  }
-};
-
-const FAITHFUL = ['--scenario', 'transactions,execute', '--duration', '4s'];
-/** One k6 run per limiter kind against a faithful server, started by the first test that needs it. */
-const faithfulRuns = new Map<string, ReturnType<typeof against>>();
-const faithfulRun = (limiter: (typeof LIMITER_KINDS)[number]) => {
-  if (!faithfulRuns.has(limiter)) faithfulRuns.set(limiter, against({ limiter }, FAITHFUL));
-  return faithfulRuns.get(limiter)!;
-};
+import { harness } from '../cli/run.ts';
+import { against, expectNoFail, FAITHFUL, TRANSACTIONS } from './run-load.ts';
 
 describe('harness load', () => {
   it('grades every phase of a faithful anchored limiter, writes both HTML reports, and leaks no secret', {
     timeout: 120_000,
   }, async () => {
-    const run = await faithfulRun('anchored');
+    const run = await against({ limiter: 'anchored' }, FAITHFUL);
     expectNoFail(run);
     expect(Object.keys(run.grades).sort()).toEqual(
       ['execute', 'transactions'].flatMap((p) => ['within', 'over', 'knee'].map((ph) => `${ph}_${p}`)).sort(),
@@ -102,39 +62,6 @@ describe('harness load', () => {
     expect(run.stdout).toMatch(
       /^WARN\s+over_transactions\s+Retry-After is 3600 s, longer than the 1 s window/m,
     );
-  });
-
-  it('holds the Observability endpoints to one shared limit, and catches separate buckets', {
-    timeout: 120_000,
-  }, async () => {
-    const args = ['--scenario', 'observability-shared', '--duration', '4s'];
-    const faithful = await against({}, args);
-    expectNoFail(faithful);
-    const separate = await against({ fault: 'observability-separate-buckets' }, args);
-    expect(separate.status).toBe(1);
-    expect(separate.stdout).toMatch(/^FAIL\s+over_observability-shared\s+more admitted than 100 \/ minute/m);
-  });
-
-  it.each(LIMITER_KINDS)(
-    'never FAILs a faithful %s limiter, per second or per minute',
-    {
-      timeout: 120_000,
-    },
-    async (limiter) => {
-      // The anchored run is the one the first test graded: the same run, asserted twice, not run twice.
-      expectNoFail(await faithfulRun(limiter));
-    },
-  );
-
-  it('two k6 instances give the verdicts one does', { timeout: 120_000 }, async () => {
-    const two = await against({ limiter: 'aligned' }, [...TRANSACTIONS, '--instances', '2']);
-    expectNoFail(two);
-    expect(two.summary.instances).toBe(2);
-    expect(two.stdout).toMatch(NO_FAIL);
-    // Each instance wrote its share, saying which runner it is; only harness, which merged them, printed verdicts.
-    expect(two.names).toEqual(expect.arrayContaining(['runners/runner-1.json', 'runners/runner-2.json']));
-    expect(two.summary.runners?.map((r) => r.segment)).toEqual(['0:1/2', '1/2:1']);
-    expect(two.stderr).not.toMatch(/^\[k6 \d\/2\] (share|PASS)/m);
   });
 
   it('lists the scenarios with the limit each probes, and refuses an unknown one', async () => {

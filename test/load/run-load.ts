@@ -2,9 +2,11 @@
 // and reads back what it wrote.
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import type { LoadSummary } from '../../core/evidence.ts';
+import { type ReferenceServerOptions, startReferenceServer } from '../../src/reference/index.ts';
 import type { Profile } from '../../src/spec/index.ts';
-import { harness, profileFile, tmp } from '../cli/run.ts';
+import { harness, profileFile, secretsOf, tmp } from '../cli/run.ts';
 
 export const runLoad = async (profile: Profile, args: string[]) => {
   const { file, env } = profileFile(profile);
@@ -25,3 +27,36 @@ export const runLoad = async (profile: Profile, args: string[]) => {
   const grades = Object.fromEntries(graded.map((m) => [m[2]!, m[1]!]));
   return { ...result, latest, names, summary, artifacts, grades };
 };
+
+/** A lower transaction limit keeps k6 and the server light on a shared 2-core machine; the rules are the same. */
+const LIGHT: ReferenceServerOptions = {
+  minuteMs: 2000,
+  limits: { 'transaction-event': { count: 200, per: 'second' } },
+};
+
+/** `harness load` against a reference server started for it, with the secrets it handed out. */
+export const against = async (server: ReferenceServerOptions, args: string[]) => {
+  const reference = await startReferenceServer({ ...LIGHT, ...server });
+  try {
+    return { ...(await runLoad(reference.profile(), args)), secrets: secretsOf(reference) };
+  } finally {
+    await reference.close();
+  }
+};
+
+export const TRANSACTIONS = ['--scenario', 'transactions', '--duration', '4s'];
+export const NO_FAIL = /^summary: \d+ phases: (?!.*FAIL)/m;
+
+/**
+ * A faithful server is never FAILed: the run passes (0), or, where k6 was starved on this shared machine, gives no
+ * verdict (5) naming harness's own shortfall for every phase it could not decide, never the server.
+ */
+export const expectNoFail = (run: { status: number | null; stdout: string; stderr: string }) => {
+  expect([0, 5], run.stdout + run.stderr).toContain(run.status);
+  expect(run.stdout).toMatch(NO_FAIL);
+  for (const line of run.stdout.split('\n').filter((l) => l.startsWith('INCONCLUSIVE'))) {
+    expect(line).toMatch(/harness could not offer/);
+  }
+};
+
+export const FAITHFUL = ['--scenario', 'transactions,execute', '--duration', '4s'];

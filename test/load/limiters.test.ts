@@ -1,0 +1,37 @@
+// `harness load` against a faithful server of every limiter kind but the anchored one (load.test.ts grades that
+// one), with two k6 instances, and on the shared Observability bucket. A file of its own, so it runs beside load.test.ts.
+import { describe, expect, it } from 'vitest';
+import { LIMITER_KINDS } from '../../src/reference/limiter-kinds.ts';
+import { against, expectNoFail, FAITHFUL, NO_FAIL, TRANSACTIONS } from './run-load.ts';
+
+describe('harness load against every limiter', () => {
+  it('holds the Observability endpoints to one shared limit, and catches separate buckets', {
+    timeout: 120_000,
+  }, async () => {
+    const args = ['--scenario', 'observability-shared', '--duration', '4s'];
+    const faithful = await against({}, args);
+    expectNoFail(faithful);
+    const separate = await against({ fault: 'observability-separate-buckets' }, args);
+    expect(separate.status).toBe(1);
+    expect(separate.stdout).toMatch(/^FAIL\s+over_observability-shared\s+more admitted than 100 \/ minute/m);
+  });
+
+  it.each(LIMITER_KINDS.filter((kind) => kind !== 'anchored'))(
+    'never FAILs a faithful %s limiter, per second or per minute',
+    { timeout: 120_000 },
+    async (limiter) => {
+      expectNoFail(await against({ limiter }, FAITHFUL));
+    },
+  );
+
+  it('two k6 instances give the verdicts one does', { timeout: 120_000 }, async () => {
+    const two = await against({ limiter: 'aligned' }, [...TRANSACTIONS, '--instances', '2']);
+    expectNoFail(two);
+    expect(two.summary.instances).toBe(2);
+    expect(two.stdout).toMatch(NO_FAIL);
+    // Each instance wrote its share, saying which runner it is; only harness, which merged them, printed verdicts.
+    expect(two.names).toEqual(expect.arrayContaining(['runners/runner-1.json', 'runners/runner-2.json']));
+    expect(two.summary.runners?.map((r) => r.segment)).toEqual(['0:1/2', '1/2:1']);
+    expect(two.stderr).not.toMatch(/^\[k6 \d\/2\] (share|PASS)/m);
+  });
+});

@@ -1,0 +1,37 @@
+// The order files start in. With three at once, a long file started last ends the run alone, and on a fresh clone
+// vitest has no durations yet and starts the biggest files first, not the longest. These run k6 or whole harness runs
+// against real-time windows: measured longest first (seconds in a full run, to keep the list honest), they start
+// before every other file, which follows in vitest's own order.
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const LONGEST = [
+  'test/load/limiters.test.ts', // 123
+  'test/load/network.test.ts', // 86
+  'test/load/load.test.ts', // 83
+  'test/network/network.test.ts', // 60
+  'test/load/bounds.test.ts', // 54
+  'test/cli/no-verdict.test.ts', // 48
+  'test/load/token-failure.test.ts', // 36
+  'test/package/pack.test.ts', // 33
+  'test/cli/hostile-inputs.test.ts', // 27
+  'test/conformance/faithful.test.ts', // 25
+];
+
+const root = join(import.meta.dirname, '..');
+const renamed = LONGEST.filter((file) => !existsSync(join(root, file)));
+if (renamed.length > 0)
+  throw new Error(`test/slow-first.ts names files that are gone: ${renamed.join(', ')}`);
+
+export class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const at = LONGEST.indexOf(relative(root, file.moduleId).replaceAll('\\', '/'));
+      return at < 0 ? LONGEST.length : at;
+    };
+    const position = new Map(sorted.map((file, i) => [file, i]));
+    return sorted.sort((a, b) => rank(a) - rank(b) || position.get(a)! - position.get(b)!);
+  }
+}
