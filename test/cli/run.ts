@@ -21,8 +21,9 @@ export interface Timed extends Finished {
 }
 
 /**
- * At most one harness process per core at once, however many tests run concurrently: the runs time windows, and a
- * run starved of CPU could miss its timing. A freed slot passes straight to the next waiting run.
+ * At most one harness process per core at once from one test file, however many of its tests run concurrently: the
+ * runs time windows, and a run starved of CPU could miss its timing (vitest.config.ts runs three files at once, most
+ * of them waiting). A freed slot passes straight to the next waiting run.
  */
 const SLOTS = availableParallelism();
 let busy = 0;
