@@ -8,7 +8,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const LONGEST = [
   'test/load/limiters.test.ts', // 123
-  'test/load/network.test.ts', // 86
   'test/load/load.test.ts', // 83
   'test/network/network.test.ts', // 60
   'test/load/bounds.test.ts', // 54
