@@ -1,21 +1,16 @@
 // load/probe.ts as one ES module for places that take a single script file, such as a k6-operator ConfigMap (its
 // keys cannot hold the `lib/` folder probe.ts imports from). k6 resolves `open('./spec.generated.json')` at run time
 // beside the script, so that file stays out of the bundle and travels next to it.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { SCRIPT } from './run.ts';
 
-/** esbuild comes with tsx in a clone; an installed harness has no TypeScript toolchain to bundle with. */
-const esbuild = async () => {
-  try {
-    return await import('esbuild');
-  } catch {
-    throw new Error(
-      'bundling load/probe.ts needs esbuild, which comes with a clone of harness (npm install): run this there',
-    );
-  }
-};
+/** Written into the package by scripts/build.ts: an installed harness has no esbuild to bundle with. */
+export const PREBUILT_PROBE = join(dirname(SCRIPT), 'probe.bundle.js');
 
-export const bundleProbe = async (): Promise<string> => {
-  const { build } = await esbuild();
+/** A clone bundles from source, with the esbuild tsx brings. */
+const bundleFromSource = async (): Promise<string> => {
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [SCRIPT],
     bundle: true,
@@ -27,3 +22,6 @@ export const bundleProbe = async (): Promise<string> => {
   });
   return result.outputFiles[0]!.text;
 };
+
+export const bundleProbe = async (): Promise<string> =>
+  existsSync(PREBUILT_PROBE) ? readFileSync(PREBUILT_PROBE, 'utf8') : bundleFromSource();

@@ -7,7 +7,10 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tmp } from '../cli/run.ts';
+import { parseAllDocuments } from 'yaml';
+import { K8S_FILES } from '../../src/k6-driver/k8s.ts';
+import { startReferenceServer } from '../../src/reference/index.ts';
+import { profileFor, tmp } from '../cli/run.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TOOLS_K6 = join(ROOT, 'tools/k6');
@@ -106,6 +109,7 @@ describe('the npm package', SLOW, () => {
         'package/dist/src/cli/main.js',
         'package/dist/src/spec/SPEC.md',
         'package/dist/load/probe.ts',
+        'package/dist/load/probe.bundle.js',
         'package/dist/load/lib/spec.generated.json',
         'package/dist/core/load-env.ts',
         'package/dist/core/load-env.js',
@@ -162,6 +166,26 @@ describe('the npm package', SLOW, () => {
     const v1 = await run(folder, ['load'], { ...bare, K6_BIN: old });
     expect(v1.status).toBe(2);
     expect(v1.stderr).toContain(`harness: K6_BIN: ${old} (k6 v1.4.0) is not k6 v2.x;`);
+  });
+
+  it('writes k6-operator manifests (--k8s) with the probe bundled at build time, with no esbuild installed', async () => {
+    const server = await startReferenceServer({});
+    try {
+      const { file, env } = profileFor(server);
+      const dir = join(tmp(), 'k8s');
+      const args = ['load', '--profile', file, '--k8s', dir, '--instances', '2', '--image', 'k6:test'];
+      const written = await run(folder, args, { ...bare, ...env });
+      expect(written.status, written.stderr).toBe(0);
+      expect(existsSync(join(folder, 'node_modules/esbuild'))).toBe(false);
+      const [configMap] = parseAllDocuments(readFileSync(join(dir, K8S_FILES.configMap), 'utf8'));
+      const data = (configMap!.toJS() as { data: Record<string, string> }).data;
+      expect(data['probe.js']).toBe(
+        readFileSync(join(folder, 'node_modules', pkg.name, 'dist/load/probe.bundle.js'), 'utf8'),
+      );
+      expect(data['probe.js']).toMatch(/from "k6\/http"/);
+    } finally {
+      await server.close();
+    }
   });
 
   it.skipIf(!existsSync(TOOLS_K6))(
