@@ -75,10 +75,12 @@ describe('AUTH-TOKEN-EXPIRY with the tenant limit spent by its other integration
     // the check goes on, and passes. What it never does is FAIL the 401 rule on a 429.
     expect(['INCONCLUSIVE', 'PASS'], expiry.message).toContain(expiry.grade);
     if (expiry.grade === 'INCONCLUSIVE') {
-      expect(expiry.message).toMatch(
-        /: 429 3 times \(Retry-After: \d+\), so the rules-schedule limit stayed spent, by other traffic/,
-      );
-      expect(limited).toHaveLength(3);
+      const [, label] =
+        expiry.message.match(
+          /^(.+): 429 3 times \(Retry-After: \d+\), so the rules-schedule limit stayed spent, by other traffic/,
+        ) ?? [];
+      // Its call named there was refused three times; a call before it may have waited out a 429 of its own.
+      expect(limited.filter((e) => e.label === label)).toHaveLength(3);
     }
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { harness, secretsOf, tmp } from '../cli/run.ts';
+import { expectNoFail } from './run-load.ts';
 
 const ENV = { API_KEY: 'load-api-key-6d1f0c', SIGNATURE: 'load-query-signature-93ab27' };
 
@@ -40,7 +41,7 @@ describe('harness load and the secrets of its profile', () => {
       const reports = join(dir, 'reports');
       const args = ['load', '--profile', file, '--scenario', 'transactions', '--duration', '3s'];
       const result = await harness([...args, '--report-dir', reports], env);
-      expect(result.status, result.stderr).toBe(0);
+      expectNoFail(result);
       const latest = realpathSync(join(reports, 'latest'));
       const texts = [
         // The reports and each runner's summary (runners/runner-1.json).

@@ -11,6 +11,7 @@ import { parseAllDocuments } from 'yaml';
 import { K8S_FILES } from '../../src/k6-driver/k8s.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { profileFor, tmp } from '../cli/run.ts';
+import { expectNoFail } from '../load/run-load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TOOLS_K6 = join(ROOT, 'tools/k6');
@@ -195,8 +196,8 @@ describe('the npm package', SLOW, () => {
         ...bare,
         K6_BIN: TOOLS_K6,
       });
-      // A starved machine may fail a phase (dropped iterations); what matters here is that k6 ran from the package.
-      expect([0, 1], load.stderr).toContain(load.status);
+      // What matters here is that k6 ran from the package; a starved machine may leave a phase INCONCLUSIVE.
+      expectNoFail(load);
       const latest = realpathSync(join(folder, 'reports/latest'));
       expect(readFileSync(join(latest, 'load-schedule.xml'), 'utf8').match(/<testcase /g)).toHaveLength(3);
     },
