@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BUILD_INFO, harnessCommit } from '../src/cli/version.ts';
-import { bundleProbe } from '../src/k6-driver/bundle.ts';
+import { bundleProbe, PROBE_BUNDLE } from '../src/k6-driver/bundle.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');
@@ -25,7 +25,7 @@ for (const folder of ['load', 'core']) {
   });
 }
 // `load --k8s` puts the probe in a ConfigMap as one module; the package has no esbuild to bundle it with.
-writeFileSync(join(dist, 'load/probe.bundle.js'), await bundleProbe());
+writeFileSync(join(dist, 'load', PROBE_BUNDLE), await bundleProbe());
 const spec = join(dist, 'src/spec/SPEC.md');
 mkdirSync(dirname(spec), { recursive: true });
 cpSync(join(root, 'src/spec/SPEC.md'), spec);

@@ -30,7 +30,7 @@ export class SlowFirst extends BaseSequencer {
       const at = LONGEST.indexOf(relative(root, file.moduleId).replaceAll('\\', '/'));
       return at < 0 ? LONGEST.length : at;
     };
-    const position = new Map(sorted.map((file, i) => [file, i]));
-    return sorted.sort((a, b) => rank(a) - rank(b) || position.get(a)! - position.get(b)!);
+    // Array sort is stable: within a rank, vitest's order stands.
+    return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }

@@ -5,8 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SCRIPT } from './run.ts';
 
-/** Written into the package by scripts/build.ts: an installed harness has no esbuild to bundle with. */
-export const PREBUILT_PROBE = join(dirname(SCRIPT), 'probe.bundle.js');
+/** Written beside load/probe.ts in the package by scripts/build.ts: an installed harness has no esbuild. */
+export const PROBE_BUNDLE = 'probe.bundle.js';
+const prebuilt = join(dirname(SCRIPT), PROBE_BUNDLE);
 
 /** A clone bundles from source, with the esbuild tsx brings. */
 const bundleFromSource = async (): Promise<string> => {
@@ -24,4 +25,4 @@ const bundleFromSource = async (): Promise<string> => {
 };
 
 export const bundleProbe = async (): Promise<string> =>
-  existsSync(PREBUILT_PROBE) ? readFileSync(PREBUILT_PROBE, 'utf8') : bundleFromSource();
+  existsSync(prebuilt) ? readFileSync(prebuilt, 'utf8') : bundleFromSource();

@@ -201,9 +201,9 @@ class BucketProbe {
   async retryTest(): Promise<void> {
     if (retryAfterHonour(this.view(), this.limit).broken !== undefined) return;
     const [refusal] = await this.logged(() => this.fire(`${RETRY_TEST} #1`));
-    const seconds =
-      refusal?.status === 429 && refusal.exchange ? retryAfterSeconds(refusal.exchange) : undefined;
-    if (refusal === undefined || seconds === undefined) return;
+    if (refusal?.status !== 429 || refusal.exchange === undefined) return;
+    const seconds = retryAfterSeconds(refusal.exchange);
+    if (seconds === undefined) return;
     const wait = seconds * 1000 + retryToleranceMs(this.limit);
     if (wait > this.limit.windowMs / 2) return;
     await this.until(refusal.answered + wait, `until Retry-After (${seconds} s) has passed`);

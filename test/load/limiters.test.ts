@@ -2,7 +2,7 @@
 // one), with two k6 instances, and on the shared Observability bucket. A file of its own, so it runs beside load.test.ts.
 import { describe, expect, it } from 'vitest';
 import { LIMITER_KINDS } from '../../src/reference/limiter-kinds.ts';
-import { against, expectNoFail, FAITHFUL, NO_FAIL, TRANSACTIONS } from './run-load.ts';
+import { against, expectNoFail, FAITHFUL, TRANSACTIONS } from './run-load.ts';
 
 describe('harness load against every limiter', () => {
   it('holds the Observability endpoints to one shared limit, and catches separate buckets', {
@@ -28,7 +28,6 @@ describe('harness load against every limiter', () => {
     const two = await against({ limiter: 'aligned' }, [...TRANSACTIONS, '--instances', '2']);
     expectNoFail(two);
     expect(two.summary.instances).toBe(2);
-    expect(two.stdout).toMatch(NO_FAIL);
     // Each instance wrote its share, saying which runner it is; only harness, which merged them, printed verdicts.
     expect(two.names).toEqual(expect.arrayContaining(['runners/runner-1.json', 'runners/runner-2.json']));
     expect(two.summary.runners?.map((r) => r.segment)).toEqual(['0:1/2', '1/2:1']);

@@ -45,7 +45,7 @@ export const against = async (server: ReferenceServerOptions, args: string[]) =>
 };
 
 export const TRANSACTIONS = ['--scenario', 'transactions', '--duration', '4s'];
-export const NO_FAIL = /^summary: \d+ phases: (?!.*FAIL)/m;
+const NO_FAIL = /^summary: \d+ phases: (?!.*FAIL)/m;
 
 /**
  * A faithful server is never FAILed: the run passes (0), or, where k6 was starved on this shared machine, gives no
