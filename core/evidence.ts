@@ -1,5 +1,6 @@
 // What a load run recorded, per phase and per slot, and how several instances' records become one. Pure
 // TypeScript: k6's handleSummary builds it for one instance, the harness CLI merges several with the same code.
+import { type StartSpread, startSpread } from './clocks.ts';
 import type { PhasePlan } from './plan.ts';
 import { checkRunners, type RunnerIdentity, startOffsetsMs } from './runners.ts';
 
@@ -63,6 +64,8 @@ export interface LoadSummary {
   readonly instances: number;
   /** Per instance: how late it started against the common start (ms). */
   readonly lateMs: readonly number[];
+  /** Runners on several machines: how far apart their starts may be in the target's time (clocks.ts). */
+  readonly startSpread?: StartSpread;
   /** harness's own API requests just before the run, per limiter key: they spend the same limits. */
   readonly preflightRequests: Readonly<Record<string, number>>;
   /** Token requests the runners' setup() sent before the start (pods, having no pre-flight); absent when none. */
@@ -186,11 +189,14 @@ export const mergeSummaries = (set: readonly SourcedSummary[]): LoadSummary => {
   const runners = ours.map(({ source, summary }) => ({ ...summary.runner!, source }));
   const lateMs = ours.map(({ summary }) => summary.lateMs[0] ?? 0);
   const setupTokenRequests = sum(ours.map(({ summary }) => summary.setupTokenRequests ?? 0));
+  const offsets = startOffsetsMs(runners, lateMs);
+  const spread = startSpread(runners, offsets);
   return {
     target: first.summary.target,
     generatedAt: new Date().toISOString(),
     instances: ours.length,
-    lateMs: startOffsetsMs(runners, lateMs),
+    lateMs: offsets,
+    ...(spread ? { startSpread: spread } : {}),
     preflightRequests: first.summary.preflightRequests,
     ...(setupTokenRequests > 0 ? { setupTokenRequests } : {}),
     phases: first.summary.phases.map((_, i) => mergePhase(ours.map(({ summary }) => summary.phases[i]!))),

@@ -58,6 +58,8 @@ export interface LoadSettings {
   /** harness's version and k6's, as a runner's summary records them (k6 cannot read its own). */
   readonly version?: string;
   readonly k6Version?: string;
+  /** The machine this runner's clock belongs to: runners naming one share a clock (core/clocks.ts). */
+  readonly clockHost?: string;
 }
 
 export const SUMMARY_STDOUT = ['text', 'none', 'markers'] as const;
@@ -166,6 +168,7 @@ const VARIABLES: Variables = {
   runId: { name: 'HARNESS_RUN_ID', required: false, codec: text },
   version: { name: 'HARNESS_VERSION', required: false, codec: text },
   k6Version: { name: 'HARNESS_K6_VERSION', required: false, codec: text },
+  clockHost: { name: 'HARNESS_CLOCK_HOST', required: false, codec: text },
 };
 
 /** The environment variable that carries a setting (for messages and documentation). */

@@ -2,6 +2,7 @@
 // handleSummary records the identity (summary.ts), the harness CLI checks a set before it merges it (evidence.ts).
 // A set is whole when the runners' execution segments tile 0..1 exactly once, all under one run id and one plan,
 // and every runner's setup() completed: anything else would merge a share of the evidence as if it were all of it.
+import type { RunnerClock } from './clocks.ts';
 
 /** What each runner (one k6 process, or one k6-operator pod) says about itself in its summary's `runner`. */
 export interface RunnerIdentity {
@@ -20,6 +21,8 @@ export interface RunnerIdentity {
   /** HARNESS_VERSION and HARNESS_K6_VERSION, as the CLI or the manifests set them ('unknown' when unset). */
   readonly harnessVersion: string;
   readonly k6Version: string;
+  /** Which clock this runner counted its slots by, and how it compares with the target's (clocks.ts). */
+  readonly clock?: RunnerClock;
 }
 
 /** A runner's identity and where it came from (a file, a pod's log), the name every problem with it uses. */

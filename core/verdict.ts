@@ -8,6 +8,7 @@
 // refusals (estimate.ts) must match SPEC.md's within the tolerance; a reading further off, which the evidence cannot
 // prove, is INCONCLUSIVE too. A limiter that refuses yet lets through a burst larger than the limit is WARN: a
 // token bucket with a capacity above it.
+import type { StartSpread } from './clocks.ts';
 import { openingBurst, type Reading, sustained } from './estimate.ts';
 import type { LoadSummary, PhaseResult, TokenFailures } from './evidence.ts';
 import { type Grade, gradeRank } from './grade.ts';
@@ -62,7 +63,7 @@ const tokenAnswer = ({ minStatus, maxStatus }: TokenFailures): string => {
  * Why the offered rate may not have been the plan's: each is harness's shortfall, not the server's, the likeliest
  * cause first (VUs waiting on a token endpoint or on unanswered requests are what leaves too few of them).
  */
-const shortfalls = (result: PhaseResult, lateSpreadMs: number): string[] => {
+const shortfalls = (result: PhaseResult, spread: StartSpread): string[] => {
   const { plan } = result;
   // Late starts bunch requests; a tenth of a window of it changes what any window is offered.
   const lagLimit = Math.max(50, plan.limit.windowMs / 10);
@@ -80,7 +81,15 @@ const shortfalls = (result: PhaseResult, lateSpreadMs: number): string[] => {
       ? [`k6 started 1 % of iterations over ${Math.round(result.startLagMs.p99)} ms late (CPU starved)`]
       : []),
     ...(result.unslotted > 0 ? [`${result.unslotted} requests sent after the phase's end`] : []),
-    ...(lateSpreadMs > lagLimit ? [`the k6 instances started ${Math.round(lateSpreadMs)} ms apart`] : []),
+    ...(spread.ms === undefined
+      ? [`the runners' starts cannot be compared: ${spread.why}`]
+      : spread.ms > lagLimit
+        ? [
+            spread.why
+              ? `the runners' starts may lie over a tenth of a window apart: ${spread.why}`
+              : `the k6 instances started ${Math.round(spread.ms)} ms apart`,
+          ]
+        : []),
   ];
 };
 
@@ -188,7 +197,7 @@ const withRetryAfter = (result: PhaseResult, verdict: Verdict): Verdict => {
   return { ...verdict, notes: [...verdict.notes, said] };
 };
 
-const judgeEvidence = (result: PhaseResult, tl: Timeline, lateSpreadMs: number): Verdict => {
+const judgeEvidence = (result: PhaseResult, tl: Timeline, spread: StartSpread): Verdict => {
   const { plan } = result;
   const { first, end } = slotRange(result);
   // The reading stops where the phase stops offering: its tail slots hold the next phase's first requests.
@@ -197,7 +206,7 @@ const judgeEvidence = (result: PhaseResult, tl: Timeline, lateSpreadMs: number):
   const found = faults(result, tl, first, end);
   if (found.length > 0)
     return { grade: 'FAIL', message: found.join('; '), notes: [], ...measured(reading, plan.limit.count) };
-  const short = shortfalls(result, lateSpreadMs);
+  const short = shortfalls(result, spread);
   if (short.length > 0) {
     const rate = perSecond(offeredAt(plan, plan.durationMs), plan);
     return {
@@ -218,14 +227,17 @@ const judgeEvidence = (result: PhaseResult, tl: Timeline, lateSpreadMs: number):
   };
 };
 
-const judgePhase = (result: PhaseResult, tl: Timeline, lateSpreadMs: number): Verdict =>
-  withRetryAfter(result, judgeEvidence(result, tl, lateSpreadMs));
+const judgePhase = (result: PhaseResult, tl: Timeline, spread: StartSpread): Verdict =>
+  withRetryAfter(result, judgeEvidence(result, tl, spread));
 
 /** Every phase's verdict, in the summary's order. */
 export const judgeAll = (summary: LoadSummary): Verdict[] => {
   const timelines = timelinesOf(summary);
-  const lateSpreadMs =
-    summary.lateMs.length > 1 ? Math.max(...summary.lateMs) - Math.min(...summary.lateMs) : 0;
+  // Runners on one clock: their start offsets are the spread; on several, clocks.ts adds what the clocks may differ by.
+  const spread = summary.startSpread ?? {
+    ms: summary.lateMs.length > 1 ? Math.max(...summary.lateMs) - Math.min(...summary.lateMs) : 0,
+    why: '',
+  };
   const { interrupted, runnerProblems } = summary;
   // Part of the evidence is missing, doubled or another run's: no phase can be proven either way.
   if (runnerProblems !== undefined && runnerProblems.length > 0) {
@@ -235,7 +247,7 @@ export const judgeAll = (summary: LoadSummary): Verdict[] => {
   return summary.phases.map((p) =>
     interrupted !== undefined && p.plan.startMs + p.plan.durationMs > interrupted.atMs
       ? { grade: 'INCONCLUSIVE', message: `${interrupted.reason} before this phase ended`, notes: [] }
-      : judgePhase(p, timelines.get(p.plan.limiterKey)!, lateSpreadMs),
+      : judgePhase(p, timelines.get(p.plan.limiterKey)!, spread),
   );
 };
 

@@ -8,7 +8,7 @@ import { atPointer } from '../core/pointer.ts';
 import { summaryHtml } from '../core/report-html.ts';
 import { markedSummary } from '../core/summary-markers.ts';
 import { reportJson } from '../core/verdict.ts';
-import { tokenRequestsSent } from './lib/auth.ts';
+import { k6VersionSent, tokenRequestsSent } from './lib/auth.ts';
 import {
   instances,
   phaseIndex,
@@ -64,6 +64,7 @@ export async function setup(): Promise<SetupData> {
     lateMs: Math.max(0, now - at),
     ...(tokens === undefined ? {} : { tokens }),
     tokenRequests: tokenRequestsSent(),
+    ...(k6VersionSent() === undefined ? {} : { k6Version: k6VersionSent() }),
   };
 }
 

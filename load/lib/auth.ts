@@ -42,6 +42,15 @@ let tokenRequests = 0;
 /** Token requests this process (this VU's runtime) has sent: setup() reports its own. */
 export const tokenRequestsSent = (): number => tokenRequests;
 
+// k6 cannot read its own version, but sends it: token requests carry k6's own User-Agent (`Grafana k6/2.2.0`).
+let agent: string | undefined;
+
+/** The version of the k6 running this, from a token request this runtime sent; undefined before one. */
+export const k6VersionSent = (): string | undefined => {
+  const version = agent === undefined ? undefined : /\bk6\/(\d[\w.+-]*)/.exec(agent)?.[1];
+  return version === undefined ? undefined : `v${version}`;
+};
+
 // setup() (VU 0) fetches its tokens and path ids before the start: it takes no turn. A VU's turns are dealt on its
 // first token request, not before: under the k6-operator its instance is known only once VUs run, and reading it
 // (exec.test.options) takes tens of ms, which a VU that starts with a token must not spend on its first request.
@@ -69,11 +78,13 @@ const requestToken = (role: string): RefinedResponse<'text'> => {
   const client = plan.clients[role];
   if (client === undefined) throw new Error(`the plan has no token request for client ${role}`);
   tokenRequests += 1;
-  return http.post(target.auth_url, tokenForm(spec.token.grantType, client, secretOf(role)), {
+  const res = http.post(target.auth_url, tokenForm(spec.token.grantType, client, secretOf(role)), {
     tags: { endpoint: 'POST {auth_url}', name: 'token' },
     responseType: 'text',
     ...requestTimeoutParams,
   });
+  agent ??= res.request?.headers?.['User-Agent']?.[0];
+  return res;
 };
 
 /** A token for `role`, or undefined when its token endpoint is failing (the iteration then sends nothing). */

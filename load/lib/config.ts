@@ -52,6 +52,7 @@ export const runnerOf = {
   planText: __ENV[loadEnvName('plan')] ?? '',
   harnessVersion: setting('version') ?? 'unknown',
   k6Version: setting('k6Version') ?? 'unknown',
+  clockHost: setting('clockHost') ?? '',
 };
 
 /** Read when a VU needs a token, so the secrets live only in the VU's memory and never in options or setup data. */

@@ -1,5 +1,5 @@
 // Custom metrics every probe records. All carry the scenario tag; the per-phase Trends also carry the slot tag.
-import { Counter, Rate, Trend } from 'k6/metrics';
+import { Counter, Gauge, Rate, Trend } from 'k6/metrics';
 import { phases } from './config.ts';
 import { slotMetrics } from './options.ts';
 
@@ -26,3 +26,6 @@ export const retryAfterValid = new Rate('harness_retry_after_valid');
 export const retryAfterSeconds = new Trend('harness_retry_after_seconds');
 /** How late k6 started each iteration against its own schedule: the load generator's CPU starvation. */
 export const startLag = new Trend('harness_start_lag', true);
+/** Bounds on the target's clock minus this runner's (ms), from Date headers (clock.ts): the largest low, the least high. */
+export const clockLow = new Gauge('harness_clock_low');
+export const clockHigh = new Gauge('harness_clock_high');

@@ -6,6 +6,7 @@ import http, { type Params, type RefinedResponse, type ResponseType } from 'k6/h
 import { scheduledMs } from '../../core/schedule.ts';
 import { apiHeaders, apiUrl } from '../../core/wire.ts';
 import { forget, tokenFor } from './auth.ts';
+import { readClock } from './clock.ts';
 import { phases, requestTimeoutParams, spec, target } from './config.ts';
 import {
   evidence,
@@ -33,6 +34,8 @@ export interface SetupData {
   readonly tokens?: SealedTokens;
   /** Token requests setup() sent before the start. */
   readonly tokenRequests: number;
+  /** The k6 that sent them (`v2.2.0`), where the environment does not say (k6-operator pods). */
+  readonly k6Version?: string;
 }
 
 const RETRY_AFTER = new RegExp(spec.retryAfterPattern);
@@ -70,7 +73,9 @@ const timedCall = (
     ...read,
     ...requestTimeoutParams,
   });
-  return { res, sent, answered: Date.now() };
+  const answered = Date.now();
+  readClock(res.headers, sent, answered);
+  return { res, sent, answered };
 };
 
 /**

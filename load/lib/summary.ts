@@ -18,7 +18,7 @@ interface MetricValues {
 }
 interface SummaryData {
   readonly metrics: Readonly<Record<string, { values: MetricValues } | undefined>>;
-  readonly setup_data?: { lateMs?: number; tokenRequests?: number };
+  readonly setup_data?: { lateMs?: number; tokenRequests?: number; k6Version?: string };
 }
 
 /**
@@ -26,6 +26,8 @@ interface SummaryData {
  * and only its command line's execution segment tells them apart.
  */
 const runnerIdentity = (data: SummaryData): RunnerIdentity => {
+  const low = data.metrics.harness_clock_low?.values.max;
+  const high = data.metrics.harness_clock_high?.values.min;
   const options = exec.test.options as {
     executionSegment?: string | null;
     executionSegmentSequence?: string | null;
@@ -39,7 +41,12 @@ const runnerIdentity = (data: SummaryData): RunnerIdentity => {
     // setup() returns its data only when it completes; a timeout or a throw leaves none.
     setupCompleted: data.setup_data !== undefined,
     harnessVersion: runnerOf.harnessVersion,
-    k6Version: runnerOf.k6Version,
+    k6Version:
+      runnerOf.k6Version === 'unknown' ? (data.setup_data?.k6Version ?? 'unknown') : runnerOf.k6Version,
+    clock: {
+      host: runnerOf.clockHost,
+      ...(low === undefined || high === undefined ? {} : { offsetMs: { lo: low, hi: high } }),
+    },
   };
 };
 

@@ -5,6 +5,8 @@
 const MACHINE_SHORT =
   /iterations dropped|CPU starved|requests sent after the phase's end|instances started .* apart/;
 const TOKEN_SHORT = /for want of a token/;
+/** Runners on several machines whose clocks the target's Date headers could not line up closely enough. */
+const CLOCK_SHORT = /the runners' starts (may lie|cannot be compared)/;
 
 export const inconclusiveAdvice = (messages: readonly string[]): string[] => {
   const advice: string[] = [];
@@ -17,6 +19,13 @@ export const inconclusiveAdvice = (messages: readonly string[]): string[] => {
   if (messages.some((m) => TOKEN_SHORT.test(m))) {
     advice.push(
       'advice: requests went unsent for want of a token: look at the token endpoint (its answers are named above)',
+    );
+  }
+  if (messages.some((m) => CLOCK_SHORT.test(m))) {
+    advice.push(
+      "advice: the runners' clocks could not be lined up through the target's Date headers within a tenth of a " +
+        'window: run them nearer the target (the bound grows with the round trip), keep their clocks synchronised, ' +
+        'or run per-second limits with --instances on one machine',
     );
   }
   return advice;

@@ -12,6 +12,7 @@ import { resolveTarget } from '../runner/target.ts';
 import { UsageError } from './errors.ts';
 import type { K8sOptions, LoadCommandResult, LoadOptions } from './load-options.ts';
 import { withNetworkFlags } from './network.ts';
+import { harnessVersion } from './version.ts';
 
 /** Room to apply the manifests and for the pods to be scheduled, pull the image and start k6 before the start. */
 const DEFAULT_START_IN_MS = 180_000;
@@ -73,6 +74,7 @@ export const writeK8s = async (options: LoadOptions & K8sOptions): Promise<LoadC
     generatedAt,
     startAt,
     runId,
+    harnessVersion: harnessVersion(),
     bundle: await bundleProbe(),
   });
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);

@@ -34,6 +34,8 @@ export interface K8sRun {
   readonly startAt: number;
   /** Fresh per generated TestRun, so a merge can tell this run's summaries from another's. */
   readonly runId: string;
+  /** The harness that wrote the manifests and the bundle: each runner's summary records it. */
+  readonly harnessVersion: string;
   /** load/probe.ts as one module (bundle.ts). */
   readonly bundle: string;
   /** The TestRun's name; the ConfigMap and Secret are named after it. */
@@ -96,6 +98,7 @@ export const k8sManifests = (run: K8sRun): Record<string, string> => {
     { name: SECRETS, valueFrom: { secretKeyRef: { name: secretName, key: SECRETS } } },
     setting('startAt', run.startAt),
     setting('runId', run.runId),
+    setting('version', run.harnessVersion),
     // Each runner prints its summary between markers on stdout: `kubectl logs` brings it back, no volume needed.
     setting('summaryStdout', 'markers'),
     // The environment outranks the script's own setupTimeout, which is sized for a start seconds away.

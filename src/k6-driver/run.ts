@@ -4,6 +4,7 @@
 // environment, never its arguments. Programs (the accuracy benchmark) call runLoad() directly.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type LoadSummary, mergeSummaries } from '../../core/evidence.ts';
 import { encodeLoadEnv } from '../../core/load-env.ts';
@@ -94,6 +95,15 @@ export const splitProfile = (profile: Profile) => {
 
 /** Time for k6 to start and initialise its VUs before the common start: a second, and a few ms per VU. */
 const leadMs = (vus: number) => 3000 + 4 * vus;
+
+/** This machine's clock, which all local instances share: the kernel's boot id (one per clock), else the host name. */
+const clockHost = (): string => {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return hostname();
+  }
+};
 
 /**
  * k6 logs a line per failed request (`level=warning msg="Request Failed" error="...: request timeout"`), thousands
@@ -225,6 +235,7 @@ export const prepareRunners = async (run: LoadRun) => {
         runId,
         version: run.versions?.harness ?? 'unknown',
         k6Version: run.versions?.k6 ?? 'unknown',
+        clockHost: clockHost(),
         summaryJson: summaryFile,
         summaryStdout: 'none',
       }),

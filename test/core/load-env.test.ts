@@ -37,6 +37,7 @@ const EVERY_SETTING: Required<LoadSettings> = {
   runId: 'run-1',
   version: '0.1.0',
   k6Version: 'v2.2.0',
+  clockHost: 'boot-1',
 };
 const KEYS = Object.keys(EVERY_SETTING) as (keyof LoadSettings)[];
 
@@ -98,10 +99,13 @@ describe('the HARNESS_* environment contract', () => {
       generatedAt: 0,
       startAt: 60_000,
       runId: 'run-1',
+      harnessVersion: '0.1.0',
       bundle: '',
     });
     const used = Object.values(files).flatMap((text) => text.match(/\bHARNESS_[A-Z_]+/g) ?? []);
-    expect(used).toEqual(expect.arrayContaining(['HARNESS_REQUEST_TIMEOUT_MS', 'HARNESS_RUN_ID']));
+    expect(used).toEqual(
+      expect.arrayContaining(['HARNESS_REQUEST_TIMEOUT_MS', 'HARNESS_RUN_ID', 'HARNESS_VERSION']),
+    );
     expect(used.filter((name) => !names.has(name))).toEqual([]);
   });
 

@@ -1,9 +1,10 @@
 // A k6-operator run without a cluster: the manifests `harness load --k8s` writes, run as the operator would run them
 // (the runner command lines it generates, kept in test/fixtures/k6-operator/runner-jobs.json), against the embedded
-// server at a low limit. The runners start paused, the starter's PATCH resumes them, their output is collected as
-// `kubectl logs` gives it (stdout and stderr of the container), and `harness load merge --from-logs` grades it:
-// PASS from all four, every VU starting with a token its runner's setup() fetched and sealed; never FAIL with one
-// lost, one twice, or one whose setup() failed.
+// server at a low limit (80 / second: at that rate each runner reads the target's clock to some 40 ms). The runners
+// start paused, the starter's PATCH resumes them, their output is collected as `kubectl logs` gives it (stdout and
+// stderr of the container), and `harness load merge --from-logs` grades it: PASS from all four, every VU starting
+// with a token its runner's setup() fetched and sealed; never FAIL with one lost, one twice, or one whose setup()
+// failed.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../core/evidence.ts';
 import { summariesInLogs } from '../../core/summary-markers.ts';
 import { openToken, type SealedToken, sealingKey } from '../../load/lib/token-seal.ts';
-import { findK6 } from '../../src/cli/k6.ts';
+import { findK6, k6Version } from '../../src/cli/k6.ts';
+import { harnessVersion } from '../../src/cli/version.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { BIN, tmp } from '../cli/run.ts';
 import { envValue, generateK8s } from './k8s-generate.ts';
@@ -101,7 +103,7 @@ let initializerEnv: NodeJS.ProcessEnv;
 const runners: ChildProcess[] = [];
 
 beforeAll(async () => {
-  server = await startReferenceServer({ limits: { 'transaction-event': { count: 20, per: 'second' } } });
+  server = await startReferenceServer({ limits: { 'transaction-event': { count: 80, per: 'second' } } });
   const generated = await generateK8s(server, [
     '--instances',
     String(JOBS.runners.length),
@@ -214,7 +216,10 @@ describe('a k6-operator run rehearsed without a cluster', () => {
   it('merges the four runners as one run: PASS, no VU waiting for a token', async () => {
     const result = await merge(logs);
     const graded = gradesOf(result.stdout);
-    expect(graded.map((m) => [m[1], m[2]])).toEqual([
+    expect(
+      graded.map((m) => [m[1], m[2]]),
+      result.stdout,
+    ).toEqual([
       ['PASS', 'within_transactions'],
       ['PASS', 'over_transactions'],
       ['PASS', 'knee_transactions'],
@@ -225,6 +230,13 @@ describe('a k6-operator run rehearsed without a cluster', () => {
     ) as LoadSummary;
     expect(report.setupTokenRequests).toBe(JOBS.runners.length * roles.length);
     expect(report.phases.map((p) => p.noToken)).toEqual([0, 0, 0]);
+    // Who ran each share: the harness that wrote the manifests, and the k6 that sent the token requests.
+    expect(new Set(report.runners!.map((r) => `${r.harnessVersion} ${r.k6Version}`))).toEqual(
+      new Set([`${harnessVersion()} ${k6Version(findK6())}`]),
+    );
+    // Pods name no host in common: their clocks were compared through the target's Date, and found in step.
+    expect(report.runners!.map((r) => r.clock!.host)).toEqual(JOBS.runners.map(() => ''));
+    expect(report.startSpread!.ms).toBeLessThan(100);
     // Every token the server issued went to a setup(): the four runners' and the fifth's whose setup() timed out.
     expect(server.issuedTokens()).toHaveLength((JOBS.runners.length + 1) * roles.length);
   });

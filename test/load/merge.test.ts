@@ -15,7 +15,8 @@ import { type PreparedRunner, prepareRunners, SCRIPT } from '../../src/k6-driver
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { harness, secretsOf, tmp } from '../cli/run.ts';
 
-const LIMIT = { 'transaction-event': { count: 40, per: 'second' as const } };
+// 80 / second: at that rate each runner reads the target's clock to some 40 ms, which the clock tests need.
+const LIMIT = { 'transaction-event': { count: 80, per: 'second' as const } };
 
 /** k6 as the operator runs a runner: `--quiet`, its segment and the sequence as `--flag=value`, an instance tag. */
 const runK6 = (k6: string, runner: PreparedRunner, index: number, env: NodeJS.ProcessEnv, log: string) =>
@@ -148,6 +149,55 @@ describe('harness load merge, on real runner summaries', () => {
       'load-merged-summary.json',
       'load-merged.xml',
     ]);
+  });
+
+  it("records each runner's clock: one host's for the CLI's runners, the target's Date 0 ms from it, give or take a few", () => {
+    const clocks = run.files.map(
+      (file) => (JSON.parse(readFileSync(file, 'utf8')) as LoadSummary).runner!.clock!,
+    );
+    expect(new Set(clocks.map((c) => c.host)).size).toBe(1);
+    expect(clocks[0]!.host).not.toBe('');
+    for (const { offsetMs } of clocks) {
+      // The server runs on this machine's clock: the offset is 0, and the bounds hold it.
+      expect(offsetMs!.lo).toBeLessThanOrEqual(0);
+      expect(offsetMs!.hi).toBeGreaterThanOrEqual(0);
+      expect(offsetMs!.hi - offsetMs!.lo).toBeLessThan(100);
+    }
+  });
+
+  it("compares runners on several machines by the target's Date: in step, one run; a clock off or unread, INCONCLUSIVE", async () => {
+    // As pods write them: no host in common. A pod whose clock runs 300 ms behind the target's reads every
+    // offset 300 ms higher (and counts its slots 300 ms late); one that got no Date header reads none.
+    const asPod = (
+      file: string,
+      change: (offset: { lo: number; hi: number }) => object | undefined = (o) => o,
+    ) => {
+      const summary = JSON.parse(readFileSync(file, 'utf8')) as LoadSummary;
+      const offsetMs = change(summary.runner!.clock!.offsetMs!);
+      const pod = {
+        ...summary,
+        runner: { ...summary.runner, clock: { host: '', ...(offsetMs ? { offsetMs } : {}) } },
+      };
+      const copy = join(tmp(), file.slice(file.lastIndexOf('/') + 1));
+      writeFileSync(copy, JSON.stringify(pod));
+      return copy;
+    };
+    const inStep = await merge(run.files.map((file) => asPod(file)));
+    expectWhole(inStep);
+    expect(inStep.report.startSpread!.ms).toBeLessThan(100);
+    const behind = (o: { lo: number; hi: number }) => ({ lo: o.lo + 300, hi: o.hi + 300 });
+    const skewed = await merge(run.files.map((file, i) => (i === 1 ? asPod(file, behind) : asPod(file))));
+    expectEveryPhaseInconclusive(
+      skewed,
+      /may lie over a tenth of a window apart: .*runner-2\.json may have started 3\d\d ms after/,
+    );
+    const unread = await merge(
+      run.files.map((file, i) => (i === 2 ? asPod(file, () => undefined) : asPod(file))),
+    );
+    expectEveryPhaseInconclusive(
+      unread,
+      /starts cannot be compared: \S*runner-3\.json ran on another machine/,
+    );
   });
 
   it('names the segment of a lost runner', async () => {
