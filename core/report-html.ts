@@ -1,6 +1,8 @@
 // The load summary as one self-contained HTML page: a verdict line naming the phases that failed, the phases'
-// table in the order they ran (failing rows marked), then each phase's requests over time (report-chart.ts).
+// table in the order they ran (failing rows marked), then each phase's requests over time (report-chart.ts), and for
+// a merged run, its runners.
 // No scripts, nothing fetched. Pure TypeScript, shared by handleSummary and the harness CLI.
+import type { RunnerClock } from './clocks.ts';
 import type { LoadSummary, PhaseResult } from './evidence.ts';
 import { GRADES } from './grade.ts';
 import { escapeMarkup as esc } from './markup.ts';
@@ -94,6 +96,33 @@ const phaseSection = ({ result, verdict }: Judged): string => {
 ${phaseChart(result)}</section>`;
 };
 
+const clockCell = (clock: RunnerClock | undefined): string => {
+  const bounds = clock?.offsetMs;
+  const read = bounds ? `${Math.round(bounds.lo)} to ${Math.round(bounds.hi)} ms` : 'no Date read';
+  return clock?.host ? `${read} (host ${clock.host.slice(0, 8)})` : read;
+};
+
+/** A merged run's runners: what each ran, and how far apart their starts may be (clocks.ts). */
+const runnersSection = (summary: LoadSummary): string => {
+  const runners = summary.runners ?? [];
+  if (runners.length < 2) return '';
+  const { startSpread: spread, lateMs } = summary;
+  const line =
+    spread === undefined
+      ? `On one machine's clock; they started up to ${Math.round(Math.max(...lateMs) - Math.min(...lateMs))} ms apart.`
+      : spread.ms === undefined
+        ? `Their starts cannot be compared: ${spread.why}.`
+        : `Their starts may lie up to ${Math.round(spread.ms)} ms apart in the target's time: ${spread.why}.`;
+  const rows = runners.map(
+    (r, i) =>
+      `<tr><td>${esc(r.source)}</td><td>${esc(r.segment)}</td><td class="n">${Math.round(lateMs[i] ?? 0)}</td><td>${esc(clockCell(r.clock))}</td><td>${esc(r.harnessVersion)}</td><td>${esc(r.k6Version)}</td></tr>`,
+  );
+  return `<h2>Runners</h2>
+<div class="muted">${esc(line)}</div>
+<div class="table-wrap"><table><thead><tr><th>Runner</th><th>Execution segment</th><th>Started (ms after the first, own clock)</th><th>Target's clock minus the runner's</th><th>harness</th><th>k6</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table></div>`;
+};
+
 export const summaryHtml = (summary: LoadSummary): string => {
   const judged = inRunOrder(summary);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>harness load: ${esc(summary.target)}</title><style>${STYLE}</style></head><body>
@@ -104,5 +133,6 @@ ${verdictLine(judged)}
 <tbody>${judged.map(row).join('\n')}</tbody></table></div>
 <h2>Requests over time, by send time, in the order the phases ran</h2>
 ${judged.map(phaseSection).join('\n')}
+${runnersSection(summary)}
 </body></html>`;
 };

@@ -1,6 +1,7 @@
 // The load report a person opens (report-html.ts, report-chart.ts) and the metric names the k6 web dashboard shows
 // (options.ts): structure asserted, not pixels; scripts/screenshots-load.ts shows the pixels.
 import { describe, expect, it } from 'vitest';
+import type { RunnerClock } from '../../core/clocks.ts';
 import { escapeMarkup as escapeHtml } from '../../core/markup.ts';
 import type { PhasePlan } from '../../core/plan.ts';
 import { summaryHtml } from '../../core/report-html.ts';
@@ -79,6 +80,47 @@ describe('load HTML report', () => {
     expect(page).not.toMatch(CONTROL);
     expect(page).toContain('https://api.example[31m&lt;b&gt;x&lt;/b&gt;\t');
     expect(escapeHtml('a\u0007b\u009bc\u007fd\r\n"\'&')).toBe('abcd\r\n&quot;&#39;&amp;');
+  });
+});
+
+describe('load HTML report of a merged run', () => {
+  const runner = (source: string, segment: string, clock: RunnerClock) => ({
+    source,
+    segment,
+    clock,
+    runId: 'r',
+    planDigest: 'd',
+    sequence: '0,1/2,1',
+    startAt: 0,
+    setupCompleted: true,
+    harnessVersion: '0.1.0',
+    k6Version: 'v2.2.0',
+  });
+  const merged = {
+    ...summary,
+    instances: 2,
+    lateMs: [0, 3],
+    runners: [
+      runner('pods/<b>1</b>.log', '0:1/2', { host: '', offsetMs: { lo: -2, hi: 27 } }),
+      runner('pods/2.log', '1/2:1', { host: '' }),
+    ],
+    startSpread: { why: 'pods/2.log ran on another machine and no answer it got carried a Date header' },
+  };
+
+  it('lists each runner: its file, segment, start and clock, and why their starts can or cannot be compared', () => {
+    const page = summaryHtml(merged);
+    const section = page.slice(page.indexOf('<h2>Runners</h2>'));
+    expect(section).toContain(
+      `<td>${escapeHtml('pods/<b>1</b>.log')}</td><td>0:1/2</td><td class="n">0</td>`,
+    );
+    expect(section).toContain('<td>-2 to 27 ms</td><td>0.1.0</td><td>v2.2.0</td>');
+    expect(section).toContain('<td>pods/2.log</td><td>1/2:1</td><td class="n">3</td><td>no Date read</td>');
+    expect(section).toContain('Their starts cannot be compared: pods/2.log ran on another machine');
+    expect(section).not.toContain('<b>1</b>');
+  });
+
+  it('has no runners section for one runner', () => {
+    expect(html).not.toContain('<h2>Runners</h2>');
   });
 });
 
