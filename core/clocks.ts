@@ -49,10 +49,10 @@ interface HostClock {
   unknown: boolean;
 }
 
-/** One host's offset: every runner on it saw the same offset, so their bounds intersect. */
+/** Each runner's host, whose offset every runner on it saw alike, so their bounds intersect. */
 const hostClocks = (runners: readonly Runner[]): HostClock[] => {
   const hosts = new Map<string, HostClock>();
-  runners.forEach((r, i) => {
+  return runners.map((r, i) => {
     const key = r.clock?.host ? `host ${r.clock.host}` : `runner ${i}`;
     const host = hosts.get(key) ?? { sources: [], unknown: false };
     hosts.set(key, host);
@@ -64,8 +64,8 @@ const hostClocks = (runners: readonly Runner[]): HostClock[] => {
         host.bounds === undefined
           ? seen
           : { lo: Math.max(host.bounds.lo, seen.lo), hi: Math.min(host.bounds.hi, seen.hi) };
+    return host;
   });
-  return [...hosts.values()];
 };
 
 const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${Math.round(ms)}`;
@@ -80,7 +80,8 @@ export const startSpread = (
   runners: readonly Runner[],
   startOffsetsMs: readonly number[],
 ): StartSpread | undefined => {
-  const hosts = hostClocks(runners);
+  const hostOf = hostClocks(runners);
+  const hosts = [...new Set(hostOf)];
   if (hosts.length < 2) return undefined;
   const unbounded = hosts.find((h) => h.unknown || h.bounds === undefined);
   if (unbounded)
@@ -92,11 +93,10 @@ export const startSpread = (
     return {
       why: `the target's Date headers contradict each other at ${torn.sources.join(', ')} (they put the target's clock at least ${signed(torn.bounds!.lo)} ms and at most ${signed(torn.bounds!.hi)} ms from the runner's: several clocks answer, or a Date over ${DATE_STALENESS_MS} ms stale), so they compare no clocks`,
     };
-  const hostOf = new Map(hosts.flatMap((h) => h.sources.map((s) => [s, h] as const)));
   let worst: { ms: number; why: string } = { ms: -Infinity, why: '' };
   for (const [i, a] of runners.entries()) {
     for (const [j, b] of runners.entries()) {
-      const [hostA, hostB] = [hostOf.get(a.source)!, hostOf.get(b.source)!];
+      const [hostA, hostB] = [hostOf[i]!, hostOf[j]!];
       const startGap = startOffsetsMs[i]! - startOffsetsMs[j]!;
       const ms = startGap + (hostA === hostB ? 0 : hostA.bounds!.hi - hostB.bounds!.lo);
       if (i === j || ms <= worst.ms) continue;
