@@ -30,7 +30,7 @@ import {
   PASSED,
   TARGET_UNREACHABLE,
 } from './exit-codes.ts';
-import { findK6 } from './k6.ts';
+import { findK6, k6Version } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
 import { k8sRequested, writeK8s } from './load-k8s.ts';
 import type { LoadCommandResult, LoadOptions } from './load-options.ts';
@@ -170,6 +170,8 @@ export const runLoadCommand = async (
         onSchedule: (startAt, phases) => startProgress(phases, startAt, process.stderr),
         network: forK6,
         http: httpOptionsOf(network),
+        // Each runner's summary names them: a merged run is a record of what ran.
+        versions: { harness: harnessVersion(), k6: k6Version(k6) },
         ...(stop ? { stop } : {}),
       });
     } catch (error) {

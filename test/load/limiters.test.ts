@@ -1,6 +1,7 @@
 // `harness load` against a faithful server of every limiter kind but the anchored one (load.test.ts grades that
 // one), with two k6 instances, and on the shared Observability bucket. A file of its own, so it runs beside load.test.ts.
 import { describe, expect, it } from 'vitest';
+import { harnessVersion } from '../../src/cli/version.ts';
 import { LIMITER_KINDS } from '../../src/reference/limiter-kinds.ts';
 import { against, expectNoFail, FAITHFUL, TRANSACTIONS } from './run-load.ts';
 
@@ -31,6 +32,15 @@ describe('harness load against every limiter', () => {
     // Each instance wrote its share, saying which runner it is; only harness, which merged them, printed verdicts.
     expect(two.names).toEqual(expect.arrayContaining(['runners/runner-1.json', 'runners/runner-2.json']));
     expect(two.summary.runners?.map((r) => r.segment)).toEqual(['0:1/2', '1/2:1']);
+    // Both name the harness and k6 that ran them, and one machine's clock.
+    for (const runner of two.summary.runners!) {
+      expect(runner).toMatchObject({
+        harnessVersion: harnessVersion(),
+        k6Version: expect.stringMatching(/^v2\./),
+      });
+      expect(runner.clock!.host).toBe(two.summary.runners![0]!.clock!.host);
+    }
+    expect(two.summary.startSpread).toBeUndefined();
     expect(two.stderr).not.toMatch(/^\[k6 \d\/2\] (share|PASS)/m);
   });
 });
