@@ -86,7 +86,7 @@ export const startSpread = (
   const unbounded = hosts.find((h) => h.unknown || h.bounds === undefined);
   if (unbounded)
     return {
-      why: `${unbounded.sources.join(', ')} ran on another machine and no answer it got carried a Date header, so nothing compares its clock with the others'`,
+      why: `${unbounded.sources.join(', ')} shares no host's clock with the others and recorded no Date header of the target's, so nothing compares its clock with theirs`,
     };
   const torn = hosts.find((h) => h.bounds!.lo > h.bounds!.hi);
   if (torn)

@@ -25,7 +25,7 @@ describe('advice for an INCONCLUSIVE load phase', () => {
   it("points at where the runners ran when the target's Date could not line up their clocks", () => {
     for (const message of [
       "harness could not offer 1000/s: the runners' starts may lie over a tenth of a window apart: by the target's Date headers, ...",
-      "harness could not offer 1000/s: the runners' starts cannot be compared: pod-2.log ran on another machine and ...",
+      "harness could not offer 1000/s: the runners' starts cannot be compared: pod-2.log shares no host's clock and ...",
     ])
       expect(inconclusiveAdvice([message])).toEqual([
         expect.stringMatching(/^advice: .*nearer the target.*--instances on one machine/),

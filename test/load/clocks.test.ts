@@ -49,7 +49,7 @@ describe('startSpread', () => {
 
   it('bounds nothing where a machine saw no Date header, or Date headers that contradict each other', () => {
     expect(startSpread([on('a', '', 0, 5), on('pod-2', '')], [0, 0])).toEqual({
-      why: "pod-2 ran on another machine and no answer it got carried a Date header, so nothing compares its clock with the others'",
+      why: "pod-2 shares no host's clock with the others and recorded no Date header of the target's, so nothing compares its clock with theirs",
     });
     expect(startSpread([on('a', '', 0, 5), on('b', '', 300, 20)], [0, 0])?.ms).toBeUndefined();
   });
@@ -76,7 +76,7 @@ describe('the verdicts of runners on several machines', () => {
       expect(verdict.grade).toBe('INCONCLUSIVE');
       expect(verdict.message).toMatch(/over a tenth of a window apart: b may have started 250 ms after a/);
     }
-    for (const verdict of judgeAll(runnersAt({ why: 'pod-2 ran on another machine' })))
-      expect(verdict.message).toMatch(/the runners' starts cannot be compared: pod-2 ran on another machine/);
+    for (const verdict of judgeAll(runnersAt({ why: "pod-2 shares no host's clock" })))
+      expect(verdict.message).toMatch(/the runners' starts cannot be compared: pod-2 shares no host's clock/);
   });
 });

@@ -196,7 +196,7 @@ describe('harness load merge, on real runner summaries', () => {
     );
     expectEveryPhaseInconclusive(
       unread,
-      /starts cannot be compared: \S*runner-3\.json ran on another machine/,
+      /starts cannot be compared: \S*runner-3\.json shares no host's clock/,
     );
   });
 

@@ -104,7 +104,9 @@ describe('load HTML report of a merged run', () => {
       runner('pods/<b>1</b>.log', '0:1/2', { host: '', offsetMs: { lo: -2, hi: 27 } }),
       runner('pods/2.log', '1/2:1', { host: '' }),
     ],
-    startSpread: { why: 'pods/2.log ran on another machine and no answer it got carried a Date header' },
+    startSpread: {
+      why: "pods/2.log shares no host's clock with the others and recorded no Date header of the target's",
+    },
   };
 
   it('lists each runner: its file, segment, start and clock, and why their starts can or cannot be compared', () => {
@@ -115,7 +117,9 @@ describe('load HTML report of a merged run', () => {
     );
     expect(section).toContain('<td>-2 to 27 ms</td><td>0.1.0</td><td>v2.2.0</td>');
     expect(section).toContain('<td>pods/2.log</td><td>1/2:1</td><td class="n">3</td><td>no Date read</td>');
-    expect(section).toContain('Their starts cannot be compared: pods/2.log ran on another machine');
+    expect(section).toContain(
+      escapeHtml("Their starts cannot be compared: pods/2.log shares no host's clock"),
+    );
     expect(section).not.toContain('<b>1</b>');
   });
 
