@@ -26,6 +26,6 @@ export const retryAfterValid = new Rate('harness_retry_after_valid');
 export const retryAfterSeconds = new Trend('harness_retry_after_seconds');
 /** How late k6 started each iteration against its own schedule: the load generator's CPU starvation. */
 export const startLag = new Trend('harness_start_lag', true);
-/** Bounds on the target's clock minus this runner's (ms), from Date headers (clock.ts): the largest low, the least high. */
+/** Bounds on the target's clock minus this runner's (ms), from Date headers (clock.ts): the largest low, least high. */
 export const clockLow = new Gauge('harness_clock_low');
 export const clockHigh = new Gauge('harness_clock_high');
