@@ -18,12 +18,19 @@ export const k6VersionLine = (bin: string): string =>
   execFileSync(bin, ['version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 
 /** `k6 v2.2.0 (go1.26.8, linux/amd64)` gives `v2.2.0`; undefined when the binary does not answer like k6. */
-const versionOf = (bin: string): string | undefined => {
+const askVersion = (bin: string): string | undefined => {
   try {
     return /^k6 (v\d+\.\d+\.\d+\S*)/.exec(k6VersionLine(bin))?.[1];
   } catch {
     return undefined;
   }
+};
+
+// Each binary is asked once: finding k6 asks, and so does the load run that names it in every runner's summary.
+const versions = new Map<string, string | undefined>();
+const versionOf = (bin: string): string | undefined => {
+  if (!versions.has(bin)) versions.set(bin, askVersion(bin));
+  return versions.get(bin);
 };
 
 /** The version a runner's summary records; 'unknown' when k6 does not say. */
