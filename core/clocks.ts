@@ -83,7 +83,7 @@ export const startSpread = (
   const hostOf = hostClocks(runners);
   const hosts = [...new Set(hostOf)];
   if (hosts.length < 2) return undefined;
-  const unbounded = hosts.find((h) => h.unknown || h.bounds === undefined);
+  const unbounded = hosts.find((h) => h.unknown);
   if (unbounded)
     return {
       why: `${unbounded.sources.join(', ')} shares no host's clock with the others and recorded no Date header of the target's, so nothing compares its clock with theirs`,

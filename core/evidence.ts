@@ -175,6 +175,13 @@ const mergePhase = (parts: readonly PhaseResult[]): PhaseResult => {
   };
 };
 
+/** How far apart the runners' starts may be: clocks.ts's bound for several machines, else one clock's start offsets. */
+export const spreadOf = (summary: LoadSummary): StartSpread =>
+  summary.startSpread ?? {
+    ms: summary.lateMs.length > 1 ? Math.max(...summary.lateMs) - Math.min(...summary.lateMs) : 0,
+    why: '',
+  };
+
 /**
  * Runners' summaries as one run, checked first (runners.ts): a foreign summary is left out, and a set that is not
  * one whole run is merged with the reasons, which leave every phase INCONCLUSIVE.

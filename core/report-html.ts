@@ -3,7 +3,7 @@
 // a merged run, its runners.
 // No scripts, nothing fetched. Pure TypeScript, shared by handleSummary and the harness CLI.
 import type { RunnerClock } from './clocks.ts';
-import type { LoadSummary, PhaseResult } from './evidence.ts';
+import { type LoadSummary, type PhaseResult, spreadOf } from './evidence.ts';
 import { GRADES } from './grade.ts';
 import { escapeMarkup as esc } from './markup.ts';
 import { offeredAt } from './plan.ts';
@@ -106,13 +106,14 @@ const clockCell = (clock: RunnerClock | undefined): string => {
 const runnersSection = (summary: LoadSummary): string => {
   const runners = summary.runners ?? [];
   if (runners.length < 2) return '';
-  const { startSpread: spread, lateMs } = summary;
+  const { lateMs } = summary;
+  const spread = spreadOf(summary);
   const line =
-    spread === undefined
-      ? `On one machine's clock; they started up to ${Math.round(Math.max(...lateMs) - Math.min(...lateMs))} ms apart.`
-      : spread.ms === undefined
-        ? `Their starts cannot be compared: ${spread.why}.`
-        : `Their starts may lie up to ${Math.round(spread.ms)} ms apart in the target's time: ${spread.why}.`;
+    spread.ms === undefined
+      ? `Their starts cannot be compared: ${spread.why}.`
+      : spread.why
+        ? `Their starts may lie up to ${Math.round(spread.ms)} ms apart in the target's time: ${spread.why}.`
+        : `On one machine's clock; they started up to ${Math.round(spread.ms)} ms apart.`;
   const rows = runners.map(
     (r, i) =>
       `<tr><td>${esc(r.source)}</td><td>${esc(r.segment)}</td><td class="n">${Math.round(lateMs[i] ?? 0)}</td><td>${esc(clockCell(r.clock))}</td><td>${esc(r.harnessVersion)}</td><td>${esc(r.k6Version)}</td></tr>`,

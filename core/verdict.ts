@@ -10,7 +10,7 @@
 // token bucket with a capacity above it.
 import type { StartSpread } from './clocks.ts';
 import { openingBurst, type Reading, sustained } from './estimate.ts';
-import type { LoadSummary, PhaseResult, TokenFailures } from './evidence.ts';
+import { type LoadSummary, type PhaseResult, spreadOf, type TokenFailures } from './evidence.ts';
 import { type Grade, gradeRank } from './grade.ts';
 import { offeredAt, type PhasePlan } from './plan.ts';
 import { tooFewBeforeRefusal, tooManyAfterRefusal, tooManyInInterval } from './proofs.ts';
@@ -233,11 +233,7 @@ const judgePhase = (result: PhaseResult, tl: Timeline, spread: StartSpread): Ver
 /** Every phase's verdict, in the summary's order. */
 export const judgeAll = (summary: LoadSummary): Verdict[] => {
   const timelines = timelinesOf(summary);
-  // Runners on one clock: their start offsets are the spread; on several, clocks.ts adds what the clocks may differ by.
-  const spread = summary.startSpread ?? {
-    ms: summary.lateMs.length > 1 ? Math.max(...summary.lateMs) - Math.min(...summary.lateMs) : 0,
-    why: '',
-  };
+  const spread = spreadOf(summary);
   const { interrupted, runnerProblems } = summary;
   // Part of the evidence is missing, doubled or another run's: no phase can be proven either way.
   if (runnerProblems !== undefined && runnerProblems.length > 0) {

@@ -123,6 +123,13 @@ describe('load HTML report of a merged run', () => {
     expect(section).not.toContain('<b>1</b>');
   });
 
+  it('says how far apart runners on one machine started, by its one clock', () => {
+    const local = { ...merged, startSpread: undefined };
+    expect(summaryHtml(local)).toContain(
+      escapeHtml("On one machine's clock; they started up to 3 ms apart."),
+    );
+  });
+
   it('has no runners section for one runner', () => {
     expect(html).not.toContain('<h2>Runners</h2>');
   });
