@@ -86,11 +86,19 @@ class TokenBucket implements LimitState {
 
   admit(now: number): number {
     const wait = this.fullAt - this.slack - now;
-    if (wait > 0) return wait;
+    // A window that does not divide by the count (2000 ms / 120) leaves rounding in fullAt: the Nth of a burst
+    // must not be refused for it.
+    if (wait > ROUNDING_MS) return wait;
     this.fullAt = Math.max(this.fullAt, now) + this.interval;
     return 0;
   }
 }
+
+/**
+ * Far below what a client can see, above the rounding of adding a fractional interval to an epoch-ms clock (a
+ * quarter of a microsecond a time) a thousand times.
+ */
+const ROUNDING_MS = 0.5;
 
 const UNLIMITED: LimitState = { admit: () => 0 };
 

@@ -43,9 +43,9 @@ describe('aligned: fixed windows on the clock', () => {
   it('counts Retry-After down to the boundary, whenever the window was first used', () => {
     const state = createLimitState('aligned', 1, MINUTE);
     expect(state.admit(T0 + 1000)).toBe(0);
-    expect(retryAfter(state.admit(T0 + 1000), 0)).toBe('59');
-    expect(retryAfter(state.admit(T0 + 30_500), 0)).toBe('30');
-    expect(retryAfter(state.admit(T0 + 59_999), 0)).toBe('1');
+    expect(retryAfter(state.admit(T0 + 1000), 0, 60_000)).toBe('59');
+    expect(retryAfter(state.admit(T0 + 30_500), 0, 60_000)).toBe('30');
+    expect(retryAfter(state.admit(T0 + 59_999), 0, 60_000)).toBe('1');
     expect(state.admit(T0 + MINUTE)).toBe(0);
   });
 });
@@ -81,9 +81,19 @@ describe('token bucket', () => {
     const state = createLimitState('token-bucket', 30, MINUTE);
     expect(admittedOf(burst(state, 31, T0))).toBe(30);
     expect(state.admit(T0)).toBe(2000);
-    expect(retryAfter(state.admit(T0 + 500), 0)).toBe('2');
+    expect(retryAfter(state.admit(T0 + 500), 0, 60_000)).toBe('2');
     expect(burst(state, 2, T0 + 2000)).toEqual([0, 2000]);
     expect(burst(state, 2, T0 + 4000)).toEqual([0, 2000]);
+  });
+
+  it('admits a whole burst of N when the window does not divide by N', () => {
+    for (const [count, ms] of [
+      [120, 2000],
+      [6, 10_000],
+      [7, 1000],
+    ] as const) {
+      expect(admittedOf(burst(createLimitState('token-bucket', count, ms), count + 1, T0))).toBe(count);
+    }
   });
 
   it('holds N per window sustained after the burst, and refills to no more than N', () => {
@@ -149,7 +159,7 @@ describe.each(LIMITER_KINDS)('%s: waits are exact and Retry-After honest', (kind
         if (wait === 0) continue;
         expect(wait).toBeGreaterThan(0);
         expect(wait).toBeLessThanOrEqual(ms);
-        const seconds = Number(retryAfter(wait, t));
+        const seconds = Number(retryAfter(wait, t, 60_000));
         expect(seconds).toBeGreaterThanOrEqual(1);
         expect(seconds).toBeLessThanOrEqual(Math.ceil(ms / SECOND));
         // The same history, then nothing until the wait (or Retry-After) is over: admitted then, and not before.
