@@ -16,6 +16,13 @@ export const positiveInt = (value: string): number => {
   return Number(value);
 };
 
+export const fraction = (value: string): number => {
+  const number = Number(value);
+  if (value.trim() === '' || !(number > 0 && number < 1))
+    throw new InvalidArgumentError('expected a number between 0 and 1, e.g. 0.75');
+  return number;
+};
+
 export const port = (value: string): number => {
   if (!/^\d+$/.test(value) || Number(value) > 65535)
     throw new InvalidArgumentError('expected a port 0-65535');

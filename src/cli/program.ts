@@ -1,6 +1,6 @@
 // Every command and option of the CLI is declared here, in one place; actions live beside it, one file each.
 import { Command, Option } from 'commander';
-import { FAULTS, LIMITER_KINDS, TOKEN_KINDS } from '../reference/index.ts';
+import { FAULT_FACTORS, FAULTS, LIMITER_KINDS, TOKEN_KINDS } from '../reference/index.ts';
 import { NETWORK_CONDITIONS } from '../testbed/toxiproxy.ts';
 import { certify } from './certify.ts';
 import { conformance } from './conformance.ts';
@@ -8,7 +8,17 @@ import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { CONFORMANCE_HELP, LOAD_HELP, plainDefaults, SERVE_HELP } from './help.ts';
 import { load } from './load.ts';
 import { loadMerge } from './load-merge.ts';
-import { duration, formats, limitOverride, list, oneOf, port, positiveInt, sideEffects } from './parse.ts';
+import {
+  duration,
+  formats,
+  fraction,
+  limitOverride,
+  list,
+  oneOf,
+  port,
+  positiveInt,
+  sideEffects,
+} from './parse.ts';
 import { replay } from './replay.ts';
 import { serve } from './serve.ts';
 import { verify } from './verify.ts';
@@ -83,6 +93,12 @@ export const buildProgram = (): Command => {
     .addOption(new Option('--port <n>', 'port; 0 picks a free one').argParser(port).default(0))
     .addOption(faultOption('break exactly one SPEC.md rule (see --list-faults)'))
     .option('--list-faults', 'print the injectable faults with the clause each one breaks, and exit')
+    .addOption(
+      new Option(
+        '--fault-factor <x>',
+        `scale a fault that takes a factor (${Object.keys(FAULT_FACTORS).join(', ')}); see --list-faults`,
+      ).argParser(fraction),
+    )
     .addOption(
       new Option('--minute-ms <ms>', 'length of a "minute" for per-minute limits (shortens tests)').argParser(
         positiveInt,

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import {
+  FAULT_FACTORS,
   FAULTS,
   type FaultName,
   type LimiterKind,
@@ -17,6 +18,7 @@ interface ServeOptions {
   host: string;
   port: number;
   fault?: FaultName;
+  faultFactor?: number;
   listFaults?: boolean;
   minuteMs?: number;
   tokenLifetime?: number;
@@ -33,8 +35,11 @@ interface ServeOptions {
 
 const listFaults = (): void => {
   const width = Math.max(...FAULTS.map((f) => f.name.length));
-  for (const fault of FAULTS)
-    console.log(`${fault.name.padEnd(width)}  ${fault.clause.padEnd(16)} ${fault.rule}`);
+  for (const fault of FAULTS) {
+    const factor = FAULT_FACTORS[fault.name];
+    const scaled = factor ? ` (--fault-factor: ${factor.scales}; default ${+factor.default.toFixed(3)})` : '';
+    console.log(`${fault.name.padEnd(width)}  ${fault.clause.padEnd(16)} ${fault.rule}${scaled}`);
+  }
 };
 
 const readFlagFile = (flag: string, path: string): Buffer => {
@@ -75,7 +80,7 @@ const banner = (
     ...(proxy
       ? [`network: ${options.network}, through Toxiproxy at ${proxy} (the profile points there)`]
       : []),
-    `fault: ${options.fault ?? 'none (faithful to SPEC.md)'}`,
+    `fault: ${options.fault ?? 'none (faithful to SPEC.md)'}${options.faultFactor === undefined ? '' : `, factor ${options.faultFactor}`}`,
     `tokens: ${options.tokens === 'jwt' ? 'JWTs signed ES256 with jose' : 'opaque'}`,
     ...(tls ? [`tls: HTTPS${options.tlsClientCa ? ', client certificates required (mutual TLS)' : ''}`] : []),
     `limiter: ${options.limiter}${options.limitBeforeAuth ? ', counted before auth (gateway mode)' : ''}`,
@@ -96,6 +101,7 @@ export const serve = async (options: ServeOptions): Promise<void> => {
     host: options.host,
     port: options.port,
     fault: options.fault,
+    ...(options.faultFactor === undefined ? {} : { faultFactor: options.faultFactor }),
     minuteMs: options.minuteMs,
     tokenLifetimeSeconds: options.tokenLifetime,
     limits: options.limit,

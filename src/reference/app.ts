@@ -14,7 +14,7 @@ import { ENDPOINTS, type EndpointSpec, observabilityEndpoint, type PathId } from
 import { HANDLERS, type Handler, type HandlerContext, IdRegistry } from './handlers.ts';
 import { type Prepared, prepare, readBody, send } from './http.ts';
 import type { JwtTokens } from './jwt.ts';
-import { createLimiter, type LimitedRoute, newLimitState, retryAfterFor } from './limiter.ts';
+import { createLimiter, type LimitedRoute, newLimitState, retryAfterFor, windowOf } from './limiter.ts';
 import type { ResolvedReferenceOptions } from './options.ts';
 import { Router } from './router.ts';
 import { createTokenEndpoint } from './token-endpoint.ts';
@@ -155,8 +155,8 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
     return client;
   };
 
-  const refuse = (wait: number, at: number): Prepared => {
-    const value = retryAfter(wait, at);
+  const refuse = (wait: number, at: number, route: ApiRoute): Prepared => {
+    const value = retryAfter(wait, at, windowOf(route.bucket, options));
     return value === undefined
       ? limited
       : { ...limited, headers: { ...limited.headers, 'retry-after': value } };
@@ -185,14 +185,14 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
     const at = now();
     if (limitBeforeAuth) {
       const wait = gatewayState(key, route, id).admit(at);
-      if (wait > 0) return refuse(wait, at);
+      if (wait > 0) return refuse(wait, at, route);
     }
     const client = authenticate(header, token, key, at);
     if (client.kind === 'response') return client;
     if (client.lacks.size > 0 && client.lacks.has(route.key)) return forbidden;
     if (!limitBeforeAuth) {
       const wait = stateFor(client.index, route, id).admit(at);
-      if (wait > 0) return refuse(wait, at);
+      if (wait > 0) return refuse(wait, at, route);
     }
     // Unknown ids are answered after auth and limit, so probing ids costs limit like any other request.
     if (route.pathId && (fault === 'issued-ids-unknown' || !context.ids[route.pathId].has(id!)))

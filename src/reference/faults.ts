@@ -140,6 +140,36 @@ const FAULT_LIST = [
     rule: 'GET /api/rules/schedule refuses for four windows after a refusal (Retry-After says so), so a client waiting for capacity is refused long past the window',
   },
   {
+    name: 'limit-window-short',
+    clause: '§8 table',
+    rule: "every limit's window is shorter than stated (by default 0.75 of it: 45 s for a minute), with an honest Retry-After for that window",
+  },
+  {
+    name: 'limit-early-reset',
+    clause: '§8 table',
+    rule: 'every limit resets every sixth of its window (six times the limit per window), while each 429 carries the Retry-After a faithful window would give',
+  },
+  {
+    name: 'observability-split',
+    clause: '§8 table',
+    rule: 'each Observability endpoint has a limit of its own, a share of the stated one (25/min each for four: they add up to 100)',
+  },
+  {
+    name: 'limit-first-window-low',
+    clause: '§8 table',
+    rule: "POST /api/transactions/batch/generate-upload-url admits half its limit in each tenant's first window (Retry-After honest); every later window is faithful",
+  },
+  {
+    name: 'limit-counts-refused',
+    clause: '§8 table',
+    rule: 'refused requests count toward the limit (a log of every request, refused or not), so a client that retries while refused stays refused with fewer than the limit admitted',
+  },
+  {
+    name: 'retry-after-short-late',
+    clause: '§7',
+    rule: 'Retry-After is honest except in the last sixth of the wait a window can give, where it says at most half the real wait',
+  },
+  {
     name: 'issued-ids-unknown',
     clause: '§4',
     rule: 'the batch status, validation-result and rule status endpoints answer 404 even for ids the server issued',
@@ -186,3 +216,15 @@ export const FAULTS: readonly FaultSpec[] = FAULT_LIST;
 
 const NAMES: ReadonlySet<string> = new Set(FAULTS.map((f) => f.name));
 export const isFaultName = (name: string): name is FaultName => NAMES.has(name);
+
+/** Faults that take a factor (`faultFactor`, `harness serve --fault-factor`): what it scales, and its default. */
+export const FAULT_FACTORS: Partial<
+  Record<FaultName, { readonly scales: string; readonly default: number }>
+> = {
+  'limit-window-short': { scales: 'the window, as a fraction of the stated one', default: 0.75 },
+  'limit-early-reset': { scales: 'how often the limit resets, as a fraction of the window', default: 1 / 6 },
+  'limit-first-window-low': {
+    scales: "the share of the limit the tenant's first window admits",
+    default: 0.5,
+  },
+};

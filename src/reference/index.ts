@@ -13,7 +13,7 @@ import {
 } from './options.ts';
 import { buildProfile } from './profile.ts';
 
-export { FAULTS, type FaultName, type FaultSpec, isFaultName } from './faults.ts';
+export { FAULT_FACTORS, FAULTS, type FaultName, type FaultSpec, isFaultName } from './faults.ts';
 export { isLimiterKind, LIMITER_KINDS, type LimiterKind } from './limiter-kinds.ts';
 export type {
   ReferenceClient,

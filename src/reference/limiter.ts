@@ -2,6 +2,7 @@
 // the Retry-After header. The algorithm per key is the server's limiter kind (limiter-kinds.ts).
 import type { BucketId, Limit } from '../spec/index.ts';
 import type { FaultName } from './faults.ts';
+import { faultyLimitState } from './limit-faults.ts';
 import { createLimitState, type LimiterKind, type LimitState } from './limiter-kinds.ts';
 import type { ReferenceClient } from './options.ts';
 
@@ -16,13 +17,23 @@ export interface LimiterSettings {
   readonly limits: Readonly<Record<BucketId, Limit>>;
   readonly minuteMs: number;
   readonly fault: FaultName | undefined;
+  readonly faultFactor: number | undefined;
   readonly limiter: LimiterKind;
 }
 
 export type StateFor = (client: number, route: LimitedRoute, id: string | undefined) => LimitState;
 
-/** The count a fault makes the server enforce instead of the stated limit. */
-const enforcedCount = (bucket: BucketId, count: number, fault: FaultName | undefined): number => {
+/**
+ * The count a fault makes the server enforce instead of the stated limit; `parts`: how many keys observability-split
+ * splits it among.
+ */
+const enforcedCount = (
+  bucket: BucketId,
+  count: number,
+  fault: FaultName | undefined,
+  parts: number,
+): number => {
+  if (fault === 'observability-split' && bucket === 'observability') return Math.ceil(count / parts);
   if (fault === 'wrong-limit-execute' && bucket === 'rules-execute') return Math.ceil((count * 4) / 3);
   if (fault === 'wrong-limit-transaction' && bucket === 'transaction-event') return Math.floor(count * 0.9);
   if (fault === 'no-limit-schedule' && bucket === 'rules-schedule') return Number.POSITIVE_INFINITY;
@@ -36,11 +47,19 @@ const ownerOf = (client: ReferenceClient, fault: FaultName | undefined): string 
   return `tenant:${client.tenant}`;
 };
 
-/** A fresh state for one key of `route`'s bucket, with the count a fault may change. */
-export const newLimitState = (route: LimitedRoute, settings: LimiterSettings): LimitState => {
-  const limit = settings.limits[route.bucket];
-  const count = enforcedCount(route.bucket, limit.count, settings.fault);
-  return createLimitState(settings.limiter, count, limit.per === 'second' ? 1000 : settings.minuteMs);
+/** The stated window of `bucket`'s limit, with minutes as long as the server's. */
+export const windowOf = (bucket: BucketId, settings: Pick<LimiterSettings, 'limits' | 'minuteMs'>): number =>
+  settings.limits[bucket].per === 'second' ? 1000 : settings.minuteMs;
+
+/** A fresh state for one key of `route`'s bucket, with the count and algorithm a fault may change. */
+export const newLimitState = (route: LimitedRoute, settings: LimiterSettings, parts = 1): LimitState => {
+  const { fault, faultFactor, limiter } = settings;
+  const count = enforcedCount(route.bucket, settings.limits[route.bucket].count, fault, parts);
+  const windowMs = windowOf(route.bucket, settings);
+  return (
+    faultyLimitState(route.bucket, fault, faultFactor, limiter, count, windowMs) ??
+    createLimitState(limiter, count, windowMs)
+  );
 };
 
 /** Under limit-blocks-tenant: a refusal by one bucket refuses the owner everywhere until that bucket admits again. */
@@ -83,8 +102,10 @@ export const createLimiter = (
   settings: LimiterSettings,
 ): StateFor => {
   const { fault } = settings;
+  const split = fault === 'observability-separate-buckets' || fault === 'observability-split';
   const partOf = (route: LimitedRoute): string =>
-    fault === 'observability-separate-buckets' && route.bucket === 'observability' ? route.key : route.bucket;
+    split && route.bucket === 'observability' ? route.key : route.bucket;
+  const parts = routes.filter((route) => route.bucket === 'observability').length;
   const shared = new Map<string, LimitState>();
   const blockedUntil = new Map<string, number>();
   const table = clients.map((client) =>
@@ -93,13 +114,10 @@ export const createLimiter = (
       const key = `${owner}\n${partOf(route)}`;
       let state = shared.get(key);
       if (!state) {
-        state = newLimitState(route, settings);
+        state = newLimitState(route, settings, parts);
         if (fault === 'limit-blocks-tenant') state = blocking(state, owner, blockedUntil);
         if (fault === 'limit-penalty-box' && route.bucket === 'rules-schedule')
-          state = penaltyBox(
-            state,
-            settings.limits[route.bucket].per === 'second' ? 1000 : settings.minuteMs,
-          );
+          state = penaltyBox(state, windowOf(route.bucket, settings));
         shared.set(key, state);
       }
       return state;
@@ -122,8 +140,13 @@ export const createLimiter = (
   };
 };
 
-/** The Retry-After value for a wait of `ms` at clock time `now`; undefined for no header. */
-export type RetryAfter = (ms: number, now: number) => string | undefined;
+/** The Retry-After value for a wait of `ms` at clock time `now`, in a window of `windowMs`; undefined for no header. */
+export type RetryAfter = (ms: number, now: number, windowMs: number) => string | undefined;
+
+/** Rounded up, so waiting this long always reaches capacity again; never 0 while limited. */
+const honest = (ms: number): string => String(Math.max(1, Math.ceil(ms / 1000)));
+/** At most half the real wait: a retry that honours it comes too early and is refused again. */
+const halved = (ms: number): string => String(Math.floor(ms / 2000));
 
 export const retryAfterFor = (fault: FaultName | undefined): RetryAfter => {
   switch (fault) {
@@ -141,10 +164,11 @@ export const retryAfterFor = (fault: FaultName | undefined): RetryAfter => {
       // An hour, as a server might say whatever the window: honest (waiting that long reaches capacity), but useless.
       return () => '3600';
     case 'retry-after-too-short':
-      // At most half the real wait: a retry that honours it comes too early and is refused again.
-      return (ms) => String(Math.floor(ms / 2000));
+      return halved;
+    case 'retry-after-short-late':
+      // Only where a window has a sixth or less left: a client whose 429s come early in the window never sees it.
+      return (ms, _now, windowMs) => (ms <= windowMs / 6 ? halved(ms) : honest(ms));
     default:
-      // Rounded up, so waiting this long always reaches capacity again; never 0 while limited.
-      return (ms) => String(Math.max(1, Math.ceil(ms / 1000)));
+      return honest;
   }
 };

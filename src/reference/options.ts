@@ -11,7 +11,7 @@ import {
   scopeFor,
   TOKEN_LIFETIME_SECONDS,
 } from '../spec/index.ts';
-import { type FaultName, isFaultName } from './faults.ts';
+import { FAULT_FACTORS, type FaultName, isFaultName } from './faults.ts';
 import { isLimiterKind, type LimiterKind } from './limiter-kinds.ts';
 
 /** What the token endpoint hands out: random opaque strings, or JWTs signed with jose (jwt.ts). */
@@ -40,6 +40,8 @@ export interface ReferenceServerOptions {
   limits?: Partial<Record<BucketId, Limit>>;
   observability?: EndpointKey[];
   fault?: FaultName;
+  /** The factor of a fault that takes one (FAULT_FACTORS), in (0, 1); the fault's default when left out. */
+  faultFactor?: number;
   /** The algorithm behind every limit (default anchored); SPEC.md §8 names none. */
   limiter?: LimiterKind;
   /** Gateway mode: count requests toward a limit before authenticating them (see app.ts). Default false. */
@@ -76,6 +78,8 @@ export interface ResolvedReferenceOptions {
   readonly limits: Readonly<Record<BucketId, Limit>>;
   readonly observability: readonly EndpointKey[];
   readonly fault: FaultName | undefined;
+  /** The fault's factor, when it takes one (FAULT_FACTORS). */
+  readonly faultFactor: number | undefined;
   readonly limiter: LimiterKind;
   readonly limitBeforeAuth: boolean;
   readonly apiStatus: number | undefined;
@@ -142,6 +146,12 @@ export const resolveOptions = (options: ReferenceServerOptions = {}): ResolvedRe
   if (options.fault !== undefined && !isFaultName(options.fault)) {
     throw new RangeError(`unknown fault ${String(options.fault)}`);
   }
+  const factor = options.fault === undefined ? undefined : FAULT_FACTORS[options.fault];
+  if (options.faultFactor !== undefined) {
+    if (factor === undefined) throw new RangeError(`fault ${String(options.fault)} takes no factor`);
+    if (!(options.faultFactor > 0 && options.faultFactor < 1))
+      throw new RangeError('faultFactor must be a number between 0 and 1');
+  }
   const { apiStatus } = options;
   if (apiStatus !== undefined && !(Number.isInteger(apiStatus) && apiStatus >= 200 && apiStatus <= 599)) {
     throw new RangeError(`apiStatus ${apiStatus} is not an HTTP status`);
@@ -176,6 +186,7 @@ export const resolveOptions = (options: ReferenceServerOptions = {}): ResolvedRe
     limits,
     observability: [...observability],
     fault: options.fault,
+    faultFactor: factor === undefined ? undefined : (options.faultFactor ?? factor.default),
     limiter,
     limitBeforeAuth: options.limitBeforeAuth ?? false,
     apiStatus: options.apiStatus,

@@ -39,7 +39,23 @@ const LIMIT_FAULTS: FaultName[] = [
   'wrong-limit-transaction',
   'no-limit-schedule',
   'limit-penalty-box',
+  'limit-window-short',
+  'limit-early-reset',
+  'observability-split',
+  'limit-first-window-low',
+  'limit-counts-refused',
+  'retry-after-short-late',
 ];
+
+/**
+ * Rules a limit fault breaks too under some limiter kinds, by what it is. Windows that reset early are short windows
+ * (under an aligned limiter the probe that follows Retry-After meets one); a token bucket held shut in its first
+ * window is full when it opens, so after that refusal it admits more than a window's worth.
+ */
+const MAY_ALSO_BREAK: Partial<Record<FaultName, readonly FaultName[]>> = {
+  'limit-early-reset': ['limit-window-short'],
+  'limit-first-window-low': ['limit-window-short'],
+};
 
 describe('fault catalogue', () => {
   it('has at least 20 uniquely named faults, each naming its SPEC.md clause and rule', () => {
@@ -69,7 +85,11 @@ describe.each(LIMITER_KINDS)('limit faults under the %s limiter', (limiter) => {
   });
 
   it.each(LIMIT_FAULTS)('%s breaks its own rule and no other limit rule', async (fault) => {
-    expect(await failing(fault, { limiter }, LIMIT_FAULTS)).toEqual([fault]);
+    const found = await failing(fault, { limiter }, LIMIT_FAULTS);
+    expect(found).toContain(fault);
+    expect(
+      found.filter((name) => name !== fault && !MAY_ALSO_BREAK[fault]?.includes(name as FaultName)),
+    ).toEqual([]);
   });
 });
 

@@ -7,22 +7,30 @@ describe('Retry-After', () => {
   const honest = retryAfterFor(undefined);
 
   it('is whole seconds rounded up and never 0', () => {
-    expect(honest(0.2, 0)).toBe('1');
-    expect(honest(1000, 0)).toBe('1');
-    expect(honest(1001, 0)).toBe('2');
-    expect(honest(60_000, 0)).toBe('60');
-    for (const ms of [1, 999, 1000, 59_999]) expect(honest(ms, 0)).toMatch(RETRY_AFTER_PATTERN);
+    expect(honest(0.2, 0, 60_000)).toBe('1');
+    expect(honest(1000, 0, 60_000)).toBe('1');
+    expect(honest(1001, 0, 60_000)).toBe('2');
+    expect(honest(60_000, 0, 60_000)).toBe('60');
+    for (const ms of [1, 999, 1000, 59_999]) expect(honest(ms, 0, 60_000)).toMatch(RETRY_AFTER_PATTERN);
   });
 
   it('is broken as each Retry-After fault says', () => {
-    expect(retryAfterFor('retry-after-missing')(5000, 0)).toBeUndefined();
-    expect(retryAfterFor('retry-after-http-date')(5000, Date.UTC(2026, 0, 1))).toBe(
+    expect(retryAfterFor('retry-after-missing')(5000, 0, 60_000)).toBeUndefined();
+    expect(retryAfterFor('retry-after-http-date')(5000, Date.UTC(2026, 0, 1), 60_000)).toBe(
       'Thu, 01 Jan 2026 00:00:05 GMT',
     );
     const fractional = retryAfterFor('retry-after-fractional');
-    expect([fractional(1000, 0), fractional(1450, 0), fractional(40, 0)]).toEqual(['1.5', '1.5', '0.1']);
+    expect([fractional(1000, 0, 60_000), fractional(1450, 0, 60_000), fractional(40, 0, 60_000)]).toEqual([
+      '1.5',
+      '1.5',
+      '0.1',
+    ]);
     const short = retryAfterFor('retry-after-too-short');
-    expect([short(60_000, 0), short(1500, 0), short(999, 0)]).toEqual(['30', '0', '0']);
+    expect([short(60_000, 0, 60_000), short(1500, 0, 60_000), short(999, 0, 60_000)]).toEqual([
+      '30',
+      '0',
+      '0',
+    ]);
   });
 });
 

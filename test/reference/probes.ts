@@ -50,6 +50,99 @@ const exactLimit =
   async (t) =>
     (await t.burst(limitOf(t, bucket) + 3, key)).filter(admitted).length === limitOf(t, bucket);
 
+const secondsOf = (reply: Reply): number | undefined => {
+  const value = reply.headers['retry-after'];
+  return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
+};
+
+interface Sent {
+  readonly at: number;
+  readonly status: number;
+}
+
+/** Bound (U): after a refusal at t, at most the limit admitted in (t, t + W], whatever the limiter's kind. */
+const admitsAtMostLimitAfterRefusals = (log: readonly Sent[], limit: number, windowMs: number): boolean =>
+  log.every(
+    (r) =>
+      r.status !== 429 ||
+      log.filter((o) => admitted(o.status) && o.at > r.at && o.at <= r.at + windowMs).length <= limit,
+  );
+
+/**
+ * Bound (U) from a refusal just before the edge Retry-After pointed at, and from the spending burst: requests at that
+ * edge and just before a window has passed. Retry-After is followed, so a limiter that resets early behind a
+ * faithful Retry-After is limit-early-reset's to find, not this probe's.
+ */
+const windowAfterEdge: Probe = async (t) => {
+  const limit = limitOf(t, 'batch-upload-url');
+  const { minuteMs } = t.server.options;
+  const log: Sent[] = [];
+  const send = async (n: number) => {
+    const at = t.clock.now();
+    for (const status of await t.burst(n, UPLOAD)) log.push({ at, status });
+  };
+  const start = t.clock.now();
+  await send(limit + 2);
+  const seconds = secondsOf(await t.call(UPLOAD));
+  if (seconds === undefined) return true;
+  const edge = start + seconds * 1000;
+  const checkpoints = [
+    [edge - 1, 1],
+    [edge, limit + 1],
+    [start + minuteMs - 1, limit + 1],
+    [edge + minuteMs - 3, limit + 1],
+  ].sort(([a], [b]) => a! - b!);
+  for (const [at, n] of checkpoints) {
+    if (at! > t.clock.now()) t.clock.advance(at! - t.clock.now());
+    if (at! === t.clock.now()) await send(n!);
+  }
+  return admitsAtMostLimitAfterRefusals(log, limit, minuteMs);
+};
+
+/**
+ * Bound (L): a refusal needs the limit admitted in the window before it. After the tenant's first window (which
+ * limit-first-window-low spoils), a window's worth admitted, half a window of refused requests, then a request a
+ * window after the first.
+ */
+const refusedOnlyWhenSpent: Probe = async (t) => {
+  const limit = limitOf(t, 'batch-upload-url');
+  const { minuteMs } = t.server.options;
+  await t.call(UPLOAD);
+  t.clock.advance(minuteMs + 1);
+  const log: { at: number; status: number }[] = [];
+  const send = async (n: number) => {
+    const at = t.clock.now();
+    for (const status of await t.burst(n, UPLOAD)) log.push({ at, status });
+  };
+  await send(limit);
+  t.clock.advance(minuteMs / 2);
+  await send(limit);
+  t.clock.advance(minuteMs / 2 + 1);
+  await send(1);
+  return log.every(
+    (r) =>
+      admitted(r.status) ||
+      log.filter((o) => admitted(o.status) && o.at > r.at - minuteMs && o.at <= r.at).length >= limit,
+  );
+};
+
+/**
+ * A 429 late in its window says the wait honestly too (limit-short-late breaks only that part). Judged only where
+ * the window's first 429 says the whole window (retry-after-too-short and shorter windows are other faults').
+ */
+const retryAfterLate: Probe = async (t) => {
+  const { minuteMs } = t.server.options;
+  await t.call(RERUN);
+  const first = secondsOf(await t.call(RERUN));
+  if (first === undefined || first * 1000 < minuteMs) return true;
+  t.clock.advance((minuteMs * 11) / 12);
+  const late = await t.call(RERUN);
+  const seconds = secondsOf(late);
+  if (late.status !== 429 || seconds === undefined) return true;
+  t.clock.advance(seconds * 1000);
+  return admitted((await t.call(RERUN)).status);
+};
+
 export const PROBES: Record<FaultName, Probe> = {
   'token-type-lowercase': async (t) => (await token(t)).token_type === 'Bearer',
   'expires-in-wrong': async (t) =>
@@ -91,11 +184,33 @@ export const PROBES: Record<FaultName, Probe> = {
     await t.burst(limitOf(t, 'batch-upload-url'), UPLOAD, { role: 'primary' });
     return admitted((await t.call(UPLOAD, { role: 'other_tenant' })).status);
   },
+  // Spent round-robin, the shared limit refuses every endpoint (a limit split in shares is spent too).
   'observability-separate-buckets': async (t) => {
-    const [first, second] = t.server.options.observability;
-    await t.burst(limitOf(t, 'observability'), first!);
-    return !admitted((await t.call(second!)).status);
+    const endpoints = t.server.options.observability;
+    for (let i = 0; i < limitOf(t, 'observability'); i++) await t.call(endpoints[i % endpoints.length]!);
+    const answers = await Promise.all(endpoints.map((key) => t.call(key)));
+    return answers.every((answer) => !admitted(answer.status));
   },
+  // One endpoint alone gets the whole shared limit.
+  'observability-split': async (t) => {
+    const [first] = t.server.options.observability;
+    const statuses = await t.burst(limitOf(t, 'observability'), first!);
+    return statuses.every(admitted);
+  },
+  'limit-window-short': windowAfterEdge,
+  'limit-early-reset': async (t) => {
+    const log: Sent[] = [];
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) t.clock.advance(t.server.options.minuteMs / 3);
+      const at = t.clock.now();
+      for (const status of await t.burst(limitOf(t, 'batch-upload-url') + 1, UPLOAD))
+        log.push({ at, status });
+    }
+    return admitsAtMostLimitAfterRefusals(log, limitOf(t, 'batch-upload-url'), t.server.options.minuteMs);
+  },
+  'limit-first-window-low': exactLimit(UPLOAD, 'batch-upload-url'),
+  'limit-counts-refused': refusedOnlyWhenSpent,
+  'retry-after-short-late': retryAfterLate,
   'limit-blocks-tenant': async (t) => {
     await refused(t);
     return admitted((await t.call(TX)).status);
