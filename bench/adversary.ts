@@ -1,0 +1,144 @@
+// `npm run bench:accuracy -- adversary`: limiters that each break one SPEC.md §8 property (the reference server's
+// limit faults) and the faithful kinds beside them, each run from random phases of the server's windows, on `lan`
+// and `far`. A class is caught when the check that names its rule FAILs; a faithful run is right with no FAIL and no
+// INCONCLUSIVE. Arguments narrow it (`-- adversary far limit-early-reset`); HARNESS_BENCH_PHASES sets the runs per
+// cell (default 10). Writes reports/bench/adversary.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FaultName, LimiterKind } from '../src/reference/index.ts';
+import type { RunReport } from '../src/runner/types.ts';
+import { runAgainst } from '../src/testbed/conformance.ts';
+import type { NetworkCondition } from '../src/testbed/toxiproxy.ts';
+
+const MINUTE_MS = 2000;
+const PHASES = Number(process.env.HARNESS_BENCH_PHASES ?? '10');
+const NETWORKS: NetworkCondition[] = ['lan', 'far'];
+
+interface AdversaryClass {
+  readonly name: string;
+  readonly fault?: FaultName;
+  readonly limiter: LimiterKind;
+  /** The buckets probed (as --only takes them). */
+  readonly only: readonly string[];
+  /** The checks whose FAIL catches it; none for a faithful control. */
+  readonly caughtBy: readonly string[];
+  /** The longest window among the buckets probed, for the phase. */
+  readonly windowMs: number;
+}
+
+const execute = (name: string, fault: FaultName, limiter: LimiterKind, caughtBy: string): AdversaryClass => ({
+  name,
+  fault,
+  limiter,
+  only: ['rules-execute'],
+  caughtBy: [caughtBy],
+  windowMs: MINUTE_MS,
+});
+
+export const CLASSES: readonly AdversaryClass[] = [
+  execute('window 0.75 × stated, anchored', 'limit-window-short', 'anchored', 'LIMIT-ENFORCED-RULES-EXECUTE'),
+  execute('window 0.75 × stated, aligned', 'limit-window-short', 'aligned', 'LIMIT-ENFORCED-RULES-EXECUTE'),
+  execute(
+    'early reset behind a faithful Retry-After',
+    'limit-early-reset',
+    'anchored',
+    'LIMIT-ENFORCED-RULES-EXECUTE',
+  ),
+  {
+    name: 'Observability split in four shares',
+    fault: 'observability-split',
+    limiter: 'anchored',
+    only: ['observability'],
+    caughtBy: ['LIMIT-ADMITS-OBSERVABILITY', 'LIMIT-OBSERVABILITY-SHARED'],
+    windowMs: MINUTE_MS,
+  },
+  {
+    name: 'first window admits half',
+    fault: 'limit-first-window-low',
+    limiter: 'anchored',
+    only: ['batch-upload-url'],
+    caughtBy: ['LIMIT-ADMITS-BATCH-UPLOAD-URL'],
+    windowMs: MINUTE_MS,
+  },
+  execute('refused requests counted', 'limit-counts-refused', 'anchored', 'LIMIT-ADMITS-RULES-EXECUTE'),
+  execute(
+    'Retry-After short late in the window',
+    'retry-after-short-late',
+    'anchored',
+    'LIMIT-RETRY-HONOURED-RULES-EXECUTE',
+  ),
+  ...(['anchored', 'aligned', 'sliding-log', 'token-bucket'] as const).map(
+    (limiter): AdversaryClass => ({
+      name: `faithful ${limiter}`,
+      limiter,
+      only: ['rules-execute', 'observability', 'batch-upload-url', 'transaction-event'],
+      caughtBy: [],
+      windowMs: MINUTE_MS,
+    }),
+  ),
+];
+
+interface Outcome {
+  readonly phaseMs: number;
+  readonly right: boolean;
+  readonly deviations: Readonly<Record<string, string>>;
+  readonly seconds: number;
+}
+
+const outcomeOf = (report: RunReport, adversary: AdversaryClass, phaseMs: number): Outcome => {
+  const deviations = Object.fromEntries(
+    report.checks.filter((c) => c.grade !== 'PASS' && c.grade !== 'INFO').map((c) => [c.id, c.grade]),
+  );
+  const right =
+    adversary.caughtBy.length === 0
+      ? Object.keys(deviations).length === 0
+      : adversary.caughtBy.some((id) => deviations[id] === 'FAIL');
+  return { phaseMs, right, deviations, seconds: Math.round(report.durationMs / 100) / 10 };
+};
+
+const runCell = async (adversary: AdversaryClass, network: NetworkCondition): Promise<Outcome> => {
+  const phaseMs = Math.round(Math.random() * adversary.windowMs);
+  const [report] = await runAgainst(
+    {
+      ...(adversary.fault ? { fault: adversary.fault } : {}),
+      limiter: adversary.limiter,
+      minuteMs: MINUTE_MS,
+      tokenLifetimeSeconds: 3600,
+    },
+    { network, only: adversary.only, phaseMs },
+  );
+  return outcomeOf(report!, adversary, phaseMs);
+};
+
+export const runAdversaries = async (wanted: readonly string[], log: (line: string) => void) => {
+  const networks = NETWORKS.filter((n) => wanted.includes(n));
+  const classes = CLASSES.filter((c) => wanted.includes(c.fault ?? c.limiter));
+  const rows = [];
+  for (const network of networks.length > 0 ? networks : NETWORKS) {
+    for (const adversary of classes.length > 0 ? classes : CLASSES) {
+      const outcomes: Outcome[] = [];
+      for (let i = 0; i < PHASES; i++) outcomes.push(await runCell(adversary, network));
+      const missed = outcomes.filter((o) => !o.right);
+      const row = {
+        network,
+        class: adversary.name,
+        right: `${outcomes.length - missed.length}/${outcomes.length}`,
+        'wrong runs': missed.map((o) => `${o.phaseMs} ms: ${JSON.stringify(o.deviations)}`).join('; '),
+        'mean s': Math.round((outcomes.reduce((a, o) => a + o.seconds, 0) / outcomes.length) * 10) / 10,
+      };
+      log(JSON.stringify(row));
+      rows.push({ ...row, outcomes });
+    }
+  }
+  return rows;
+};
+
+if (import.meta.filename === process.argv[1]) {
+  const rows = await runAdversaries(process.argv.slice(2), (line) => console.log(line));
+  const out = resolve(import.meta.dirname, '..', 'reports', 'bench');
+  mkdirSync(out, { recursive: true });
+  const path = join(out, 'adversary.json');
+  writeFileSync(path, `${JSON.stringify({ measuredAt: new Date().toISOString(), rows }, null, 2)}\n`);
+  console.table(rows.map(({ outcomes: _, ...row }) => row));
+  console.log(`wrote ${path}`);
+}
