@@ -26,16 +26,17 @@ export const probePlan = (target: Target, bucket: BucketId): ProbePlan => ({
   variants: probeVariants(target, bucket),
 });
 
-/** Edge polls at most (see probe.ts). */
+/** Edge polls, and polls while a Retry-After is waited out, at most (see probe.ts). */
 const POLLS = 80;
+const WAIT_POLLS = 12;
 /** A 429 and the request sent once its Retry-After has passed (see probe.ts). */
 const RETRY_TEST = 2;
 
 /**
- * A bucket's probe, per endpoint, round-robin: the spend burst (a limit plus one), the fresh one (plus two), and on
- * the first endpoint the variants. The margin covers what runs only when needed: twice the limit twice more when
- * nothing was refused, a repeated fresh burst, more when it drew no 429, the edge polls, a variant's limit's worth, the
- * Retry-After test.
+ * A bucket's probe, per endpoint: the spend burst round-robin (a limit plus one); on the first endpoint the fresh
+ * burst (plus two), the window-end burst (plus one) and the variants. The margin covers what runs only when needed:
+ * twice the limit twice more when nothing was refused, a repeated fresh burst, more when it drew no 429, the edge and
+ * wait polls, a variant's limit's worth, the Retry-After test.
  */
 export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
   const { count } = target.limitOf(bucket);
@@ -46,13 +47,12 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
     key: `probe:${bucket}:${endpoint.key}`,
     endpoint: endpoint.key,
     probe: true,
-    requests: share(count + 1) + share(count + 2) + (i === 0 ? variants.length : 0),
+    requests: share(count + 1) + (i === 0 ? count + 2 + count + 1 + variants.length : 0),
     margin:
       share(2 * (2 * count + 1)) +
-      share(count + 2) +
       share(count + 1) +
-      share(POLLS) +
-      (i === 0 ? variants.length * count + RETRY_TEST : 0),
+      share(POLLS + WAIT_POLLS) +
+      (i === 0 ? count + 2 + variants.length * count + RETRY_TEST : 0),
   }));
 };
 

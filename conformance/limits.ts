@@ -94,24 +94,30 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
       `${strongest.atMost} admitted in the ${result.limit.windowMs} ms before the refusal of '${strongest.refused.label}' (SPEC.md: ${describeLimit(result)}), and refused below the limit twice in a row: ${previous.explain(at)}; then ${last.explain(at)}`,
     );
   }
-  if (last !== undefined) {
+  // Refused below the limit once: outside traffic of the tenant (§8 rule 1) explains it as well as a low limit does,
+  // unless the profile says there is none. Never a PASS: the limit was not shown admitted where it was refused.
+  const once = proofs.find((p) => p !== undefined);
+  if (once !== undefined) {
+    recordRequests(ctx, [once.refused.request]);
+    ctx.timeline = limitTimeline(log, result.limit, result.origin, once);
+    if (ctx.target.profile.exclusive_tenant === true) {
+      return fail(
+        `${once.atMost} admitted in the ${result.limit.windowMs} ms before the refusal of '${once.refused.label}' (SPEC.md: ${describeLimit(result)}), and the profile says no other traffic uses the tenant (exclusive_tenant): ${once.explain(at)}`,
+      );
+    }
     return inconclusive(
-      `refused below the limit once, not in the burst before: ${last.explain(at)}; other traffic of the tenant shares the limit (§8 rule 1)`,
+      `refused below the limit once, not twice in a row: ${once.explain(at)}; other traffic of the tenant may share the limit (§8 rule 1): a profile with exclusive_tenant: true makes this a FAIL`,
     );
   }
   const final = attempts.at(-1)!;
   const admitted = view(final.requests).filter(isAdmitted).length;
-  const note =
-    proofs.some((p) => p !== undefined) && attempts.length > 1
-      ? ` (an earlier burst was refused sooner: other traffic of the tenant shares the limit, §8 rule 1)`
-      : '';
   if (admitted >= result.limit.count) {
-    return `${result.limit.count} of ${result.limit.count} admitted in the '${final.name}' burst (${Math.round(widthOf(final.requests))} ms wide)${note}`;
+    return `${result.limit.count} of ${result.limit.count} admitted in the '${final.name}' burst (${Math.round(widthOf(final.requests))} ms wide)`;
   }
   // The burst may share its window with an admitted edge poll: the whole limit within one window is what counts.
   const withinWindow = mostAdmittedWithinWindow(log, result.limit);
   if (withinWindow >= result.limit.count) {
-    return `${withinWindow} of ours admitted within one ${result.limit.windowMs} ms window (${admitted} of them in the '${final.name}' burst)${note}`;
+    return `${withinWindow} of ours admitted within one ${result.limit.windowMs} ms window (${admitted} of them in the '${final.name}' burst)`;
   }
   if (final.requests.some((r) => r.status !== 429 && !isSuccess(r.status))) {
     return inconclusive(

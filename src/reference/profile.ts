@@ -68,6 +68,8 @@ export const buildProfile = (
       batch_id: { from: keyOf('batch-upload-url'), pointer: '/batch_id' },
       execution_id: { from: keyOf('rules-execute'), pointer: '/execution_id' },
     },
+    // Its tenants exist for this server's run alone: nothing but harness sends them traffic.
+    exclusive_tenant: true,
   };
   const limits: NonNullable<Profile['limits']> = {};
   for (const bucket of Object.values(BUCKETS)) {

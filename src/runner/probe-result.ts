@@ -56,6 +56,11 @@ export interface ProbeResult {
   /** Retry-After of the first refusal, when integer seconds. */
   readonly retryAfterSeconds?: number;
   readonly fresh: readonly Burst[];
+  /**
+   * The burst sent to end just before a window has passed since the last refusal before the edge: were the window
+   * shorter than stated, it would open another. Absent when no edge was found.
+   */
+  readonly windowEnd?: Burst;
   readonly variants: ReadonlyMap<string, VariantResult>;
   /** The first answer other than 429 of each endpoint (routing checks read it). */
   readonly firstByEndpoint: ReadonlyMap<string, Exchange>;

@@ -44,6 +44,10 @@ import type { BucketLimit } from './target.ts';
 const MAX_AT_ONCE = 1024;
 const POLL = 'edge poll';
 const RETRY_TEST = 'retry test';
+const WAIT_POLL = 'wait poll';
+/** Requests while a Retry-After is waited out: one per sixth of a window, and one per Retry-After they draw. */
+const MAX_WAIT_POLLS = 12;
+const WINDOW_END = 'window end';
 /** Edge polls: a bounded number, spaced finely around Retry-After, coarsely without one. */
 const MAX_POLLS = 80;
 
@@ -97,10 +101,18 @@ class BucketProbe {
   }
 
   /** `count` requests at once (the connections open on the first burst and are reused after). */
-  async burst(name: string, count: number, edgeFree?: EdgeFree, among?: (r: LoggedRequest) => boolean) {
+  async burst(
+    name: string,
+    count: number,
+    edgeFree?: EdgeFree,
+    among?: (r: LoggedRequest) => boolean,
+    endpointOf?: (i: number) => EndpointSpec,
+  ) {
     const requests = await this.logged(() =>
       Promise.all(
-        Array.from({ length: Math.min(count, MAX_AT_ONCE) }, (_, i) => this.fire(`${name} #${i + 1}`)),
+        Array.from({ length: Math.min(count, MAX_AT_ONCE) }, (_, i) =>
+          this.fire(`${name} #${i + 1}`, this.#plan.options, endpointOf?.(i)),
+        ),
       ),
     );
     const mine = this.view(requests.filter(among ?? (() => true)));
@@ -119,12 +131,17 @@ class BucketProbe {
    */
   async quiet(why: string, besides: readonly LoggedRequest[] = []): Promise<number> {
     await this.settled();
+    const at = this.quietAt(besides);
+    await this.until(at, why);
+    return Math.max(at, clock());
+  }
+
+  /** When every request of the bucket but `besides` will have been answered for a whole window. */
+  quietAt(besides: readonly LoggedRequest[]): number {
     const skipped = new Set(besides);
     const answers = this.#session.log.entries(this.#plan.bucket).filter((r) => !skipped.has(r));
     const last = answers.reduce((latest, r) => Math.max(latest, r.answered), Number.NEGATIVE_INFINITY);
-    const at = last + this.limit.windowMs + 20 + this.limit.windowMs / 100;
-    await this.until(at, why);
-    return Math.max(at, clock());
+    return last + this.limit.windowMs + 20 + this.limit.windowMs / 100;
   }
 
   async until(at: number, why: string): Promise<void> {
@@ -143,12 +160,14 @@ class BucketProbe {
         : Math.min(refused.sent + (seconds - 1) * 1000 - spacing, refused.answered + windowMs);
     const stop = Math.max(deadline ?? 0, refused.answered + windowMs) + retryToleranceMs(this.limit);
     const shown = refused.exchange ? retryAfterShown(refused.exchange) : 'none';
-    await this.until(start, `until Retry-After (${shown} s, a window at most) is nearly up`);
     let found = false;
     // Polls go out while earlier ones are pending, so a failure (no token, the run's end) is kept here and thrown
     // once they settle, rather than left as a rejection nobody handles yet.
     let failure: unknown;
     const polls = await this.logged(async () => {
+      const why = `until Retry-After (${shown} s, a window at most) is nearly up`;
+      found = await this.waitPolls(start, why);
+      if (!found) await this.until(start, why);
       const pending: Promise<unknown>[] = [];
       const first = clock();
       for (let i = 0; i < MAX_POLLS && !found; i++) {
@@ -170,9 +189,34 @@ class BucketProbe {
       await Promise.all(pending);
       if (failure !== undefined) throw failure;
     });
-    const edgePolls = polls.filter((r) => r.label.startsWith(POLL));
+    const edgePolls = polls.filter((r) => r.label.startsWith(POLL) || r.label.startsWith(WAIT_POLL));
     const [first] = this.view([refused]);
     return { polls: edgePolls, edge: edgeAfter(first!, this.view(edgePolls), this.view(), this.limit) };
+  }
+
+  /**
+   * Requests while a Retry-After is waited out, so that neither where to look nor the Retry-After is taken on trust:
+   * one just inside each sixth of a window before `start` (a limiter that came back early admits one; a Retry-After
+   * short in part of the window is given there), and one at the point each 429's Retry-After says, where that is
+   * before `start`. True when one was admitted: capacity is back, and the edge polls need not wait.
+   */
+  async waitPolls(start: number, why: string): Promise<boolean> {
+    const { windowMs } = this.limit;
+    const sixth = windowMs / 6;
+    const tolerance = retryToleranceMs(this.limit);
+    const due = [1, 2, 3, 4, 5]
+      .map((k) => start - k * sixth + windowMs / 50)
+      .filter((at) => at > clock() + windowMs / 50);
+    for (let i = 0; due.length > 0 && i < MAX_WAIT_POLLS; i++) {
+      due.sort((a, b) => a - b);
+      await this.until(due.shift()!, why);
+      const [poll] = await this.logged(() => this.fire(`${WAIT_POLL} #${i + 1}`));
+      if (isSuccess(poll?.status)) return true;
+      const seconds = poll?.exchange && retryAfterSeconds(poll.exchange);
+      const retryAt = seconds === undefined ? undefined : poll!.answered + seconds * 1000 + tolerance;
+      if (retryAt !== undefined && retryAt < start - tolerance) due.push(retryAt);
+    }
+    return false;
   }
 
   /**
@@ -188,8 +232,35 @@ class BucketProbe {
     const quietAt = await this.quiet('for the earlier bursts to be a whole window old', polls);
     const edgeFree = edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, quietAt, width);
     if (edgeFree !== undefined) await this.until(edgeFree.from, 'for the next window edge');
-    // One past what bound (S) allows at once where a fixed window's edge is ruled out: the limit plus one.
-    return this.burst(name, mostAdmittedInSpan(this.limit, 0, true) + 1, edgeFree);
+    // One past what bound (S) allows at once where a fixed window's edge is ruled out: the limit plus one. All to one
+    // endpoint, as a limit shared by several (Observability) is one endpoint's whole limit too, not a sum of shares;
+    // but one each to those that have answered only 429 so far (a bucket spent before the probe), so that whether
+    // they are routed can be told.
+    const [first, ...others] = this.#plan.endpoints;
+    const unanswered = others.filter((e) => !this.firstByEndpoint.has(e.key));
+    return this.burst(
+      name,
+      mostAdmittedInSpan(this.limit, 0, true) + 1,
+      edgeFree,
+      undefined,
+      (i) => unanswered[i] ?? first!,
+    );
+  }
+
+  /**
+   * When to send the window-end burst so that its answers come, as the spend burst's did, before a window has passed
+   * since the last refusal before the edge: a limiter whose window is shorter than stated has opened another by then
+   * and admits it, past bound (U); every faithful one admits at most the limit in all of that window.
+   */
+  windowEndAt(edge: Edge, width: number): number {
+    return edge.after + this.limit.windowMs - width * 1.25 - 10;
+  }
+
+  /** A limit's worth plus one at `at`, named for the window-end test. */
+  async windowEnd(at: number): Promise<Burst> {
+    await this.settled();
+    await this.until(at, 'for the end of the window after the edge');
+    return this.burst(WINDOW_END, this.limit.count + 1);
   }
 
   /**
@@ -266,7 +337,14 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const { polls, edge } = await probe.edge(firstRefusal, retryDeadline);
 
   const width = Math.max(...spend.requests.map((r) => r.answered)) - origin;
-  const fresh = [await probe.fresh('fresh', edge, width, polls)];
+  // The window-end burst goes before the fresh one where its time comes first (an edge soon after the spend: a token
+  // bucket, or a window that began just before it); the fresh burst does not wait for it to be a window old.
+  const windowEndAt = edge === undefined ? undefined : probe.windowEndAt(edge, width);
+  const beforeFresh =
+    windowEndAt !== undefined && windowEndAt < probe.quietAt(polls) + 2 * width
+      ? await probe.windowEnd(windowEndAt)
+      : undefined;
+  const fresh = [await probe.fresh('fresh', edge, width, [...polls, ...(beforeFresh?.requests ?? [])])];
   // Still nothing refused (a limit set too high): more at once, past what a stretch may admit without an edge.
   const overflow = fresh[0]!.requests.some((r) => r.status === 429)
     ? []
@@ -283,12 +361,15 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   }
   // Refused below the limit in the fresh burst but not before (in the spend burst or a poll): repeated, so two in
   // a row decide.
+  const windowEnd =
+    beforeFresh ?? (windowEndAt === undefined ? undefined : await probe.windowEnd(windowEndAt));
   const pollRefusedBelow = refusedBelowLimit(probe.view(), limit, probe.view(polls)) !== undefined;
   if (fresh[0]!.refusedBelowLimit && !spend.refusedBelowLimit && !pollRefusedBelow)
-    fresh.push(await probe.fresh('fresh, again', edge, width, polls));
+    fresh.push(await probe.fresh('fresh, again', edge, width, [...polls, ...(windowEnd?.requests ?? [])]));
   await probe.retryTest();
   return {
     ...base,
+    ...(windowEnd ? { windowEnd } : {}),
     firstRefusal,
     polls,
     ...(edge ? { edge } : {}),

@@ -121,6 +121,11 @@ export const profileSchema = {
       },
       dependencies: { cert: ['key'], key: ['cert'] },
     },
+    /**
+     * No traffic but harness's uses the tenant during the run (a tenant kept for testing): a refusal below the limit
+     * then has nothing to explain it but the limiter, and is a FAIL rather than INCONCLUSIVE.
+     */
+    exclusive_tenant: { type: 'boolean' },
     /** The longest a request may take, connecting and reading the whole answer included (default 15000). */
     timeout_ms: { type: 'integer', minimum: 1 },
   },

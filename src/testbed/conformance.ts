@@ -7,9 +7,9 @@ import { type ReferenceServerOptions, startReferenceServer } from '../reference/
 import { silentProgress } from '../runner/progress.ts';
 import { runConformance } from '../runner/runner.ts';
 import { selectChecks } from '../runner/select.ts';
-import { resolveTarget, type Target } from '../runner/target.ts';
+import { resolveTarget } from '../runner/target.ts';
 import type { RunReport } from '../runner/types.ts';
-import { BUCKETS, type BucketId, type Profile } from '../spec/index.ts';
+import type { Profile } from '../spec/index.ts';
 import { type NetworkCondition, startReferenceBehind } from './toxiproxy.ts';
 
 /**
@@ -32,38 +32,12 @@ export interface RunSettings {
   /** Toxiproxy between harness and the server (lan: a proxy with no toxic). */
   readonly network?: NetworkCondition;
   /**
-   * Where in the server's windows the run starts: one request to every endpoint opens each bucket's window (an
-   * anchored limiter's), then the run waits this long. Undefined: no such request, the run starts at once.
+   * How long after the server started the run starts: where in the clock's windows an aligned limiter's probe begins.
+   * (Traffic to open an anchored window earlier would be outside traffic to harness, which no run can tell apart from
+   * a limit set low; harness's own checks before the probes send such requests.)
    */
   readonly phaseMs?: number;
 }
-
-/** One request of the primary client to every endpoint of the target, then a wait of `phaseMs`. */
-const startAtPhase = async (target: Target, phaseMs: number): Promise<void> => {
-  const { profile } = target;
-  const { client_id, client_secret } = profile.clients.primary;
-  const form = {
-    grant_type: 'client_credentials',
-    client_id,
-    client_secret,
-    scope: `tenant/${profile.tenant}`,
-  };
-  const token = await fetch(profile.auth_url, { method: 'POST', body: new URLSearchParams(form) });
-  const { access_token } = (await token.json()) as { access_token: string };
-  const endpoints = (Object.keys(BUCKETS) as BucketId[]).flatMap((bucket) => target.endpointsIn(bucket));
-  await Promise.all(
-    endpoints.map(async (endpoint) => {
-      const path = endpoint.path.replace(/\{[^}]+\}/g, 'phase');
-      const answer = await fetch(new URL(path.slice(1), `${profile.base_url.replace(/\/?$/, '/')}`), {
-        method: endpoint.method,
-        headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-        ...(endpoint.method === 'POST' ? { body: '{}' } : {}),
-      });
-      await answer.arrayBuffer();
-    }),
-  );
-  await sleep(phaseMs);
-};
 
 export const runAgainst = async (
   options: ReferenceServerOptions = {},
@@ -76,7 +50,7 @@ export const runAgainst = async (
   try {
     const profile = behind?.profile ?? server.profile();
     const target = resolveTarget((settings.adjust ?? ((p: Profile) => p))(profile));
-    if (settings.phaseMs !== undefined) await startAtPhase(target, settings.phaseMs);
+    if (settings.phaseMs !== undefined) await sleep(settings.phaseMs);
     const reports: RunReport[] = [];
     for (let i = 0; i < (settings.runs ?? 1); i++) {
       const selection = selectChecks(allChecks(target), {

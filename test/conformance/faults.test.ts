@@ -78,6 +78,18 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
     { ...no429('LIMIT-OBSERVABILITY-SHARED', 'OBSERVABILITY'), ...unclassified },
   ],
   'limit-per-path-id': [['batch-status'], { 'LIMIT-PATH-ID-SHARED': 'FAIL' }],
+  // Two edges apart: after the last refusal before one, the window-end burst finds a second window open (bound U).
+  'limit-window-short': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
+  // Requests while the Retry-After is waited out find the limit back early.
+  'limit-early-reset': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
+  // The fresh burst goes to one endpoint, which alone gets only its share: refused below the limit twice.
+  'observability-split': [['observability'], { 'LIMIT-ADMITS-OBSERVABILITY': 'FAIL' }],
+  // The embedded server's profile says no other traffic uses the tenant, so one refusal below the limit decides.
+  'limit-first-window-low': [['batch-upload-url'], { 'LIMIT-ADMITS-BATCH-UPLOAD-URL': 'FAIL' }],
+  // The edge polls, refused, keep the log full: the fresh burst is refused below the limit.
+  'limit-counts-refused': [['rules-execute'], { 'LIMIT-ADMITS-RULES-EXECUTE': 'FAIL' }],
+  // A request while the Retry-After is waited out draws one late in the window, and one at its end is refused.
+  'retry-after-short-late': [['rules-execute'], { 'LIMIT-RETRY-HONOURED-RULES-EXECUTE': 'FAIL' }],
   // Shut four windows after a refusal: the edge polls, refused with nothing admitted in the window before them, and
   // the fresh burst prove it over-refuses (before, only the Retry-After checks saw it: WARN and INCONCLUSIVE).
   'limit-penalty-box': [
