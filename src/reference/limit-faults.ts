@@ -3,7 +3,7 @@
 // algorithms of limiter-kinds.ts, so every kind can carry each fault.
 import type { BucketId } from '../spec/index.ts';
 import type { FaultName } from './faults.ts';
-import { createLimitState, type LimiterKind, type LimitState } from './limiter-kinds.ts';
+import { createLimitState, type LimiterKind, type LimitState, SlidingLog } from './limiter-kinds.ts';
 
 /**
  * Refuses on a short window but answers with the wait a faithful window of `windowMs` would give, aligned or
@@ -37,29 +37,6 @@ const firstWindowLow = (inner: LimitState, allowed: number, windowMs: number): L
   };
 };
 
-/**
- * A sliding log that logs every request, refused or not (a naive ZADD-then-ZCARD limiter): admits while fewer than
- * `count` requests of any outcome lie in the window. The wait it answers is honest for a client that sends nothing
- * meanwhile: when the oldest of the last `count` requests leaves.
- */
-class CountingLog implements LimitState {
-  private readonly leavesAt: Float64Array;
-  private oldest = 0;
-  constructor(
-    count: number,
-    private readonly ms: number,
-  ) {
-    this.leavesAt = new Float64Array(count).fill(Number.NEGATIVE_INFINITY);
-  }
-
-  admit(now: number): number {
-    const refused = this.leavesAt[this.oldest]! > now;
-    this.leavesAt[this.oldest] = now + this.ms;
-    this.oldest = (this.oldest + 1) % this.leavesAt.length;
-    return refused ? Math.max(1, this.leavesAt[this.oldest]! - now) : 0;
-  }
-}
-
 /** The state a limit-breaking fault runs instead of `kind`'s faithful one; undefined for every other fault. */
 export const faultyLimitState = (
   bucket: BucketId,
@@ -79,7 +56,7 @@ export const faultyLimitState = (
       if (bucket !== 'batch-upload-url') return undefined;
       return firstWindowLow(createLimitState(kind, count, windowMs), Math.floor(count * factor!), windowMs);
     case 'limit-counts-refused':
-      return new CountingLog(count, windowMs);
+      return new SlidingLog(count, windowMs, true);
     default:
       return undefined;
   }

@@ -47,24 +47,26 @@ class FixedWindow implements LimitState {
 /**
  * Admits at t while fewer than `count` admitted requests lie in (t − ms, t]: never more than `count` in any window.
  * A ring of the last `count` admissions, each stored as the time it leaves the window; the slot to overwrite next
- * holds the oldest, and only it decides.
+ * holds the oldest, and only it decides. `logsRefused` (the limit-counts-refused fault) logs refused requests too,
+ * as a naive ZADD-then-ZCARD limiter does, and then answers the wait until the oldest of those left goes.
  */
-class SlidingLog implements LimitState {
+export class SlidingLog implements LimitState {
   private readonly leavesAt: Float64Array;
   private oldest = 0;
   constructor(
     count: number,
     private readonly ms: number,
+    private readonly logsRefused = false,
   ) {
     this.leavesAt = new Float64Array(count).fill(Number.NEGATIVE_INFINITY);
   }
 
   admit(now: number): number {
     const wait = this.leavesAt[this.oldest]! - now;
-    if (wait > 0) return wait;
+    if (wait > 0 && !this.logsRefused) return wait;
     this.leavesAt[this.oldest] = now + this.ms;
     this.oldest = this.oldest + 1 === this.leavesAt.length ? 0 : this.oldest + 1;
-    return 0;
+    return wait > 0 ? Math.max(1, this.leavesAt[this.oldest]! - now) : 0;
   }
 }
 
