@@ -57,10 +57,12 @@ export interface ProbeResult {
   readonly retryAfterSeconds?: number;
   readonly fresh: readonly Burst[];
   /**
-   * The burst sent to end just before a window has passed since the last refusal before the edge: were the window
-   * shorter than stated, it would open another. Absent when no edge was found.
+   * The burst sent to end just before a window has passed since `windowEndAfter`: were the window shorter than
+   * stated, another would have opened. Absent when no edge was found.
    */
   readonly windowEnd?: Burst;
+  /** The refusal sent last before the edge: the window-end burst is timed to end within a window of it. */
+  readonly windowEndAfter?: LoggedRequest;
   readonly variants: ReadonlyMap<string, VariantResult>;
   /** The first answer other than 429 of each endpoint (routing checks read it). */
   readonly firstByEndpoint: ReadonlyMap<string, Exchange>;

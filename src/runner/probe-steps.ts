@@ -210,7 +210,7 @@ export class BucketProbe {
     polls: readonly LoggedRequest[],
   ): Promise<Burst> {
     const quietAt = await this.quiet('for the earlier bursts to be a whole window old', polls);
-    const edgeFree = edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, quietAt, width);
+    const edgeFree = this.edgeFree(edge, quietAt, width);
     if (edgeFree !== undefined) await this.until(edgeFree.from, 'for the next window edge');
     // One past what bound (S) allows at once where a fixed window's edge is ruled out: the limit plus one. All to one
     // endpoint, as a limit shared by several (Observability) is one endpoint's whole limit too, not a sum of shares;
@@ -227,13 +227,27 @@ export class BucketProbe {
     );
   }
 
+  /** Where, from `start` on, a fixed window would have no edge in a stretch `width` long (none without an edge). */
+  edgeFree(edge: Edge | undefined, start: number, width: number): EdgeFree | undefined {
+    return edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, start, width);
+  }
+
+  /** When a fresh burst would go out, were it asked for now (see fresh). */
+  freshAt(edge: Edge | undefined, width: number, polls: readonly LoggedRequest[]): number {
+    const quietAt = Math.max(this.quietAt(polls), clock());
+    return this.edgeFree(edge, quietAt, width)?.from ?? quietAt;
+  }
+
   /**
-   * When to send the window-end burst so that its answers come, as the spend burst's did, before a window has passed
-   * since the last refusal before the edge: a limiter whose window is shorter than stated has opened another by then
+   * When to send the window-end burst so that its answers come before a window has passed since `after`, the last
+   * refusal sent before the edge: a limiter whose window is shorter than stated has opened another by then
    * and admits it, past bound (U); every faithful one admits at most the limit in all of that window.
    */
-  windowEndAt(edge: Edge, width: number): number {
-    return edge.after + this.limit.windowMs - width * 1.25 - 10;
+  windowEndAt(after: LoggedRequest, width: number): number {
+    const { windowMs } = this.limit;
+    // Never less than a tenth of the window ahead: a loaded runner's timers and event loop run late, and an answer
+    // after the window leaves the window unverified. So a window a tenth short or more is what it tells apart.
+    return after.sent + windowMs - Math.max(width * 1.25 + 10, windowMs / 10);
   }
 
   /** A limit's worth plus one at `at`, named for the window-end test. */

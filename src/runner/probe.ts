@@ -17,7 +17,7 @@
 // Nothing here needs the bucket quiet to be sound: the bounds count every request logged, so earlier traffic only
 // makes a burst less decisive. The probe judges nothing; checks grade these observations.
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
-import { TargetError, TokenError } from '../client/index.ts';
+import { isSuccess, TargetError, TokenError } from '../client/index.ts';
 import type { LoggedRequest } from './bucket-log.ts';
 import type { CheckContext } from './context.ts';
 import { Outcome, skip, skipByChoice } from './grades.ts';
@@ -31,6 +31,14 @@ import {
 } from './probe-result.ts';
 import { BucketProbe } from './probe-steps.ts';
 import { noTokenReason } from './session.ts';
+
+/** From the first of a burst's requests sent to the last answered. */
+const widthOf = (requests: readonly LoggedRequest[]): number =>
+  Math.max(...requests.map((r) => r.answered)) - Math.min(...requests.map((r) => r.sent));
+
+/** The longest round trip among `requests` (0 for none). */
+const longestOf = (requests: readonly LoggedRequest[]): number =>
+  Math.max(0, ...requests.map((r) => r.answered - r.sent));
 
 const firstAnswered = (requests: readonly LoggedRequest[], match: (r: LoggedRequest) => boolean) =>
   [...requests].filter(match).sort((a, b) => a.answered - b.answered)[0];
@@ -73,14 +81,28 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
     seconds === undefined ? undefined : firstRefusal.answered + seconds * 1000 + retryToleranceMs(limit);
   const { polls, edge } = await probe.edge(firstRefusal, retryDeadline);
 
-  const width = Math.max(...spend.requests.map((r) => r.answered)) - origin;
-  // The window-end burst goes before the fresh one where its time comes first (an edge soon after the spend: a token
-  // bucket, or a window that began just before it); the fresh burst does not wait for it to be a window old.
-  const windowEndAt = edge === undefined ? undefined : probe.windowEndAt(edge, width);
+  const width = widthOf(spend.requests);
+  // A burst on open connections: a poll's round trip, plus the spread of the spend burst's answers.
+  const rtt = longestOf(polls);
+  const answers = spend.requests.map((r) => r.answered);
+  const warm = rtt + Math.max(...answers) - Math.min(...answers);
+  // The window-end burst goes before the fresh one where the fresh burst and the variants after it would still be
+  // under way when it is due (an edge soon after the spend: a token bucket, or a window that began just before it);
+  // the fresh burst then does not wait for it to be a window old.
+  // The refusal sent last before the first admitted poll: the window after it holds the edge (any refusal's does
+  // for bound U, and this one leaves the most of it after the edge).
+  const admittedPoll = polls.filter((r) => isSuccess(r.status)).sort((a, b) => a.sent - b.sent)[0];
+  const windowEndAfter =
+    edge === undefined || admittedPoll === undefined
+      ? undefined
+      : [firstRefusal, ...polls]
+          .filter((r) => r.status === 429 && r.sent < admittedPoll.sent)
+          .reduce((a, b) => (b.sent > a.sent ? b : a), firstRefusal);
+  const windowEndAt = windowEndAfter && probe.windowEndAt(windowEndAfter, warm);
+  const freshDone =
+    probe.freshAt(edge, width, polls) + warm + plan.variants.length * rtt + limit.windowMs / 20;
   const beforeFresh =
-    windowEndAt !== undefined && windowEndAt < probe.quietAt(polls) + 2 * width
-      ? await probe.windowEnd(windowEndAt)
-      : undefined;
+    windowEndAt !== undefined && windowEndAt < freshDone ? await probe.windowEnd(windowEndAt) : undefined;
   const fresh = [await probe.fresh('fresh', edge, width, [...polls, ...(beforeFresh?.requests ?? [])])];
   // Still nothing refused (a limit set too high): more at once, past what a stretch may admit without an edge.
   const overflow = fresh[0]!.requests.some((r) => r.status === 429)
@@ -98,15 +120,22 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   }
   // Refused below the limit in the fresh burst but not before (in the spend burst or a poll): repeated, so two in
   // a row decide.
+  // After the fresh burst, its width on open connections says how wide the window-end burst will be far better than
+  // the spend burst's, which opened them.
   const windowEnd =
-    beforeFresh ?? (windowEndAt === undefined ? undefined : await probe.windowEnd(windowEndAt));
+    beforeFresh ??
+    (windowEndAfter === undefined
+      ? undefined
+      : await probe.windowEnd(
+          probe.windowEndAt(windowEndAfter, Math.max(widthOf(fresh[0]!.requests), longestOf(polls))),
+        ));
   const pollRefusedBelow = refusedBelowLimit(probe.view(), limit, probe.view(polls)) !== undefined;
   if (fresh[0]!.refusedBelowLimit && !spend.refusedBelowLimit && !pollRefusedBelow)
     fresh.push(await probe.fresh('fresh, again', edge, width, [...polls, ...(windowEnd?.requests ?? [])]));
   await probe.retryTest();
   return {
     ...base,
-    ...(windowEnd ? { windowEnd } : {}),
+    ...(windowEnd && windowEndAfter ? { windowEnd, windowEndAfter } : {}),
     firstRefusal,
     polls,
     ...(edge ? { edge } : {}),

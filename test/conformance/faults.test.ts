@@ -136,6 +136,9 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
   'expired-token-accepted': [BEARER, { 'AUTH-TOKEN-EXPIRY': 'FAIL' }],
 };
 
+/** Faults whose detection a one-window probe left to where the server's windows happened to stand. */
+const PHASED: readonly FaultName[] = ['limit-window-short', 'limit-early-reset', 'retry-after-short-late'];
+
 /** Faults that take away what other checks stand on (a token, a 429 at all): FAIL on the rule, SKIP elsewhere. */
 const CASCADING: Partial<Record<FaultName, Expected>> = {
   'token-json-only': [TOKEN, { 'AUTH-TOKEN-FORM': 'FAIL' }],
@@ -210,6 +213,17 @@ describe.concurrent('conformance suite against each fault', () => {
       const [only, deviate] = expected!;
       const [report] = await runAgainst({ fault: fault as FaultName }, { only });
       expect(deviations(report!)).toEqual(deviate);
+    },
+  );
+
+  // Where the server's windows stand when the probe starts decides nothing: an aligned limiter, a random start.
+  it.each(PHASED)(
+    '%s under an aligned limiter, from a random phase: the same checks deviate',
+    async (fault) => {
+      const [only, deviate] = EXPECTED[fault]!;
+      const phaseMs = Math.round(Math.random() * SCALED.minuteMs!);
+      const [report] = await runAgainst({ fault, limiter: 'aligned' }, { only, phaseMs });
+      expect(deviations(report!), `started ${phaseMs} ms after the server`).toEqual(deviate);
     },
   );
 
