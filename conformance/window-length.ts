@@ -1,29 +1,29 @@
 // SPEC.md §8's table says "N requests / minute" (or second): a window as long as stated. Its length shows only
 // between two window edges, so the probe's window-end burst (src/runner/probe-steps.ts) is what tests it; this says
 // whether that test took place in time to count.
-import type { ProbeResult } from '../src/runner/checks.ts';
+import { isAdmitted, type ObservedRequest, type ProbeResult } from '../src/runner/checks.ts';
 
 /**
- * Whether the probe tested the window's length: its window-end burst was answered within a window of the last
- * refusal before the edge, where a shorter window would have opened another and admitted it (bound U).
+ * Whether the probe tested the window's length: had every window-end request answered within a window of the last
+ * refusal before the edge been admitted, as a shorter window would have admitted them, bound (U) would have broken.
+ * Said in LIMIT-ENFORCED's message either way (a burst a loaded runner sent late leaves it untested).
  */
-export const windowLength = (result: ProbeResult, at: (t: number) => string) => {
+export const windowLength = (
+  result: ProbeResult,
+  log: readonly ObservedRequest[],
+  at: (t: number) => string,
+): string => {
   const { windowEndAfter: after, windowEnd } = result;
   if (after === undefined || windowEnd === undefined)
-    return {
-      verified: false,
-      why: 'no window edge was seen after the first 429, so no second one was sought',
-    };
+    return "the window's length was not verified: no window edge was seen";
   const by = after.sent + result.limit.windowMs;
-  const last = Math.max(...windowEnd.requests.map((r) => r.answered));
-  if (last > by) {
-    return {
-      verified: false,
-      why: `the window-end burst's last answer came at ${at(last)}, after ${at(by)}, a window from the last refusal before the edge ('${after.label}', sent ${at(after.sent)}): harness's burst was too wide to tell a shorter window from the stated one`,
-    };
+  const burst = new Set(windowEnd.requests);
+  const within = (o: ObservedRequest) => o.sent >= after.answered && o.answered <= by;
+  const admitted = log.filter((o) => isAdmitted(o) && within(o) && !burst.has(o.request)).length;
+  const inTime = windowEnd.requests.filter((r) => r.answered <= by).length;
+  const from = `the last refusal before the edge ('${after.label}', sent ${at(after.sent)})`;
+  if (admitted + inTime <= result.limit.count) {
+    return `the window's length was not verified: only ${inTime} of the window-end burst's answers came within a window of ${from}, too few to show a second window`;
   }
-  return {
-    verified: true,
-    why: `the window is no shorter than stated: from the last refusal before the edge ('${after.label}', sent ${at(after.sent)}) to the window-end burst's last answer (${at(last)}), no second window opened`,
-  };
+  return `the window is no shorter than stated: within a window of ${from}, ${admitted} admitted and ${inTime} window-end requests answered, and no second window admitted them`;
 };

@@ -250,11 +250,12 @@ export class BucketProbe {
     return after.sent + windowMs - Math.max(width * 1.25 + 10, windowMs / 10);
   }
 
-  /** A limit's worth plus one at `at`, named for the window-end test. */
+  /** A limit's worth plus one at `at`, to the endpoint the fresh burst goes to (see fresh). */
   async windowEnd(at: number): Promise<Burst> {
     await this.settled();
     await this.until(at, 'for the end of the window after the edge');
-    return this.burst(WINDOW_END, this.limit.count + 1);
+    const [first] = this.#plan.endpoints;
+    return this.burst(WINDOW_END, this.limit.count + 1, undefined, undefined, () => first!);
   }
 
   /**

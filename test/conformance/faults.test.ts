@@ -9,6 +9,7 @@ import { FAULTS, type FaultName, type ReferenceServerOptions } from '../../src/r
 import { resolveOptions } from '../../src/reference/options.ts';
 import { buildProfile } from '../../src/reference/profile.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
+import type { RunReport } from '../../src/runner/types.ts';
 import { BUCKETS, type BucketId, type Profile } from '../../src/spec/index.ts';
 import { deviations, runAgainst, SCALED } from '../../src/testbed/conformance.ts';
 
@@ -79,6 +80,7 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
   ],
   'limit-per-path-id': [['batch-status'], { 'LIMIT-PATH-ID-SHARED': 'FAIL' }],
   // Two edges apart: after the last refusal before one, the window-end burst finds a second window open (bound U).
+  // (Half the window here: see FACTORS.)
   'limit-window-short': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
   // Requests while the Retry-After is waited out find the limit back early.
   'limit-early-reset': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
@@ -86,7 +88,8 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
   'observability-split': [['observability'], { 'LIMIT-ADMITS-OBSERVABILITY': 'FAIL' }],
   // The embedded server's profile says no other traffic uses the tenant, so one refusal below the limit decides.
   'limit-first-window-low': [['batch-upload-url'], { 'LIMIT-ADMITS-BATCH-UPLOAD-URL': 'FAIL' }],
-  // The edge polls, refused, keep the log full: the fresh burst is refused below the limit.
+  // The edge polls, refused, keep the log full: the fresh burst is refused below the limit. (A poll sent where a
+  // 429's Retry-After pointed may be refused too, for the polls after that 429: ALSO_DEVIATES.)
   'limit-counts-refused': [['rules-execute'], { 'LIMIT-ADMITS-RULES-EXECUTE': 'FAIL' }],
   // A request while the Retry-After is waited out draws one late in the window, and one at its end is refused.
   'retry-after-short-late': [['rules-execute'], { 'LIMIT-RETRY-HONOURED-RULES-EXECUTE': 'FAIL' }],
@@ -136,8 +139,38 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
   'expired-token-accepted': [BEARER, { 'AUTH-TOKEN-EXPIRY': 'FAIL' }],
 };
 
-/** Faults whose detection a one-window probe left to where the server's windows happened to stand. */
-const PHASED: readonly FaultName[] = ['limit-window-short', 'limit-early-reset', 'retry-after-short-late'];
+/**
+ * Factors for the faults that take one: a window half the stated one leaves a loaded runner, three test files at
+ * once, room to send the window-end burst late and still see the second window (bench:accuracy measures 0.75).
+ */
+const FACTORS: Partial<Record<FaultName, number>> = { 'limit-window-short': 0.5 };
+
+/**
+ * Checks a fault may also make deviate, by what it is: a limiter that counts refused requests breaks the promise of
+ * a Retry-After given before harness's next polls, when a poll is sent where it pointed.
+ */
+const ALSO_DEVIATES: Partial<Record<FaultName, Readonly<Record<string, string>>>> = {
+  'limit-counts-refused': { 'LIMIT-RETRY-HONOURED-RULES-EXECUTE': 'FAIL' },
+};
+
+/** The deviations of `report`, less those `fault` may also cause (ALSO_DEVIATES) when they came out as allowed. */
+const deviationsOf = (report: RunReport, fault: FaultName): Record<string, string> => {
+  const also = ALSO_DEVIATES[fault] ?? {};
+  return Object.fromEntries(Object.entries(deviations(report)).filter(([id, grade]) => also[id] !== grade));
+};
+
+/** The server options that inject `fault`, with its factor if FACTORS gives one. */
+const withFault = (fault: FaultName) => ({
+  fault,
+  ...(FACTORS[fault] === undefined ? {} : { faultFactor: FACTORS[fault] }),
+});
+
+/**
+ * Faults whose detection a one-window probe left to where the server's windows happened to stand. (Not
+ * retry-after-short-late: at 2 s minutes an aligned window's Retry-After, whole seconds, places its edge only to
+ * within half a window; bench:accuracy measures it at 12 s minutes.)
+ */
+const PHASED: readonly FaultName[] = ['limit-window-short', 'limit-early-reset'];
 
 /** Faults that take away what other checks stand on (a token, a 429 at all): FAIL on the rule, SKIP elsewhere. */
 const CASCADING: Partial<Record<FaultName, Expected>> = {
@@ -211,8 +244,8 @@ describe.concurrent('conformance suite against each fault', () => {
     '%s: exactly the checks for the broken rule deviate',
     async (fault, expected) => {
       const [only, deviate] = expected!;
-      const [report] = await runAgainst({ fault: fault as FaultName }, { only });
-      expect(deviations(report!)).toEqual(deviate);
+      const [report] = await runAgainst(withFault(fault as FaultName), { only });
+      expect(deviationsOf(report!, fault as FaultName)).toEqual(deviate);
     },
   );
 
@@ -222,8 +255,8 @@ describe.concurrent('conformance suite against each fault', () => {
     async (fault) => {
       const [only, deviate] = EXPECTED[fault]!;
       const phaseMs = Math.round(Math.random() * SCALED.minuteMs!);
-      const [report] = await runAgainst({ fault, limiter: 'aligned' }, { only, phaseMs });
-      expect(deviations(report!), `started ${phaseMs} ms after the server`).toEqual(deviate);
+      const [report] = await runAgainst({ ...withFault(fault), limiter: 'aligned' }, { only, phaseMs });
+      expect(deviationsOf(report!, fault), `started ${phaseMs} ms after the server`).toEqual(deviate);
     },
   );
 
