@@ -15,7 +15,7 @@ export const windowLength = (
 ): string => {
   const { windowEndAfter: after, windowEnd } = result;
   if (after === undefined || windowEnd === undefined)
-    return "the window's length was not verified: no window edge was seen";
+    return "the window's length was not verified: no window-end burst (no window edge was seen, or a burst was refused below the limit: see LIMIT-ADMITS)";
   const by = after.sent + result.limit.windowMs;
   const burst = new Set(windowEnd.requests);
   const within = (o: ObservedRequest) => o.sent >= after.answered && o.answered <= by;

@@ -28,6 +28,7 @@ const WAIT_POLL = 'wait poll';
 /** Requests while a Retry-After is waited out: one per sixth of a window, and one per Retry-After they draw. */
 const MAX_WAIT_POLLS = 12;
 const WINDOW_END = 'window end';
+const EARLY = 'capacity back early';
 /** Edge polls: a bounded number, spaced finely around Retry-After, coarsely without one. */
 const MAX_POLLS = 80;
 
@@ -169,7 +170,10 @@ export class BucketProbe {
       await Promise.all(pending);
       if (failure !== undefined) throw failure;
     });
-    const edgePolls = polls.filter((r) => r.label.startsWith(POLL) || r.label.startsWith(WAIT_POLL));
+    // The burst after early capacity goes with the polls: like them, it is counted where it was not waited out.
+    const edgePolls = polls.filter((r) =>
+      [POLL, WAIT_POLL, EARLY].some((label) => r.label.startsWith(label)),
+    );
     const [first] = this.view([refused]);
     return { polls: edgePolls, edge: edgeAfter(first!, this.view(edgePolls), this.view(), this.limit) };
   }
@@ -191,7 +195,12 @@ export class BucketProbe {
       due.sort((a, b) => a - b);
       await this.until(due.shift()!, why);
       const [poll] = await this.logged(() => this.fire(`${WAIT_POLL} #${i + 1}`));
-      if (isSuccess(poll?.status)) return true;
+      if (isSuccess(poll?.status)) {
+        // Capacity back before the Retry-After's whole seconds, which no faithful limiter does: a limit's worth more
+        // at once shows whether a new window opened early, past bound (U) from the refusal before.
+        await this.burst(EARLY, this.limit.count + 1);
+        return true;
+      }
       const seconds = poll?.exchange && retryAfterSeconds(poll.exchange);
       const retryAt = seconds === undefined ? undefined : poll!.answered + seconds * 1000 + tolerance;
       if (retryAt !== undefined && retryAt < start - tolerance) due.push(retryAt);
@@ -230,12 +239,6 @@ export class BucketProbe {
   /** Where, from `start` on, a fixed window would have no edge in a stretch `width` long (none without an edge). */
   edgeFree(edge: Edge | undefined, start: number, width: number): EdgeFree | undefined {
     return edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, start, width);
-  }
-
-  /** When a fresh burst would go out, were it asked for now (see fresh). */
-  freshAt(edge: Edge | undefined, width: number, polls: readonly LoggedRequest[]): number {
-    const quietAt = Math.max(this.quietAt(polls), clock());
-    return this.edgeFree(edge, quietAt, width)?.from ?? quietAt;
   }
 
   /**

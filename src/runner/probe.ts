@@ -12,7 +12,7 @@
 //      refused below the limit;
 //   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides;
 //   5. window end: a limit's worth plus one answered just before a window has passed since the last refusal before
-//      the edge (before step 3 when its time comes first): a window shorter than stated opens another by then;
+//      the edge (where step 3 left time for it): a window shorter than stated opens another by then;
 //   6. retry test: where no Retry-After was yet seen short, one more 429, waited out when it is short.
 // Nothing here needs the bucket quiet to be sound: the bounds count every request logged, so earlier traffic only
 // makes a burst less decisive. The probe judges nothing; checks grade these observations.
@@ -82,28 +82,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const { polls, edge } = await probe.edge(firstRefusal, retryDeadline);
 
   const width = widthOf(spend.requests);
-  // A burst on open connections: a poll's round trip, plus the spread of the spend burst's answers.
-  const rtt = longestOf(polls);
-  const answers = spend.requests.map((r) => r.answered);
-  const warm = rtt + Math.max(...answers) - Math.min(...answers);
-  // The window-end burst goes before the fresh one where the fresh burst and the variants after it would still be
-  // under way when it is due (an edge soon after the spend: a token bucket, or a window that began just before it);
-  // the fresh burst then does not wait for it to be a window old.
-  // The refusal sent last before the first admitted poll: the window after it holds the edge (any refusal's does
-  // for bound U, and this one leaves the most of it after the edge).
-  const admittedPoll = polls.filter((r) => isSuccess(r.status)).sort((a, b) => a.sent - b.sent)[0];
-  const windowEndAfter =
-    edge === undefined || admittedPoll === undefined
-      ? undefined
-      : [firstRefusal, ...polls]
-          .filter((r) => r.status === 429 && r.sent < admittedPoll.sent)
-          .reduce((a, b) => (b.sent > a.sent ? b : a), firstRefusal);
-  const windowEndAt = windowEndAfter && probe.windowEndAt(windowEndAfter, warm);
-  const freshDone =
-    probe.freshAt(edge, width, polls) + warm + plan.variants.length * rtt + limit.windowMs / 20;
-  const beforeFresh =
-    windowEndAt !== undefined && windowEndAt < freshDone ? await probe.windowEnd(windowEndAt) : undefined;
-  const fresh = [await probe.fresh('fresh', edge, width, [...polls, ...(beforeFresh?.requests ?? [])])];
+  const fresh = [await probe.fresh('fresh', edge, width, polls)];
   // Still nothing refused (a limit set too high): more at once, past what a stretch may admit without an edge.
   const overflow = fresh[0]!.requests.some((r) => r.status === 429)
     ? []
@@ -119,19 +98,29 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
     }
   }
   // Refused below the limit in the fresh burst but not before (in the spend burst or a poll): repeated, so two in
-  // a row decide.
-  // After the fresh burst, its width on open connections says how wide the window-end burst will be far better than
-  // the spend burst's, which opened them.
+  // a row decide, and nothing is sent between them to share their windows.
+  const pollRefusedBelow = refusedBelowLimit(probe.view(), limit, probe.view(polls)) !== undefined;
+  const again = fresh[0]!.refusedBelowLimit && !spend.refusedBelowLimit && !pollRefusedBelow;
+  if (again) fresh.push(await probe.fresh('fresh, again', edge, width, polls));
+  // The refusal sent last before the first admitted poll: the window after it holds the edge (any refusal's does
+  // for bound U, and this one leaves the most of it after the edge). The window-end burst comes after the fresh
+  // burst, so it never shares the window a refusal below the limit is judged in; where the fresh burst ends too
+  // late for it (a token bucket's early edge, an aligned window that began just before the spend), it goes at once
+  // and LIMIT-ENFORCED says the length was not verified.
+  const admittedPoll = polls.filter((r) => isSuccess(r.status)).sort((a, b) => a.sent - b.sent)[0];
+  const windowEndAfter =
+    edge === undefined || admittedPoll === undefined || again
+      ? undefined
+      : [firstRefusal, ...polls]
+          .filter((r) => r.status === 429 && r.sent < admittedPoll.sent)
+          .reduce((a, b) => (b.sent > a.sent ? b : a), firstRefusal);
+  // The fresh burst's width, on open connections, says how wide the window-end burst will be.
   const windowEnd =
-    beforeFresh ??
-    (windowEndAfter === undefined
+    windowEndAfter === undefined
       ? undefined
       : await probe.windowEnd(
           probe.windowEndAt(windowEndAfter, Math.max(widthOf(fresh[0]!.requests), longestOf(polls))),
-        ));
-  const pollRefusedBelow = refusedBelowLimit(probe.view(), limit, probe.view(polls)) !== undefined;
-  if (fresh[0]!.refusedBelowLimit && !spend.refusedBelowLimit && !pollRefusedBelow)
-    fresh.push(await probe.fresh('fresh, again', edge, width, [...polls, ...(windowEnd?.requests ?? [])]));
+        );
   await probe.retryTest();
   return {
     ...base,
