@@ -147,7 +147,7 @@ export class BucketProbe {
     let failure: unknown;
     const polls = await this.logged(async () => {
       const why = `until Retry-After (${shown} s, a window at most) is nearly up`;
-      found = await this.waitPolls(start, why);
+      found = await this.waitPolls(start, refused.sent, why);
       if (!found) await this.until(start, why);
       const pending: Promise<unknown>[] = [];
       const first = clock();
@@ -182,9 +182,10 @@ export class BucketProbe {
    * Requests while a Retry-After is waited out, so that neither where to look nor the Retry-After is taken on trust:
    * one just inside each sixth of a window before `start` (a limiter that came back early admits one; a Retry-After
    * short in part of the window is given there), and one at the point each 429's Retry-After says, where that is
-   * before `start`. True when one was admitted: capacity is back, and the edge polls need not wait.
+   * before `start`. True when one was admitted (`since`: when the refused request went out): capacity is back, and
+   * the edge polls need not wait.
    */
-  async waitPolls(start: number, why: string): Promise<boolean> {
+  async waitPolls(start: number, since: number, why: string): Promise<boolean> {
     const { windowMs } = this.limit;
     const sixth = windowMs / 6;
     const tolerance = retryToleranceMs(this.limit);
@@ -196,9 +197,15 @@ export class BucketProbe {
       await this.until(due.shift()!, why);
       const [poll] = await this.logged(() => this.fire(`${WAIT_POLL} #${i + 1}`));
       if (isSuccess(poll?.status)) {
-        // Capacity back before the Retry-After's whole seconds, which no faithful limiter does: a limit's worth more
-        // at once shows whether a new window opened early, past bound (U) from the refusal before.
+        // Capacity back before the Retry-After's whole seconds, which no faithful limiter does. A window that
+        // reset this early resets again as soon after: a limit's worth now and once more then shows two windows
+        // within one after the refusal before, past bound (U).
         await this.burst(EARLY, this.limit.count + 1);
+        await this.until(
+          2 * poll!.sent - since + windowMs / 100,
+          'for a window that reset early to reset again',
+        );
+        await this.burst(`${EARLY}, again`, this.limit.count + 1);
         return true;
       }
       const seconds = poll?.exchange && retryAfterSeconds(poll.exchange);
