@@ -2,8 +2,8 @@
 // `harness conformance` (the limit checks) and `harness load --scenario transactions` (bench/load-accuracy.ts),
 // plus a contention row (two conformance runs and a busy loop sharing the cores). A conformance cell is right when a
 // faithful server draws no FAIL and a wrong transaction limit draws the FAIL that names it. Arguments narrow it:
-// `-- far token-bucket low` runs those cells, `-- conformance` or `-- load` one half. Writes
-// reports/bench/accuracy-matrix.json.
+// `-- far token-bucket low` runs those cells, `-- conformance` or `-- load` one half, `-- adversary` the adversary
+// part instead (bench/adversary.ts). Writes reports/bench/accuracy-matrix.json.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,6 +11,7 @@ import { LIMITER_KINDS, type LimiterKind } from '../src/reference/index.ts';
 import type { RunReport } from '../src/runner/types.ts';
 import { runAgainst } from '../src/testbed/conformance.ts';
 import type { NetworkCondition } from '../src/testbed/toxiproxy.ts';
+import { runAdversaryPart } from './adversary.ts';
 import { type AccuracyCell, cellRow, measureCell, type ServerCase } from './load-accuracy.ts';
 
 const CONDITIONS: NetworkCondition[] = ['lan', 'region', 'far'];
@@ -158,7 +159,10 @@ const tableRow = (r: MatrixRow) => {
   };
 };
 
-if (import.meta.filename === process.argv[1]) {
+if (import.meta.filename === process.argv[1] && process.argv.includes('adversary')) {
+  // The adversary part (bench/adversary.ts): limiters that break one SPEC.md §8 property, from random phases.
+  await runAdversaryPart(process.argv.slice(2).filter((a) => a !== 'adversary'));
+} else if (import.meta.filename === process.argv[1]) {
   const { rows, contention } = await runMatrix(process.argv.slice(2), (line) => console.log(line));
   const out = resolve(import.meta.dirname, '..', 'reports', 'bench');
   mkdirSync(out, { recursive: true });

@@ -134,12 +134,15 @@ export const runAdversaries = async (wanted: readonly string[], log: (line: stri
   return rows;
 };
 
-if (import.meta.filename === process.argv[1]) {
-  const rows = await runAdversaries(process.argv.slice(2), (line) => console.log(line));
+/** Runs the cells `wanted` names (all by default), prints the table and writes reports/bench/adversary.json. */
+export const runAdversaryPart = async (wanted: readonly string[]): Promise<void> => {
+  const rows = await runAdversaries(wanted, (line) => console.log(line));
   const out = resolve(import.meta.dirname, '..', 'reports', 'bench');
   mkdirSync(out, { recursive: true });
   const path = join(out, 'adversary.json');
   writeFileSync(path, `${JSON.stringify({ measuredAt: new Date().toISOString(), rows }, null, 2)}\n`);
   console.table(rows.map(({ outcomes: _, ...row }) => row));
   console.log(`wrote ${path}`);
-}
+};
+
+if (import.meta.filename === process.argv[1]) await runAdversaryPart(process.argv.slice(2));
