@@ -169,6 +169,9 @@ export class BucketProbe {
       }
       await Promise.all(pending);
       if (failure !== undefined) throw failure;
+      // Wait polls late (a starved runner) or none: an edge poll may be the first to find capacity back early.
+      const admitted = this.admittedBefore(refused, seconds);
+      if (admitted !== undefined) await this.backEarly(admitted, refused.sent);
     });
     // The burst after early capacity goes with the polls: like them, it is counted where it was not waited out.
     const edgePolls = polls.filter((r) =>
@@ -176,6 +179,17 @@ export class BucketProbe {
     );
     const [first] = this.view([refused]);
     return { polls: edgePolls, edge: edgeAfter(first!, this.view(edgePolls), this.view(), this.limit) };
+  }
+
+  /**
+   * An edge poll admitted where a faithful limiter has no capacity yet: answered before `refused`'s Retry-After,
+   * its whole seconds less one (it is rounded up), had passed since `refused` went out.
+   */
+  admittedBefore(refused: LoggedRequest, seconds: number | undefined): LoggedRequest | undefined {
+    if (seconds === undefined || seconds < 1) return undefined;
+    const log = this.#session.log.entries(this.#plan.bucket);
+    const earliest = refused.sent + (seconds - 1) * 1000;
+    return log.find((r) => r.label.startsWith(POLL) && isSuccess(r.status) && r.answered < earliest);
   }
 
   /**
@@ -197,15 +211,7 @@ export class BucketProbe {
       await this.until(due.shift()!, why);
       const [poll] = await this.logged(() => this.fire(`${WAIT_POLL} #${i + 1}`));
       if (isSuccess(poll?.status)) {
-        // Capacity back before the Retry-After's whole seconds, which no faithful limiter does. A window that
-        // reset this early resets again as soon after: a limit's worth now and once more then shows two windows
-        // within one after the refusal before, past bound (U).
-        await this.burst(EARLY, this.limit.count + 1);
-        await this.until(
-          2 * poll!.sent - since + windowMs / 100,
-          'for a window that reset early to reset again',
-        );
-        await this.burst(`${EARLY}, again`, this.limit.count + 1);
+        await this.backEarly(poll!, since);
         return true;
       }
       const seconds = poll?.exchange && retryAfterSeconds(poll.exchange);
@@ -213,6 +219,20 @@ export class BucketProbe {
       if (retryAt !== undefined && retryAt < start - tolerance) due.push(retryAt);
     }
     return false;
+  }
+
+  /**
+   * Capacity back before the Retry-After's whole seconds (`since`: when the refused request went out), which no
+   * faithful limiter gives. A window that reset this early resets again as soon after: a limit's worth now and once
+   * more then shows two windows within one after the refusal, past bound (U).
+   */
+  async backEarly(admitted: LoggedRequest, since: number): Promise<void> {
+    await this.burst(EARLY, this.limit.count + 1);
+    await this.until(
+      2 * admitted.sent - since + this.limit.windowMs / 100,
+      'for a window that reset early to reset again',
+    );
+    await this.burst(`${EARLY}, again`, this.limit.count + 1);
   }
 
   /**

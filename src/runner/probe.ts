@@ -6,13 +6,15 @@
 //      limit if nothing was refused, to prove a missing limit);
 //   2. edge: from the first 429, while its Retry-After is waited out, a request in each sixth of the window and one
 //      where each 429 says capacity returns; then requests spaced out around that Retry-After until one is admitted:
-//      a fixed window begins there;
+//      a fixed window begins there. One admitted before the Retry-After's whole seconds (a limiter that reset
+//      early) is followed by two bursts that show two windows within one;
 //   3. fresh: once the spend burst's answers are a window old, and where a fixed window has no edge (from 2.), a
 //      limit's worth plus two at once to one endpoint: every faithful limiter admits the first N; repeated when it was
 //      refused below the limit;
 //   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides;
 //   5. window end: a limit's worth plus one answered just before a window has passed since the last refusal before
-//      the edge (where step 3 left time for it): a window shorter than stated opens another by then;
+//      the edge: a window shorter than stated opens another by then. It goes after step 4, or before step 3 where
+//      the edge came so soon after the spend (a token bucket) that steps 3 and 4 would leave it too late;
 //   6. retry test: where no Retry-After was yet seen short, one more 429, waited out when it is short.
 // Nothing here needs the bucket quiet to be sound: the bounds count every request logged, so earlier traffic only
 // makes a burst less decisive. The probe judges nothing; checks grade these observations.
@@ -82,6 +84,25 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const { polls, edge } = await probe.edge(firstRefusal, retryDeadline);
 
   const width = widthOf(spend.requests);
+  // The refusal sent last before the first admitted poll: the window after it holds the edge (any refusal's does
+  // for bound U, and this one leaves the most of it after the edge).
+  const admittedPoll = polls.filter((r) => isSuccess(r.status)).sort((a, b) => a.sent - b.sent)[0];
+  const windowEndAfter =
+    edge === undefined || admittedPoll === undefined
+      ? undefined
+      : [firstRefusal, ...polls]
+          .filter((r) => r.status === 429 && r.sent < admittedPoll.sent)
+          .reduce((a, b) => (b.sent > a.sent ? b : a), firstRefusal);
+  // The window-end burst must be answered within a window of that refusal, and the fresh burst must wait until
+  // the bursts before it are a window old. Where the edge came soon after the spend burst (a token bucket, a fixed
+  // window that was nearly over), the fresh burst and the variants would end too late, and the window end goes
+  // first; otherwise after them, so the probe takes about two windows either way.
+  const windowEndFirst =
+    windowEndAfter !== undefined &&
+    probe.windowEndAt(windowEndAfter, width) < probe.quietAt(polls) + width * (3 + plan.variants.length);
+  const windowEnd = windowEndFirst
+    ? await probe.windowEnd(probe.windowEndAt(windowEndAfter, width))
+    : undefined;
   const fresh = [await probe.fresh('fresh', edge, width, polls)];
   // Still nothing refused (a limit set too high): more at once, past what a stretch may admit without an edge.
   const overflow = fresh[0]!.requests.some((r) => r.status === 429)
@@ -102,29 +123,18 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const pollRefusedBelow = refusedBelowLimit(probe.view(), limit, probe.view(polls)) !== undefined;
   const again = fresh[0]!.refusedBelowLimit && !spend.refusedBelowLimit && !pollRefusedBelow;
   if (again) fresh.push(await probe.fresh('fresh, again', edge, width, polls));
-  // The refusal sent last before the first admitted poll: the window after it holds the edge (any refusal's does
-  // for bound U, and this one leaves the most of it after the edge). The window-end burst comes after the fresh
-  // burst, so it never shares the window a refusal below the limit is judged in; where the fresh burst ends too
-  // late for it (a token bucket's early edge, an aligned window that began just before the spend), it goes at once
-  // and LIMIT-ENFORCED says the length was not verified.
-  const admittedPoll = polls.filter((r) => isSuccess(r.status)).sort((a, b) => a.sent - b.sent)[0];
-  const windowEndAfter =
-    edge === undefined || admittedPoll === undefined || again
-      ? undefined
-      : [firstRefusal, ...polls]
-          .filter((r) => r.status === 429 && r.sent < admittedPoll.sent)
-          .reduce((a, b) => (b.sent > a.sent ? b : a), firstRefusal);
-  // The fresh burst's width, on open connections, says how wide the window-end burst will be.
-  const windowEnd =
-    windowEndAfter === undefined
-      ? undefined
+  // After the fresh burst, so it never shares the window a refusal below the limit is judged in. Where the fresh
+  // burst ends too late for it, it goes at once and LIMIT-ENFORCED says the length was not verified.
+  const lastBurst =
+    windowEndAfter === undefined || windowEndFirst || again
+      ? windowEnd
       : await probe.windowEnd(
           probe.windowEndAt(windowEndAfter, Math.max(widthOf(fresh[0]!.requests), longestOf(polls))),
         );
   await probe.retryTest();
   return {
     ...base,
-    ...(windowEnd && windowEndAfter ? { windowEnd, windowEndAfter } : {}),
+    ...(lastBurst && windowEndAfter ? { windowEnd: lastBurst, windowEndAfter } : {}),
     firstRefusal,
     polls,
     ...(edge ? { edge } : {}),
