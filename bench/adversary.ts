@@ -1,7 +1,7 @@
 // `npm run bench:accuracy -- adversary`: limiters that each break one SPEC.md §8 property (the reference server's
 // limit faults) and the faithful kinds beside them, each run from random phases of the server's windows, on `lan`
-// and `far`. A class is caught when the check that names its rule FAILs; a faithful run is right with no FAIL and no
-// INCONCLUSIVE. Arguments narrow it (`-- adversary far limit-early-reset`); HARNESS_BENCH_PHASES sets the runs per
+// and `far`. A class is caught when the check that names its rule FAILs (or, for a queue, is INCONCLUSIVE naming the
+// pattern); a faithful run is right with no FAIL and no INCONCLUSIVE. Arguments narrow it (`-- adversary far limit-early-reset`); HARNESS_BENCH_PHASES sets the runs per
 // cell (default 10). Writes reports/bench/adversary.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -22,6 +22,8 @@ interface AdversaryClass {
   readonly only: readonly string[];
   /** The checks whose FAIL catches it; none for a faithful control. */
   readonly caughtBy: readonly string[];
+  /** An INCONCLUSIVE of those checks whose message matches this catches it too (a pattern named, not proven). */
+  readonly named?: RegExp;
   /** The length of a "minute" on the server, and so the longest window among the buckets probed. */
   readonly windowMs: number;
 }
@@ -60,6 +62,15 @@ export const CLASSES: readonly AdversaryClass[] = [
     windowMs: MINUTE_MS,
   },
   execute('refused requests counted', 'limit-counts-refused', 'anchored', 'LIMIT-ADMITS-RULES-EXECUTE'),
+  {
+    name: 'queues over the limit, never 429',
+    fault: 'limit-queues',
+    limiter: 'anchored',
+    only: ['rules-status'],
+    caughtBy: ['LIMIT-ENFORCED-RULES-STATUS'],
+    named: /queues requests over the limit/,
+    windowMs: MINUTE_MS,
+  },
   execute(
     // 12 s minutes: in the last sixth of a 2 s one, half the wait is within a 200 ms round trip and the tolerance.
     'Retry-After short late in the window (12 s minutes)',
@@ -93,7 +104,11 @@ const outcomeOf = (report: RunReport, adversary: AdversaryClass, phaseMs: number
   const right =
     adversary.caughtBy.length === 0
       ? Object.keys(deviations).length === 0
-      : adversary.caughtBy.some((id) => deviations[id] === 'FAIL');
+      : report.checks.some(
+          (c) =>
+            adversary.caughtBy.includes(c.id) &&
+            (c.grade === 'FAIL' || (c.grade === 'INCONCLUSIVE' && adversary.named?.test(c.message) === true)),
+        );
   return { phaseMs, right, deviations, seconds: Math.round(report.durationMs / 100) / 10 };
 };
 

@@ -47,6 +47,7 @@ import {
   recordRequests,
   timesOf,
 } from './bucket-probe.ts';
+import { heldPattern } from './queueing.ts';
 import { windowLength } from './window-length.ts';
 
 type Requests = ProbeResult['spend']['requests'];
@@ -155,6 +156,8 @@ const refusesOverLimit = async (ctx: CheckContext, bucket: BucketId): Promise<st
       `no 429 at all: ${admitted} requests were admitted, and the others got ${statusesOf(others)}, not 429 (SPEC.md §8 rule 2)`,
     );
   }
+  const held = heldPattern(result);
+  if (held !== undefined) return inconclusive(held);
   return inconclusive(
     `${result.spend.requests.length} requests in ${Math.round(widthOf(result.spend.requests))} ms drew no 429 (${statusesOf(result.spend.requests)}), yet none of the bounds is exceeded: to prove a missing limit harness must have more than ${mostAdmittedInSpan(result.limit, 0)} admitted within one window; a narrower burst (closer target, more connections) would decide`,
   );

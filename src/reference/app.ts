@@ -10,11 +10,13 @@
 // an anonymous key per route, never toward a tenant's. SPEC.md §8 allows either reading, so harness must cope with
 // both.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ENDPOINTS, type EndpointSpec, observabilityEndpoint, type PathId } from '../spec/index.ts';
 import { HANDLERS, type Handler, type HandlerContext, IdRegistry } from './handlers.ts';
 import { type Prepared, prepare, readBody, send } from './http.ts';
 import type { JwtTokens } from './jwt.ts';
 import { createLimiter, type LimitedRoute, newLimitState, retryAfterFor, windowOf } from './limiter.ts';
+import type { LimitState } from './limiter-kinds.ts';
 import type { ResolvedReferenceOptions } from './options.ts';
 import { Router } from './router.ts';
 import { createTokenEndpoint } from './token-endpoint.ts';
@@ -56,6 +58,9 @@ const bearerToken = (header: string): string | undefined => {
   while (header.charCodeAt(start) === 32) start++;
   return header.slice(start);
 };
+
+/** How often a request held under limit-queues asks the limiter again. */
+const HOLD_RECHECK_MS = 20;
 
 /** Answers sync and async alike (signing and verifying JWTs is async); a bug answers 500, not an unhandled rejection. */
 const sendWhenReady = (res: ServerResponse, answer: Prepared | Promise<Prepared>): void => {
@@ -176,6 +181,26 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
           error_description: 'every API request gets this status',
         });
 
+  /**
+   * The limiter's wait for a request at `at`. Under limit-queues a request to the rules-status bucket over the limit
+   * is held instead, and asked again every few milliseconds (on the server's clock, which tests may move) until the
+   * limit admits it or its client has gone.
+   */
+  const admit = async (
+    state: LimitState,
+    at: number,
+    req: IncomingMessage,
+    route: ApiRoute,
+  ): Promise<number> => {
+    let wait = state.admit(at);
+    const held = fault === 'limit-queues' && route.bucket === 'rules-status';
+    while (held && wait > 0 && !req.socket.destroyed) {
+      await sleep(Math.min(wait, HOLD_RECHECK_MS));
+      wait = state.admit(now());
+    }
+    return wait;
+  };
+
   const answer = async (req: IncomingMessage, route: ApiRoute, id: string | undefined): Promise<Prepared> => {
     if (hostile) return hostile;
     const header = req.headers.authorization;
@@ -184,14 +209,14 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
     // After verifying, so the limiter sees times in the order it admits requests.
     const at = now();
     if (limitBeforeAuth) {
-      const wait = gatewayState(key, route, id).admit(at);
+      const wait = await admit(gatewayState(key, route, id), at, req, route);
       if (wait > 0) return refuse(wait, at, route);
     }
     const client = authenticate(header, token, key, at);
     if (client.kind === 'response') return client;
     if (client.lacks.size > 0 && client.lacks.has(route.key)) return forbidden;
     if (!limitBeforeAuth) {
-      const wait = stateFor(client.index, route, id).admit(at);
+      const wait = await admit(stateFor(client.index, route, id), at, req, route);
       if (wait > 0) return refuse(wait, at, route);
     }
     // Unknown ids are answered after auth and limit, so probing ids costs limit like any other request.

@@ -170,6 +170,11 @@ const FAULT_LIST = [
     rule: 'Retry-After is honest except in the last sixth of the wait a window can give, where it says at most half the real wait',
   },
   {
+    name: 'limit-queues',
+    clause: '§8 rule 2',
+    rule: 'a request to GET /api/rules/status/{execution_id} over the limit is held until the limit has room again and then served, never answered 429 (a queueing gateway)',
+  },
+  {
     name: 'issued-ids-unknown',
     clause: '§4',
     rule: 'the batch status, validation-result and rule status endpoints answer 404 even for ids the server issued',

@@ -93,6 +93,15 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
   'limit-counts-refused': [['rules-execute'], { 'LIMIT-ADMITS-RULES-EXECUTE': 'FAIL' }],
   // A request while the Retry-After is waited out draws one late in the window, and one at its end is refused.
   'retry-after-short-late': [['rules-execute'], { 'LIMIT-RETRY-HONOURED-RULES-EXECUTE': 'FAIL' }],
+  // Held answers and no 429: the pattern is named (NAMED), but a held answer proves nothing of when it was taken.
+  'limit-queues': [
+    ['rules-status'],
+    {
+      'LIMIT-ENFORCED-RULES-STATUS': 'INCONCLUSIVE',
+      'LIMIT-RETRY-AFTER-RULES-STATUS': 'SKIP',
+      'LIMIT-RETRY-HONOURED-RULES-STATUS': 'SKIP',
+    },
+  ],
   // Shut four windows after a refusal: the edge polls, refused with nothing admitted in the window before them, and
   // the fresh burst prove it over-refuses (before, only the Retry-After checks saw it: WARN and INCONCLUSIVE).
   'limit-penalty-box': [
@@ -151,6 +160,11 @@ const FACTORS: Partial<Record<FaultName, number>> = { 'limit-window-short': 0.5 
  */
 const ALSO_DEVIATES: Partial<Record<FaultName, Readonly<Record<string, string>>>> = {
   'limit-counts-refused': { 'LIMIT-RETRY-HONOURED-RULES-EXECUTE': 'FAIL' },
+};
+
+/** Where a grade is not the whole verdict: what the message of a deviating check must say. */
+const NAMED: Partial<Record<FaultName, Readonly<Record<string, RegExp>>>> = {
+  'limit-queues': { 'LIMIT-ENFORCED-RULES-STATUS': /queues requests over the limit/ },
 };
 
 /** The deviations of `report`, less those `fault` may also cause (ALSO_DEVIATES) when they came out as allowed. */
@@ -239,6 +253,8 @@ describe.concurrent('conformance suite against each fault', () => {
       const [only, deviate] = expected!;
       const [report] = await runAgainst(withFault(fault as FaultName), { only });
       expect(deviationsOf(report!, fault as FaultName)).toEqual(deviate);
+      for (const [id, pattern] of Object.entries(NAMED[fault as FaultName] ?? {}))
+        expect(report!.checks.find((c) => c.id === id)?.message).toMatch(pattern);
     },
   );
 

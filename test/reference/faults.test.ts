@@ -45,6 +45,7 @@ const LIMIT_FAULTS: FaultName[] = [
   'limit-first-window-low',
   'limit-counts-refused',
   'retry-after-short-late',
+  'limit-queues',
 ];
 
 /**

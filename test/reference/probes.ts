@@ -1,6 +1,7 @@
 // One probe per fault: each tells whether the rule that fault breaks holds on a server. A faithful server passes
 // them all; a server with fault F fails exactly the probe of F (checked in faults.test.ts). Probes look at their
 // own rule only and get by under every other fault (see TestServer.tokenAttempt and TestServer.token).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { alterToken } from '../../conformance/alter-token.ts';
 import type { FaultName } from '../../src/reference/index.ts';
 import type { BucketId, Limit } from '../../src/spec/index.ts';
@@ -16,12 +17,17 @@ export const PROBE_LIMITS: Partial<Record<BucketId, Limit>> = {
   'batch-status': { count: 4, per: 'minute' },
   'batch-upload-url': { count: 4, per: 'minute' },
   observability: { count: 4, per: 'minute' },
+  'rules-status': { count: 4, per: 'minute' },
 };
+
+/** Real time past which an answer counts as held: far beyond a loopback round trip on a loaded runner. */
+const HELD_MS = 1000;
 
 const TX = 'POST /event/transaction/v3';
 const RERUN = 'POST /api/rules/rerun';
 const UPLOAD = 'POST /api/transactions/batch/generate-upload-url';
 const STATUS = 'GET /api/transactions/batch/status/{batch_id}';
+const RULE_STATUS = 'GET /api/rules/status/{execution_id}';
 
 /** 404 is an answer from the endpoint (an unknown id), so the limiter let the request through. */
 const admitted = (status: number): boolean => status < 300 || status === 404;
@@ -211,6 +217,14 @@ export const PROBES: Record<FaultName, Probe> = {
   'limit-first-window-low': exactLimit(UPLOAD, 'batch-upload-url'),
   'limit-counts-refused': refusedOnlyWhenSpent,
   'retry-after-short-late': retryAfterLate,
+  // A request over the limit is answered at once (429, or what another fault answers), not held: the fake clock
+  // stands still, so a held one would wait for ever; moving it a window on lets the server close.
+  'limit-queues': async (t) => {
+    const over = t.burst(limitOf(t, 'rules-status') + 1, RULE_STATUS, { id: 'any' });
+    const answer = await Promise.race([over, sleep(HELD_MS).then(() => undefined)]);
+    if (answer === undefined) t.clock.advance(t.server.options.minuteMs + 1);
+    return answer !== undefined;
+  },
   'limit-blocks-tenant': async (t) => {
     await refused(t);
     return admitted((await t.call(TX)).status);
