@@ -7,7 +7,7 @@ import type { Target } from '../runner/target.ts';
 import type { Limit } from '../spec/index.ts';
 import { scopeFor } from '../spec/index.ts';
 import { planPreflight } from './preflight-plan.ts';
-import { availableProbes } from './probes.ts';
+import { availableProbes, PROBE_NAMES } from './probes.ts';
 
 /**
  * Offered rates as shares of the limit. OVER spends a full token bucket within one window (2N offered, N
@@ -63,6 +63,8 @@ interface PhaseShape {
   readonly suffix?: string;
   /** Runs beside the previous shape (another tenant), not after it. */
   readonly beside?: boolean;
+  /** Sends to the bucket's first endpoint only, not round-robin over all of them. */
+  readonly oneEndpoint?: boolean;
 }
 
 const shapesOf = (
@@ -97,6 +99,9 @@ const shapesOf = (
       },
     ];
   }
+  // Round-robin spending fills separate shares evenly, so they look like one shared limit: the knee goes through one
+  // endpoint, which must get the whole of it too (SPEC.md §8: one limit shared by all, not applied separately).
+  const oneEndpoint = probe === PROBE_NAMES.observability;
   return [
     { phase: 'within', from: within, to: within, windows: lengths.within, clients: primary },
     { phase: 'over', from: over, to: over, windows: lengths.over, clients: primary },
@@ -106,6 +111,7 @@ const shapesOf = (
       to: saturating,
       windows: lengths.knee,
       clients: primary,
+      ...(oneEndpoint ? { suffix: '_one-endpoint', oneEndpoint } : {}),
     },
   ];
 };
@@ -148,7 +154,7 @@ export const planProbes = (target: Target, options: PlanOptions): ProbePlanSet =
           phase: shape.phase,
           bucket: probe.bucket,
           limiterKey: `${probe.bucket}/${tenantOf(target, shape.clients[0]!)}`,
-          endpoints,
+          endpoints: shape.oneEndpoint ? endpoints.slice(0, 1) : endpoints,
           clients: shape.clients,
           limit: { ...limit, windowMs },
           fromPerWindow: shape.from,

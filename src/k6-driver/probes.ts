@@ -4,7 +4,7 @@ import type { Target } from '../runner/target.ts';
 import type { BucketId } from '../spec/index.ts';
 
 /** Friendly probe names for the buckets; `--scenario` takes these. */
-const PROBE_NAMES: Readonly<Record<BucketId, string>> = {
+export const PROBE_NAMES: Readonly<Record<BucketId, string>> = {
   'transaction-event': 'transactions',
   'rules-rerun': 'rerun',
   'rules-schedule': 'schedule',

@@ -246,7 +246,9 @@ export class BucketProbe {
     polls: readonly LoggedRequest[],
   ): Promise<Burst> {
     const quietAt = await this.quiet('for the earlier bursts to be a whole window old', polls);
-    const edgeFree = this.edgeFree(edge, quietAt, width);
+    // Where, from then on, a fixed window would have no edge in a stretch as wide as the spend burst (none without
+    // an edge).
+    const edgeFree = edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, quietAt, width);
     if (edgeFree !== undefined) await this.until(edgeFree.from, 'for the next window edge');
     // One past what bound (S) allows at once where a fixed window's edge is ruled out: the limit plus one. All to one
     // endpoint, as a limit shared by several (Observability) is one endpoint's whole limit too, not a sum of shares;
@@ -261,11 +263,6 @@ export class BucketProbe {
       undefined,
       (i) => unanswered[i] ?? first!,
     );
-  }
-
-  /** Where, from `start` on, a fixed window would have no edge in a stretch `width` long (none without an edge). */
-  edgeFree(edge: Edge | undefined, start: number, width: number): EdgeFree | undefined {
-    return edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, start, width);
   }
 
   /**

@@ -15,6 +15,26 @@ describe('harness load against every limiter', () => {
     const separate = await against({ fault: 'observability-separate-buckets' }, args);
     expect(separate.status).toBe(1);
     expect(separate.stdout).toMatch(/^FAIL\s+over_observability-shared\s+more admitted than 100 \/ minute/m);
+    // Shares that add up to the limit look like it round-robin (a refusal at most a few short of it, where spending
+    // was uneven); one endpoint alone is refused at its share.
+    const split = await against({ fault: 'observability-split' }, args);
+    expect(split.status).toBe(1);
+    const alone =
+      /^FAIL\s+knee_observability-shared_one-endpoint\s+limited below 100 \/ minute.* with at most (\d+) requests admitted/m.exec(
+        split.stdout,
+      );
+    expect(Number(alone?.[1])).toBeLessThan(50);
+  });
+
+  it('catches a window shorter than stated from the admits after a 429', { timeout: 120_000 }, async () => {
+    const short = await against({ fault: 'limit-window-short' }, [
+      '--scenario',
+      'execute',
+      '--duration',
+      '4s',
+    ]);
+    expect(short.status).toBe(1);
+    expect(short.stdout).toMatch(/^FAIL\s+over_execute\s+more admitted than 30 \/ minute/m);
   });
 
   it.each(LIMITER_KINDS.filter((kind) => kind !== 'anchored'))(

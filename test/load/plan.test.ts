@@ -34,6 +34,10 @@ describe('load plan', () => {
     expect(over.offeredPerWindow).toBe(1000);
     expect(phaseOf('within_transactions').offeredPerWindow).toBe(450);
     expect(phaseOf('over_observability-shared').endpoints).toEqual(target.observability);
+    // Separate shares spent round-robin look like one limit: the knee goes through one endpoint, which must get all of it too.
+    expect(phaseOf('knee_observability-shared_one-endpoint').endpoints).toEqual(
+      target.observability?.slice(0, 1),
+    );
     // A limit of one per window: within at 0.9 per window, over at no fewer than four.
     expect(phaseOf('within_rerun').offeredPerWindow).toBe(0.9);
     expect(phaseOf('over_rerun').offeredPerWindow).toBe(4);
