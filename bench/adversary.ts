@@ -95,7 +95,17 @@ interface Outcome {
   readonly right: boolean;
   readonly deviations: Readonly<Record<string, string>>;
   readonly seconds: number;
+  /** Per LIMIT-ENFORCED check: the window length it proved, as a fraction of the stated one (0: not verified). */
+  readonly lengths: readonly number[];
 }
+
+/** What LIMIT-ENFORCED says it proved of the window's length ("at least X ms long (stated: W ms)"), over W. */
+const provenLength = (message: string): number => {
+  const found = /the window is at least (-?\d+) ms long \(stated: (\d+) ms\)/.exec(message);
+  return found ? Math.max(0, Number(found[1]) / Number(found[2])) : 0;
+};
+
+const ENFORCED = /^LIMIT-(ENFORCED-|OBSERVABILITY-SHARED$)/;
 
 const outcomeOf = (report: RunReport, adversary: AdversaryClass, phaseMs: number): Outcome => {
   const deviations = Object.fromEntries(
@@ -109,7 +119,10 @@ const outcomeOf = (report: RunReport, adversary: AdversaryClass, phaseMs: number
             adversary.caughtBy.includes(c.id) &&
             (c.grade === 'FAIL' || (c.grade === 'INCONCLUSIVE' && adversary.named?.test(c.message) === true)),
         );
-  return { phaseMs, right, deviations, seconds: Math.round(report.durationMs / 100) / 10 };
+  const lengths = report.checks
+    .filter((c) => ENFORCED.test(c.id) && c.grade === 'PASS')
+    .map((c) => provenLength(c.message));
+  return { phaseMs, right, deviations, seconds: Math.round(report.durationMs / 100) / 10, lengths };
 };
 
 const runCell = async (adversary: AdversaryClass, network: NetworkCondition): Promise<Outcome> => {
@@ -124,6 +137,15 @@ const runCell = async (adversary: AdversaryClass, network: NetworkCondition): Pr
     { network, only: adversary.only, phaseMs },
   );
   return outcomeOf(report!, adversary, phaseMs);
+};
+
+/** Of the PASSing LIMIT-ENFORCED checks: how many proved a length, and the least and median fraction proved. */
+const lengthsOf = (outcomes: readonly Outcome[]): string => {
+  const all = outcomes.flatMap((o) => o.lengths);
+  if (all.length === 0) return '';
+  const proven = all.filter((x) => x > 0).sort((a, b) => a - b);
+  const share = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(2));
+  return `${proven.length}/${all.length}, least ${share(proven[0])}, median ${share(proven[Math.floor(proven.length / 2)])}`;
 };
 
 export const runAdversaries = async (wanted: readonly string[], log: (line: string) => void) => {
@@ -141,6 +163,7 @@ export const runAdversaries = async (wanted: readonly string[], log: (line: stri
         right: `${outcomes.length - missed.length}/${outcomes.length}`,
         'wrong runs': missed.map((o) => `${o.phaseMs} ms: ${JSON.stringify(o.deviations)}`).join('; '),
         'mean s': Math.round((outcomes.reduce((a, o) => a + o.seconds, 0) / outcomes.length) * 10) / 10,
+        'length proven': lengthsOf(outcomes),
       };
       log(JSON.stringify(row));
       rows.push({ ...row, outcomes });
