@@ -276,3 +276,33 @@ describe.concurrent('conformance suite against each fault', () => {
     },
   );
 });
+
+/**
+ * Faults whose detection could hang on where a clock-aligned window stands when the run starts (the suite above
+ * runs each once, on windows anchored at the first request): each again under an aligned limiter, started a third
+ * and two thirds of a window after the server. bench:accuracy's adversary part runs ten random phases per fault.
+ */
+const PHASED: readonly FaultName[] = [
+  'limit-window-short',
+  'limit-early-reset',
+  'observability-split',
+  'retry-after-short-late',
+];
+
+describe.concurrent('limit faults wherever an aligned window stands at the start', () => {
+  const phases = [
+    ['a third', 1 / 3],
+    ['two thirds', 2 / 3],
+  ] as const;
+  it.each(PHASED.flatMap((fault) => phases.map(([name, phase]) => [fault, name, phase] as const)))(
+    '%s, started %s of a window in',
+    async (fault, _, phase) => {
+      const [only, deviate] = EXPECTED[fault]!;
+      const [report] = await runAgainst(
+        { ...withFault(fault), limiter: 'aligned' },
+        { only, phaseMs: Math.round(phase * SCALED.minuteMs!) },
+      );
+      expect(deviationsOf(report!, fault)).toEqual(deviate);
+    },
+  );
+});
