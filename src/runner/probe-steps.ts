@@ -147,7 +147,8 @@ export class BucketProbe {
     let failure: unknown;
     const polls = await this.logged(async () => {
       const why = `until Retry-After (${shown} s, a window at most) is nearly up`;
-      found = await this.waitPolls(start, refused.sent, why);
+      const end = seconds === undefined ? refused.answered + windowMs : refused.sent + seconds * 1000;
+      found = await this.waitPolls(start, end, refused.sent, why);
       if (!found) await this.until(start, why);
       const pending: Promise<unknown>[] = [];
       const first = clock();
@@ -194,18 +195,18 @@ export class BucketProbe {
 
   /**
    * Requests while a Retry-After is waited out, so that neither where to look nor the Retry-After is taken on trust:
-   * one just inside each sixth of a window before `start` (a limiter that came back early admits one; a Retry-After
-   * short in part of the window is given there), and one at the point each 429's Retry-After says, where that is
-   * before `start`. True when one was admitted (`since`: when the refused request went out): capacity is back, and
-   * the edge polls need not wait.
+   * one just inside each sixth of a window before `end`, where the Retry-After says capacity returns (a limiter that
+   * came back early admits one; a Retry-After short in part of the window is given there), and one at the point
+   * each 429's Retry-After says; all before `start`, where the edge polls begin. True when one was admitted
+   * (`since`: when the refused request went out): capacity is back, and the edge polls need not wait.
    */
-  async waitPolls(start: number, since: number, why: string): Promise<boolean> {
+  async waitPolls(start: number, end: number, since: number, why: string): Promise<boolean> {
     const { windowMs } = this.limit;
     const sixth = windowMs / 6;
     const tolerance = retryToleranceMs(this.limit);
     const due = [1, 2, 3, 4, 5]
-      .map((k) => start - k * sixth + windowMs / 50)
-      .filter((at) => at > clock() + windowMs / 50);
+      .map((k) => end - k * sixth + windowMs / 50)
+      .filter((at) => at > clock() + windowMs / 50 && at < start);
     for (let i = 0; due.length > 0 && i < MAX_WAIT_POLLS; i++) {
       due.sort((a, b) => a - b);
       await this.until(due.shift()!, why);
