@@ -18,8 +18,8 @@ export const heldPattern = (result: ProbeResult): string | undefined => {
     .sort((a, b) => roundTrip(a) - roundTrip(b))
     .slice(0, count);
   if (quick.length === 0) return undefined;
-  const quickest = Math.round(Math.max(...quick.map(roundTrip)));
-  const threshold = Math.max(HELD_FACTOR * quickest, quickest + windowMs / 4);
+  const quickUpTo = Math.round(Math.max(...quick.map(roundTrip)));
+  const threshold = Math.max(HELD_FACTOR * quickUpTo, quickUpTo + windowMs / 4);
   const held = requests.filter((r) => r.status === undefined || roundTrip(r) > threshold);
   if (held.length === 0) return undefined;
   const answered = held.filter((r) => r.status !== undefined);
@@ -40,10 +40,10 @@ export const heldPattern = (result: ProbeResult): string | undefined => {
       : ` ${Math.round(Math.min(...times))} to ${Math.round(Math.max(...times))} ms, then answered (${released} of ${windowMs} ms after the burst)`;
   const unanswered = held.length - answered.length;
   return (
-    `${quick.length} answered within ${quickest} ms, but ${held.length} were held${heldFor}` +
+    `${quick.length} answered within ${quickUpTo} ms, but ${held.length} were held${heldFor}` +
     `${unanswered > 0 ? `; ${unanswered} never answered` : ''}, and not one 429 came: the pattern of a limiter that ` +
     `queues requests over the limit (about ${count} released per window) instead of answering 429 (SPEC.md §8 ` +
-    `rule 2). The network answered the others of the same bursts within ${quickest} ms, so it did not hold these; ` +
+    `rule 2). The network answered the others of the same bursts within ${quickUpTo} ms, so it did not hold these; ` +
     `but a held answer cannot show that the server took the request while over the limit, so this is no FAIL`
   );
 };
