@@ -281,13 +281,11 @@ describe.concurrent('conformance suite against each fault', () => {
  * Faults whose detection could hang on where a clock-aligned window stands when the run starts (the suite above
  * runs each once, on windows anchored at the first request): each again under an aligned limiter, started a third
  * and two thirds of a window after the server. bench:accuracy's adversary part runs ten random phases per fault.
+ * Not retry-after-short-late: at 2 s minutes the part of the window where its Retry-After is short enough to show
+ * (a wait between the 200 ms tolerance and a sixth of the window) is 133 ms wide, narrower than a loaded runner's
+ * timing; the adversary bench runs it at 12 s minutes.
  */
-const PHASED: readonly FaultName[] = [
-  'limit-window-short',
-  'limit-early-reset',
-  'observability-split',
-  'retry-after-short-late',
-];
+const PHASED: readonly FaultName[] = ['limit-window-short', 'limit-early-reset', 'observability-split'];
 
 describe.concurrent('limit faults wherever an aligned window stands at the start', () => {
   const phases = [

@@ -3,7 +3,7 @@
 // machine cannot fail them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -129,10 +129,19 @@ describe.skipIf(!available)(
       const [, signal] = await once(program, 'exit');
       expect(signal).toBe('SIGINT');
       rmSync(dir, { recursive: true, force: true });
-      // Killed, it is reaped a moment later by whoever inherits it.
+      // Killed, it is reaped a moment later by whoever inherits it; until then it is a zombie (state Z), dead all the
+      // same. A loaded runner may take a few seconds to deliver the signal and let it exit.
+      const stat = `/proc/${Number(pid.toString())}/stat`;
+      const dead = () => {
+        try {
+          return /^\d+ \(.*\) [ZX]/.test(readFileSync(stat, 'utf8'));
+        } catch {
+          return !existsSync(stat);
+        }
+      };
       const gone = async () => {
-        for (let waited = 0; waited < 2000; waited += 50) {
-          if (!existsSync(`/proc/${Number(pid.toString())}`)) return true;
+        for (let waited = 0; waited < 5000; waited += 50) {
+          if (dead()) return true;
           await new Promise((done) => setTimeout(done, 50));
         }
         return false;
