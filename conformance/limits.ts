@@ -28,6 +28,7 @@ import {
   skip,
   type Target,
   warn,
+  widthOf,
 } from '../src/runner/checks.ts';
 import {
   BUCKETS,
@@ -54,11 +55,6 @@ type Requests = ProbeResult['spend']['requests'];
 
 const describeLimit = (result: ProbeResult): string =>
   `${result.limit.count} per ${result.limit.per} (${result.limit.windowMs} ms window)`;
-
-const widthOf = (requests: Requests): number =>
-  requests.length === 0
-    ? 0
-    : Math.max(...requests.map((r) => r.answered)) - Math.min(...requests.map((r) => r.sent));
 
 const statusesOf = (requests: Requests): string => {
   const counts = new Map<string, number>();

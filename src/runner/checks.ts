@@ -36,6 +36,7 @@ export {
   retryToleranceMs,
   retryWaitMs,
   type Variant,
+  widthOf,
 } from './probe-result.ts';
 export { replayFor } from './repro.ts';
 export { type RetryAfterTest, retryAfterForm, retryAfterHonour } from './retry-evidence.ts';

@@ -105,3 +105,9 @@ export const retryWaitMs = (exchange: Exchange, limit: BucketLimit): number => {
   const longest = limit.windowMs + retryToleranceMs(limit);
   return seconds === undefined ? limit.windowMs : Math.min(seconds * 1000, longest);
 };
+
+/** From the first of a burst's requests sent to the last answered (0 for none). */
+export const widthOf = (requests: readonly Pick<LoggedRequest, 'sent' | 'answered'>[]): number =>
+  requests.length === 0
+    ? 0
+    : Math.max(...requests.map((r) => r.answered)) - Math.min(...requests.map((r) => r.sent));

@@ -30,13 +30,10 @@ import {
   retryAfterSeconds,
   retryToleranceMs,
   type VariantResult,
+  widthOf,
 } from './probe-result.ts';
 import { BucketProbe } from './probe-steps.ts';
 import { noTokenReason } from './session.ts';
-
-/** From the first of a burst's requests sent to the last answered. */
-const widthOf = (requests: readonly LoggedRequest[]): number =>
-  Math.max(...requests.map((r) => r.answered)) - Math.min(...requests.map((r) => r.sent));
 
 /** The longest round trip among `requests` (0 for none). */
 const longestOf = (requests: readonly LoggedRequest[]): number =>
@@ -97,12 +94,10 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   // the bursts before it are a window old. Where the edge came soon after the spend burst (a token bucket, a fixed
   // window that was nearly over), the fresh burst and the variants would end too late, and the window end goes
   // first; otherwise after them, so the probe takes about two windows either way.
+  const firstAt = windowEndAfter && probe.windowEndAt(windowEndAfter, width);
   const windowEndFirst =
-    windowEndAfter !== undefined &&
-    probe.windowEndAt(windowEndAfter, width) < probe.quietAt(polls) + width * (3 + plan.variants.length);
-  const windowEnd = windowEndFirst
-    ? await probe.windowEnd(probe.windowEndAt(windowEndAfter, width))
-    : undefined;
+    firstAt !== undefined && firstAt < probe.quietAt(polls) + width * (3 + plan.variants.length);
+  const windowEnd = windowEndFirst ? await probe.windowEnd(firstAt) : undefined;
   const fresh = [await probe.fresh('fresh', edge, width, polls)];
   // Still nothing refused (a limit set too high): more at once, past what a stretch may admit without an edge.
   const overflow = fresh[0]!.requests.some((r) => r.status === 429)
