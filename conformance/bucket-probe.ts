@@ -36,7 +36,8 @@ const RETRY_TEST = 2;
  * A bucket's probe, per endpoint: the spend burst round-robin (a limit plus one); on the first endpoint the fresh
  * burst (plus two), the window-end burst (plus one) and the variants. The margin covers what runs only when needed:
  * twice the limit twice more when nothing was refused, a repeated fresh burst, more when it drew no 429, the edge and
- * wait polls, two bursts when capacity came back early, a variant's limit's worth, the Retry-After test.
+ * wait polls, two bursts when capacity came back early, a variant's limit's worth, twice over when it went late and
+ * is sent again after a repeated fresh burst, the Retry-After test.
  */
 export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
   const { count } = target.limitOf(bucket);
@@ -52,7 +53,7 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
       share(2 * (2 * count + 1)) +
       share(count + 1) +
       share(POLLS + WAIT_POLLS) +
-      (i === 0 ? count + 2 + 2 * (count + 1) + variants.length * count + RETRY_TEST : 0),
+      (i === 0 ? count + 2 + 2 * (count + 1) + variants.length * (2 * count + 1) + RETRY_TEST : 0),
   }));
 };
 

@@ -11,7 +11,8 @@
 //   3. fresh: once the spend burst's answers are a window old, and where a fixed window has no edge (from 2.), a
 //      limit's worth plus two at once to one endpoint: every faithful limiter admits the first N; repeated when it was
 //      refused below the limit;
-//   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides;
+//   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides; one that
+//      must share, admitted past the stretch step 3 found free of a window edge, is sent again after another burst;
 //   5. window end: a limit's worth plus one answered just before a window has passed since the last refusal before
 //      the edge: a window shorter than stated opens another by then. It goes after step 4, or before step 3 where
 //      the edge came so soon after the spend (a token bucket) that steps 3 and 4 would leave it too late;
@@ -23,12 +24,13 @@ import { isSuccess, TargetError, TokenError } from '../client/index.ts';
 import type { LoggedRequest } from './bucket-log.ts';
 import type { CheckContext } from './context.ts';
 import { Outcome, skip, skipByChoice } from './grades.ts';
-import { admittedInSpan, refusedBelowLimit } from './limit-bounds.ts';
+import { admittedInSpan, type EdgeFree, refusedBelowLimit } from './limit-bounds.ts';
 import {
   type ProbePlan,
   type ProbeResult,
   retryAfterSeconds,
   retryToleranceMs,
+  type Variant,
   type VariantResult,
   widthOf,
 } from './probe-result.ts';
@@ -41,6 +43,17 @@ const longestOf = (requests: readonly LoggedRequest[]): number =>
 
 const firstAnswered = (requests: readonly LoggedRequest[], match: (r: LoggedRequest) => boolean) =>
   [...requests].filter(match).sort((a, b) => a.answered - b.answered)[0];
+
+/** The sharing variants whose first request was admitted and answered after `stretch` ended. */
+const lateVariants = (variants: ReadonlyMap<string, VariantResult>, stretch: EdgeFree | undefined) =>
+  new Set(
+    [...variants.values()]
+      .filter(({ variant, requests: [first] }) => {
+        if (stretch === undefined || !variant.shares || first === undefined) return false;
+        return isSuccess(first.status) && first.answered > stretch.until;
+      })
+      .map(({ variant }) => variant.name),
+  );
 
 const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => {
   const probe = new BucketProbe(ctx, plan);
@@ -106,13 +119,17 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   // Right after the fresh burst is refused, inside the stretch it found free of a fixed window's edge: a variant that
   // shares the bucket must be refused, and one with a limit of its own shows as more than one window admits.
   const variants = new Map<string, VariantResult>();
-  if ([...fresh[0]!.requests, ...overflow].some((r) => r.status === 429)) {
+  const sendVariants = async (only: (v: Variant) => boolean) => {
     for (const [i, variant] of plan.variants.entries()) {
       const options = variantOptions[i];
       // A variant whose options could not be had (no second id) is left out; its check says why.
-      if (options !== undefined) variants.set(variant.name, await probe.variant(variant, options));
+      if (options === undefined || !only(variant)) continue;
+      const sent = await probe.variant(variant, options);
+      const before = variants.get(variant.name)?.requests ?? [];
+      variants.set(variant.name, { ...sent, requests: [...before, ...sent.requests] });
     }
-  }
+  };
+  if ([...fresh[0]!.requests, ...overflow].some((r) => r.status === 429)) await sendVariants(() => true);
   // Refused below the limit in the fresh burst but not before (in the spend burst or a poll): repeated, so two in
   // a row decide, and nothing is sent between them to share their windows.
   const pollRefusedBelow = refusedBelowLimit(probe.view(), limit, probe.view(polls)) !== undefined;
@@ -126,6 +143,14 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
       : await probe.windowEnd(
           probe.windowEndAt(windowEndAfter, Math.max(widthOf(fresh[0]!.requests), longestOf(polls))),
         );
+  // A variant that must share the bucket, admitted after the stretch the fresh burst found free of a fixed window's
+  // edge (a loaded runner sent it late), may have met that edge: once more, after another fresh burst.
+  const late = lateVariants(variants, fresh[0]!.edgeFree);
+  if (late.size > 0 && !again) {
+    const retried = await probe.fresh('fresh, for the variants', edge, width, polls);
+    fresh.push(retried);
+    if (retried.requests.some((r) => r.status === 429)) await sendVariants((v) => late.has(v.name));
+  }
   await probe.retryTest();
   return {
     ...base,
