@@ -29,8 +29,8 @@ export const probePlan = (target: Target, bucket: BucketId): ProbePlan => ({
 /** Edge polls, and polls while a Retry-After is waited out, at most (see probe.ts). */
 const POLLS = 80;
 const WAIT_POLLS = 12;
-/** A 429 and the request sent once its Retry-After has passed (see probe.ts). */
-const RETRY_TEST = 2;
+/** A 429 and the request sent once its Retry-After has passed, and a 429 whose wait did not fit before (see probe.ts). */
+const RETRY_TEST = 3;
 
 /**
  * A bucket's probe, per endpoint: the spend burst round-robin (a limit plus one); on the first endpoint the fresh

@@ -41,6 +41,7 @@ export class BucketProbe {
   /** Answers of 401 or 403 that stood after the client's token refresh: such a request says nothing of the limit. */
   unauthorised = 0;
   #sent = 0;
+  #retryTests = 0;
 
   constructor(ctx: CheckContext, plan: ProbePlan) {
     this.#ctx = ctx;
@@ -290,18 +291,22 @@ export class BucketProbe {
    * One more 429 whose Retry-After is waited out, where none yet showed it short: a 429 that came near its window's
    * end has a true wait within the tolerance, so one alone can miss a Retry-After too short. It waits only for a
    * Retry-After of at most half a window: a faithful limiter's here is most of a window, so against one this costs a
-   * request and no time.
+   * request and no time. False, with nothing waited, when that wait would end after `by` (the window-end burst's
+   * time): the test is then left for later.
    */
-  async retryTest(): Promise<void> {
-    if (retryAfterHonour(this.view(), this.limit).broken !== undefined) return;
-    const [refusal] = await this.logged(() => this.fire(`${RETRY_TEST} #1`));
-    if (refusal?.status !== 429 || refusal.exchange === undefined) return;
+  async retryTest(by = Number.POSITIVE_INFINITY): Promise<boolean> {
+    if (retryAfterHonour(this.view(), this.limit).broken !== undefined) return true;
+    const [refusal] = await this.logged(() => this.fire(`${RETRY_TEST} #${++this.#retryTests}`));
+    if (refusal?.status !== 429 || refusal.exchange === undefined) return true;
     const seconds = retryAfterSeconds(refusal.exchange);
-    if (seconds === undefined) return;
+    if (seconds === undefined) return true;
     const wait = seconds * 1000 + retryToleranceMs(this.limit);
-    if (wait > this.limit.windowMs / 2) return;
-    await this.until(refusal.answered + wait, `until Retry-After (${seconds} s) has passed`);
-    await this.fire(`${RETRY_TEST} #2`);
+    if (wait > this.limit.windowMs / 2) return true;
+    const at = refusal.answered + wait;
+    if (at + this.limit.windowMs / 50 > by) return false;
+    await this.until(at, `until Retry-After (${seconds} s) has passed`);
+    await this.fire(`${RETRY_TEST} #${++this.#retryTests}`);
+    return true;
   }
 
   async variant(variant: Variant, options: CallOptions): Promise<VariantResult> {

@@ -16,7 +16,8 @@
 //   5. window end: a limit's worth plus one answered just before a window has passed since the last refusal before
 //      the edge: a window shorter than stated opens another by then. It goes after step 4, or before step 3 where
 //      the edge came so soon after the spend (a token bucket) that steps 3 and 4 would leave it too late;
-//   6. retry test: where no Retry-After was yet seen short, one more 429, waited out when it is short.
+//   6. retry test: where no Retry-After was yet seen short, one more 429, waited out when it is short; before step 5
+//      when that wait ends before it, else last.
 // Nothing here needs the bucket quiet to be sound: the bounds count every request logged, so earlier traffic only
 // makes a burst less decisive. The probe judges nothing; checks grade these observations.
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
@@ -137,12 +138,14 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   if (again) fresh.push(await probe.fresh('fresh, again', edge, width, polls));
   // After the fresh burst, so it never shares the window a refusal below the limit is judged in. Where the fresh
   // burst ends too late for it, it goes at once and LIMIT-ENFORCED says the length was not verified.
-  const lastBurst =
+  const lastAt =
     windowEndAfter === undefined || windowEndFirst || again
-      ? windowEnd
-      : await probe.windowEnd(
-          probe.windowEndAt(windowEndAfter, Math.max(widthOf(fresh[0]!.requests), longestOf(polls))),
-        );
+      ? undefined
+      : probe.windowEndAt(windowEndAfter, Math.max(widthOf(fresh[0]!.requests), longestOf(polls)));
+  // While the window end is awaited, where its wait fits: after it, a 429's Retry-After is the short rest of a
+  // window, and waiting it out would add that much to every run.
+  const retryTested = await probe.retryTest(lastAt);
+  const lastBurst = lastAt === undefined ? windowEnd : await probe.windowEnd(lastAt);
   // A variant that must share the bucket, admitted after the stretch the fresh burst found free of a fixed window's
   // edge (a loaded runner sent it late), may have met that edge: once more, after another fresh burst.
   const late = lateVariants(variants, fresh[0]!.edgeFree);
@@ -151,7 +154,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
     fresh.push(retried);
     if (retried.requests.some((r) => r.status === 429)) await sendVariants((v) => late.has(v.name));
   }
-  await probe.retryTest();
+  if (!retryTested) await probe.retryTest();
   return {
     ...base,
     ...(lastBurst && windowEndAfter ? { windowEnd: lastBurst, windowEndAfter } : {}),
