@@ -36,7 +36,7 @@ export interface PhaseResult {
   readonly offered: number;
   readonly admitted: number;
   readonly limited: number;
-  /** Answered with a status other than 2xx, 3xx or 429 (after one token renewal). */
+  /** Answered with a status other than 2xx or 429 (after one token renewal); a redirect, never followed, too. */
   readonly refused: number;
   /** Never answered: connection refused or reset, timeout. */
   readonly networkErrors: number;

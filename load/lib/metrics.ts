@@ -9,7 +9,7 @@ export const evidence = slotMetrics(phases).map((names) => ({
   limited: new Trend(names.limited, true),
 }));
 
-/** Answered neither 2xx/3xx nor 429 (after one token renewal), tagged with the status. */
+/** Answered neither 2xx nor 429 (after one token renewal; a redirect is never followed), tagged with the status. */
 export const refused = new Counter('harness_refused');
 /** Answered 401 and sent again with a fresh token (SPEC.md §5 rule 4): a gateway may have counted the first. */
 export const renewed = new Counter('harness_renewed');

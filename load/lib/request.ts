@@ -118,7 +118,8 @@ export const probeRequest = (index: number, data: SetupData): void => {
     // Whether it is longer than the window is the verdict's to grade (WARN), from the largest value.
     retryAfterValid.add(integer);
     if (integer) retryAfterSeconds.add(Number(value));
-  } else if (res.status >= 200 && res.status < 400) {
+  } else if (res.status >= 200 && res.status < 300) {
+    // Only a success counts as admitted, as in conformance: a redirect (never followed) is an answer otherwise.
     record(evidence[index]!.admitted);
   } else if (res.status === 0) {
     networkErrors.add(1);

@@ -19,8 +19,13 @@ export interface Forwarded {
   readonly nth: number;
 }
 
-/** What to do with a request: forward it (after `delayMs`), answer `status` without forwarding, or `reset` it. */
-export type Tamper = (req: Forwarded) => { delayMs?: number; status?: number; reset?: boolean } | undefined;
+/**
+ * What to do with a request: forward it (after `delayMs`), answer `status` without forwarding (a redirect to
+ * `location`), or `reset` it.
+ */
+export type Tamper = (
+  req: Forwarded,
+) => { delayMs?: number; status?: number; location?: string; reset?: boolean } | undefined;
 
 const bodyOf = async (req: IncomingMessage): Promise<Buffer> => {
   const chunks: Buffer[] = [];
@@ -39,12 +44,15 @@ export const startForwarding = async (upstream: string, tamper: Tamper) => {
     const {
       delayMs = 0,
       status,
+      location,
       reset,
     } = tamper({ method, path, contentType: req.headers['content-type'], nth }) ?? {};
     await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (reset) return void req.socket.resetAndDestroy();
-    if (status !== undefined)
-      return void res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+    if (status !== undefined) {
+      const headers = { 'content-type': 'application/json', ...(location ? { location } : {}) };
+      return void res.writeHead(status, headers).end('{}');
+    }
     const headers = Object.fromEntries(
       Object.entries(req.headers).filter(
         ([name]) => !['host', 'connection', 'content-length'].includes(name),

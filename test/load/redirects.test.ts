@@ -1,0 +1,69 @@
+// `harness load` never follows a redirect, as conformance never does: k6 follows up to ten by default, and a token
+// endpoint or an API answering 307 to another host had it send the client secret there in every token request,
+// the bearer token and the profile's credential headers in every call. A sink on another loopback port counts what
+// reaches it; the redirect itself is graded as an answer.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startReferenceServer } from '../../src/reference/index.ts';
+import { harness, profileFile, tmp } from '../cli/run.ts';
+import { startForwarding } from '../support/forward.ts';
+import { TRANSACTIONS } from './run-load.ts';
+
+const TOKEN_PATH = '/oauth2/token';
+
+const startSink = async () => {
+  let received = 0;
+  const server = createServer((req, res) => {
+    received += 1;
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received: () => received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+};
+
+describe('harness load against a target that redirects', () => {
+  it.each([
+    ['the token endpoint', (path: string) => path === TOKEN_PATH, /307/],
+    [
+      'every API endpoint',
+      (path: string) => path !== TOKEN_PATH,
+      /answered with a status other than 2xx or 429 \(a redirect, never followed, among them\)/,
+    ],
+  ])(
+    'sends nothing to where %s redirects, and grades it',
+    { timeout: 120_000 },
+    async (_, redirects, graded) => {
+      const sink = await startSink();
+      const reference = await startReferenceServer({
+        minuteMs: 2000,
+        limits: { 'transaction-event': { count: 200, per: 'second' } },
+      });
+      const profile = reference.profile();
+      const proxy = await startForwarding(new URL(profile.base_url).origin, ({ path }) =>
+        redirects(path) ? { status: 307, location: `${sink.origin}${path}` } : undefined,
+      );
+      try {
+        const through = (url: string) => `${proxy.origin}${new URL(url).pathname}`;
+        const { file, env } = profileFile({
+          ...profile,
+          base_url: through(profile.base_url),
+          auth_url: through(profile.auth_url),
+        });
+        const run = await harness(['load', '--profile', file, '--report-dir', tmp(), ...TRANSACTIONS], env);
+        expect(sink.received(), run.stdout + run.stderr).toBe(0);
+        expect(run.status).not.toBe(0);
+        expect(`${run.stdout}\n${run.stderr}`).toMatch(graded);
+      } finally {
+        await proxy.close();
+        await reference.close();
+        await sink.close();
+      }
+    },
+  );
+});
