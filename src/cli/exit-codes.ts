@@ -47,5 +47,6 @@ Exit codes (when several apply, the first of 2, 4, 1, 3, 5 wins):
   5  no verdict: a check or phase was INCONCLUSIVE (the target limited every call, answered nothing usable, the
      deadline passed) or SKIPped for the target's doing (no token): nothing failed, nothing was verified there;
      retry, but do not pass
-  130, 143  stopped by SIGINT, SIGTERM: children stopped, the reports written with what was unfinished INCONCLUSIVE
+  129, 130, 143  stopped by SIGHUP, SIGINT, SIGTERM: children stopped, the reports written with what was
+     unfinished INCONCLUSIVE
 `;

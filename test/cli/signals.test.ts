@@ -1,5 +1,5 @@
-// SIGINT and SIGTERM sent to the real `harness` binary mid-run: it stops sending, stops k6, writes its reports with
-// what is unfinished INCONCLUSIVE "interrupted", leaves no temp folder, and exits 130 or 143.
+// SIGINT, SIGTERM and SIGHUP sent to the real `harness` binary mid-run: it stops sending, stops k6, writes its
+// reports with what is unfinished INCONCLUSIVE "interrupted", leaves no temp folder, and exits 130, 143 or 129.
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -43,61 +43,80 @@ afterEach(async () => {
 });
 
 describe.runIf(existsSync('/proc/self'))('a signal to harness', () => {
-  it('SIGINT during conformance: exit 130, the four reports, the unfinished checks INCONCLUSIVE "interrupted"', {
-    timeout: 60_000,
-  }, async () => {
-    const reports = tmp();
-    const temp = tmp();
-    const run = spawnHarness(['conformance', '--report-dir', reports], { TMPDIR: temp });
-    // The token-expiry check waits out the embedded server's 5 s token beside the others.
-    await run.waitFor(/⏳ AUTH-TOKEN-EXPIRY: waiting/);
-    run.child.kill('SIGINT');
-    const { code } = await run.exited;
-    expect(code, run.output()).toBe(130);
-    const latest = realpathSync(join(reports, 'latest'));
-    expect(readdirSync(latest).sort()).toEqual([
-      'conformance.html',
-      'conformance.json',
-      'conformance.md',
-      'conformance.xml',
-    ]);
-    const report = JSON.parse(readFileSync(join(latest, 'conformance.json'), 'utf8')) as RunReport;
-    const expiry = report.checks.find((c) => c.id === 'AUTH-TOKEN-EXPIRY')!;
-    expect(expiry.grade).toBe('INCONCLUSIVE');
-    expect(expiry.message).toBe('interrupted (SIGINT) while this check ran');
-    expect(report.checks.some((c) => c.grade === 'PASS')).toBe(true);
-    expect(run.output()).toMatch(/^summary: \d+ checks in [\d.]+ s: .*INCONCLUSIVE/m);
-    expect(leftIn(temp)).toEqual([]);
-  });
+  it.each([
+    ['SIGINT', 130],
+    // Before, SIGHUP left an empty run folder.
+    ['SIGHUP', 129],
+  ] as const)(
+    '%s during conformance: exit %i, the four reports, the unfinished checks INCONCLUSIVE "interrupted"',
+    {
+      timeout: 60_000,
+    },
+    async (signal, exitCode) => {
+      const reports = tmp();
+      const temp = tmp();
+      const run = spawnHarness(['conformance', '--report-dir', reports], { TMPDIR: temp });
+      // The token-expiry check waits out the embedded server's 5 s token beside the others.
+      await run.waitFor(/⏳ AUTH-TOKEN-EXPIRY: waiting/);
+      run.child.kill(signal);
+      const { code } = await run.exited;
+      expect(code, run.output()).toBe(exitCode);
+      const latest = realpathSync(join(reports, 'latest'));
+      expect(readdirSync(latest).sort()).toEqual([
+        'conformance.html',
+        'conformance.json',
+        'conformance.md',
+        'conformance.xml',
+      ]);
+      const report = JSON.parse(readFileSync(join(latest, 'conformance.json'), 'utf8')) as RunReport;
+      const expiry = report.checks.find((c) => c.id === 'AUTH-TOKEN-EXPIRY')!;
+      expect(expiry.grade).toBe('INCONCLUSIVE');
+      expect(expiry.message).toBe(`interrupted (${signal}) while this check ran`);
+      expect(report.checks.some((c) => c.grade === 'PASS')).toBe(true);
+      expect(run.output()).toMatch(/^summary: \d+ checks in [\d.]+ s: .*INCONCLUSIVE/m);
+      expect(leftIn(temp)).toEqual([]);
+    },
+  );
 
-  it('SIGTERM during load: exit 143, k6 gone and silent, phases INCONCLUSIVE "interrupted", no temp folder', {
-    timeout: 90_000,
-  }, async () => {
-    target = await startLoadTarget();
-    const { file, env } = profileFile(target.profile);
-    const reports = tmp();
-    const temp = tmp();
-    const run = spawnHarness(
-      ['load', '--profile', file, '--scenario', 'transactions', '--report-dir', reports],
-      { ...env, TMPDIR: temp },
-    );
-    await run.waitFor(/harness load: transactions against/);
-    // k6 is loading the target: well past the pre-flight's one API call.
-    while (target.apiRequests.length < 200) await delay(100);
-    const k6 = k6ChildrenOf(run.child.pid!);
-    expect(k6).toHaveLength(1);
-    run.child.kill('SIGTERM');
-    const { code } = await run.exited;
-    expect(code, run.output()).toBe(143);
-    expect(alive(k6[0]!)).toBe(false);
-    const sent = target.apiRequests.length;
-    await delay(1500);
-    expect(target.apiRequests.length).toBe(sent);
-    expect(leftIn(temp)).toEqual([]);
-    const junit = readFileSync(join(realpathSync(join(reports, 'latest')), 'load-transactions.xml'), 'utf8');
-    expect(junit).toMatch(/interrupted \(SIGTERM\) before this phase ended/);
-    expect(run.output()).toMatch(/^summary: 3 phases: .*INCONCLUSIVE/m);
-  });
+  it.each([
+    ['SIGTERM', 143],
+    // A closed terminal, a dropped SSH session: before, exit 129 with k6 loading on, no report, the temp folder left.
+    ['SIGHUP', 129],
+  ] as const)(
+    '%s during load: exit %i, k6 gone and silent, phases INCONCLUSIVE "interrupted", no temp folder',
+    {
+      timeout: 90_000,
+    },
+    async (signal, exitCode) => {
+      target = await startLoadTarget();
+      const { file, env } = profileFile(target.profile);
+      const reports = tmp();
+      const temp = tmp();
+      const run = spawnHarness(
+        ['load', '--profile', file, '--scenario', 'transactions', '--report-dir', reports],
+        { ...env, TMPDIR: temp },
+      );
+      await run.waitFor(/harness load: transactions against/);
+      // k6 is loading the target: well past the pre-flight's one API call.
+      while (target.apiRequests.length < 200) await delay(100);
+      const k6 = k6ChildrenOf(run.child.pid!);
+      expect(k6).toHaveLength(1);
+      run.child.kill(signal);
+      const { code } = await run.exited;
+      expect(code, run.output()).toBe(exitCode);
+      expect(alive(k6[0]!)).toBe(false);
+      const sent = target.apiRequests.length;
+      await delay(1500);
+      expect(target.apiRequests.length).toBe(sent);
+      expect(leftIn(temp)).toEqual([]);
+      const junit = readFileSync(
+        join(realpathSync(join(reports, 'latest')), 'load-transactions.xml'),
+        'utf8',
+      );
+      expect(junit).toContain(`interrupted (${signal}) before this phase ended`);
+      expect(run.output()).toMatch(/^summary: 3 phases: .*INCONCLUSIVE/m);
+    },
+  );
 
   it('SIGINT during the pre-flight: exit 130, k6 never started, every phase INCONCLUSIVE in the JUnit', {
     timeout: 60_000,
