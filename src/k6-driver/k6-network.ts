@@ -11,6 +11,8 @@ import type { Network } from '../profile/network.ts';
 export interface K6Network {
   readonly env: Readonly<Record<string, string>>;
   readonly args: readonly string[];
+  /** The folder of those files, for the watchdog that removes it should harness be killed (src/child-group.ts). */
+  readonly dir: string;
   /** Removes the files written for k6 (the config holds the client key). */
   dispose(): void;
 }
@@ -54,6 +56,7 @@ export const k6Network = (network: Network): K6Network => {
   return {
     env,
     args,
+    dir,
     dispose: () => {
       process.off('exit', remove);
       remove();

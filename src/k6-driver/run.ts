@@ -32,7 +32,12 @@ export interface LoadRun {
   readonly label: string;
   readonly onLine?: (line: string) => void;
   /** Proxy and TLS settings for k6 (see k6-network.ts). */
-  readonly network?: { readonly env: Readonly<Record<string, string>>; readonly args: readonly string[] };
+  readonly network?: {
+    readonly env: Readonly<Record<string, string>>;
+    readonly args: readonly string[];
+    /** Where its files are: removed by the k6 process's watchdog should harness be killed. */
+    readonly dir?: string;
+  };
   /** The same settings for harness's own requests before k6 starts (the pre-flight); k6 takes their timeout. */
   readonly http?: HttpClientOptions;
   /** A signal: k6 stops (SIGTERM, which makes it write its summary), and unfinished phases are not judged. */
@@ -167,6 +172,7 @@ const runInstance = (
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(run.stop ? { stop: run.stop } : {}),
+      ...(run.network?.dir ? { leaves: [run.network.dir] } : {}),
     });
     const prefix = run.instances > 1 ? `[k6 ${index + 1}/${run.instances}] ` : '[k6] ';
     const output = foldingRepeats((line) => {

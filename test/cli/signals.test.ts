@@ -118,6 +118,32 @@ describe.runIf(existsSync('/proc/self'))('a signal to harness', () => {
     },
   );
 
+  it('SIGKILL of harness during load (a CI job timeout): k6 gone within seconds, no temp folder', {
+    timeout: 90_000,
+  }, async () => {
+    target = await startLoadTarget();
+    const { file, env } = profileFile(target.profile);
+    const temp = tmp();
+    const run = spawnHarness(
+      ['load', '--profile', file, '--scenario', 'transactions', '--report-dir', tmp()],
+      { ...env, TMPDIR: temp },
+    );
+    await run.waitFor(/harness load: transactions against/);
+    while (target.apiRequests.length < 200) await delay(100);
+    const [k6] = k6ChildrenOf(run.child.pid!);
+    expect(leftIn(temp).some((name) => name.startsWith('harness-k6-'))).toBe(true);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    // Before the watchdog, k6 loaded the target to the end of its plan, and the folder stayed.
+    const by = Date.now() + 8_000;
+    while ((alive(k6!) || leftIn(temp).length > 0) && Date.now() < by) await delay(200);
+    expect(alive(k6!)).toBe(false);
+    expect(leftIn(temp)).toEqual([]);
+    const sent = target.apiRequests.length;
+    await delay(1000);
+    expect(target.apiRequests.length).toBe(sent);
+  });
+
   it('SIGINT during the pre-flight: exit 130, k6 never started, every phase INCONCLUSIVE in the JUnit', {
     timeout: 60_000,
   }, async () => {
