@@ -124,6 +124,7 @@ export const runConformanceCommand = async (
       printPlan(selection, target, {
         ...(options.maxRequests ? { maxRequests: options.maxRequests } : {}),
         deadlineMs,
+        hide,
       });
       return { exitCode: 0 };
     }

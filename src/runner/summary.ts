@@ -38,14 +38,22 @@ const keptOff = ({ check }: Selected, target: Target): string | undefined => {
 export const printPlan = (
   selection: readonly Selected[],
   target: Target,
-  { maxRequests, deadlineMs }: { maxRequests?: number; deadlineMs: number },
+  {
+    maxRequests,
+    deadlineMs,
+    hide,
+  }: {
+    maxRequests?: number;
+    deadlineMs: number /** The profile's redaction (a ${VAR} base URL). */;
+    hide: (text: string) => string;
+  },
 ): void => {
   const why = (s: Selected) => s.excluded ?? keptOff(s, target);
   const listed = selection.filter((s) => !s.deselected);
   const running = listed.filter((s) => why(s) === undefined);
   const leftOut = selection.length - listed.length;
   out(
-    `plan against ${target.profile.base_url}: ${running.length} checks run, ${listed.length - running.length} do not` +
+    `plan against ${hide(target.profile.base_url)}: ${running.length} checks run, ${listed.length - running.length} do not` +
       (leftOut > 0 ? ` (${leftOut} more left out by --only/--skip)` : ''),
   );
   for (const line of table(

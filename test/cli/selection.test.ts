@@ -1,8 +1,9 @@
 // --only, --skip, --list and --dry-run as a person uses them: what they left out appears nowhere, and what they named
 // does; tables sized from their content.
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { conformanceErrors } from '../../src/report/write.ts';
 import { harness, SIDE_BY_SIDE, tmp } from './run.ts';
 
@@ -119,5 +120,24 @@ describe('harness conformance --dry-run', () => {
     for (const line of checks) expect(line.indexOf('§')).toBe(2 + longest + 2);
     expect(lines[0]).toMatch(/\(\d+ more left out by --only\/--skip\)$/);
     expect(result.stdout).not.toContain('AUTH-TOKEN-FORM');
+  });
+
+  it('shows a base URL taken from ${VAR} as [REDACTED], as every other output does', async () => {
+    const dir = tmp();
+    const file = join(dir, 'profile.yaml');
+    const env = { BASE_URL: 'http://127.0.0.1:9/tenant-dry-run-7c41' };
+    writeFileSync(
+      file,
+      stringify({
+        base_url: '${BASE_URL}',
+        auth_url: '${BASE_URL}/oauth2/token',
+        tenant: 'acme',
+        clients: { primary: { client_id: 'harness-primary', client_secret: 'dry-run-secret-5be2' } },
+      }),
+    );
+    const result = await harness(['conformance', '--profile', file, '--dry-run'], env);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^plan against \[REDACTED\]/);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(env.BASE_URL);
   });
 });

@@ -65,7 +65,10 @@ describe('the plan', () => {
     const lines: string[] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
     try {
-      printPlan(selectChecks(allChecks(target), { slow: true }), target, { deadlineMs: 600_000 });
+      printPlan(selectChecks(allChecks(target), { slow: true }), target, {
+        deadlineMs: 600_000,
+        hide: (text) => text,
+      });
     } finally {
       log.mockRestore();
     }
