@@ -78,7 +78,7 @@ const requestToken = (role: string): RefinedResponse<'text'> => {
   const client = plan.clients[role];
   if (client === undefined) throw new Error(`the plan has no token request for client ${role}`);
   tokenRequests += 1;
-  const res = http.post(target.auth_url, tokenForm(spec.token.grantType, client, secretOf(role)), {
+  const res = http.post(target().auth_url, tokenForm(spec.token.grantType, client, secretOf(role)), {
     tags: { endpoint: 'POST {auth_url}', name: 'token' },
     responseType: 'text',
     ...requestTimeoutParams,

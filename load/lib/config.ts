@@ -2,13 +2,24 @@
 // every variable). The defaults are for a run outside the CLI (load/k8s/README.md), which has no pre-flight.
 import exec from 'k6/execution';
 import { decodeLoadEnv, type LoadSettings, loadEnvName } from '../../core/load-env.ts';
+import { unsealTarget } from '../../core/sealed-target.ts';
 import { instanceOfSegment } from '../../core/token-turns.ts';
 import type { K6Spec } from '../../core/wire.ts';
 
 const setting = <K extends keyof LoadSettings>(key: K): LoadSettings[K] => decodeLoadEnv(__ENV, key);
 
 export const spec = JSON.parse(open('./spec.generated.json')) as K6Spec;
-export const target = setting('target');
+/** The target as given: under the k6-operator its secret values are markers (core/sealed-target.ts). */
+const givenTarget = setting('target');
+let unsealed: typeof givenTarget | undefined;
+/**
+ * The target with its secret values, read where a VU sends a request: they come from the secrets' variable, which
+ * the initializer pod is not given.
+ */
+export const target = (): typeof givenTarget => {
+  unsealed ??= unsealTarget(givenTarget, setting('secrets'));
+  return unsealed;
+};
 export const plan = setting('plan');
 export const phases = plan.probes.flatMap((p) => p.phases);
 export const instances = setting('instances') ?? 1;
@@ -36,7 +47,7 @@ export const startAt = setting('startAt') ?? Date.now() + 1000;
 export const prefetchedIds = setting('ids');
 
 /** What the summaries call the target. */
-export const targetName = setting('targetName') ?? target.base_url;
+export const targetName = setting('targetName') ?? givenTarget.base_url;
 
 /** Where handleSummary writes; k6's own text summary unless harness prints its verdicts itself. */
 export const summaryOutputs = {

@@ -41,7 +41,7 @@ export interface SetupData {
 const RETRY_AFTER = new RegExp(spec.retryAfterPattern);
 
 const urlFor = (key: string, ids: Ids): string =>
-  apiUrl(target.base_url, key, ids, target.requests?.[key]?.query);
+  apiUrl(target().base_url, key, ids, target().requests?.[key]?.query);
 
 interface Timed {
   readonly res: RefinedResponse<ResponseType>;
@@ -63,9 +63,9 @@ const timedCall = (
   const token = tokenFor(role, tags);
   if (token === undefined) return undefined;
   const method = key.slice(0, key.indexOf(' '));
-  const body = method === 'POST' ? JSON.stringify(target.requests?.[key]?.body ?? {}) : null;
+  const body = method === 'POST' ? JSON.stringify(target().requests?.[key]?.body ?? {}) : null;
   // The profile's headers too, as conformance sends them (src/client/api.ts).
-  const headers = apiHeaders('application/json', `Bearer ${token}`, target.requests?.[key]?.headers);
+  const headers = apiHeaders('application/json', `Bearer ${token}`, target().requests?.[key]?.headers);
   const sent = Date.now();
   const res = http.request(method, urlFor(key, ids), body, {
     headers,

@@ -2,12 +2,14 @@
 // target and the resolved plan; a Secret template that names the keys the runners read and holds no value; and a
 // TestRun whose runners wait for one common start and print their summaries to stdout, where `kubectl logs` finds
 // them and `harness load merge --from-logs` reads them (no shared volume needed). Secrets never reach these files:
-// the runners read them from the Secret the user fills in.
+// the runners read them from the Secret the user fills in (the client secrets, and each credential header or
+// ${VAR} value of the target, which the ConfigMap holds as a marker: core/sealed-target.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { type LoadSettings, loadEnvName, loadEnvVar } from '../../core/load-env.ts';
-import { profileRedactor } from '../profile/secrets.ts';
+import { sealTarget } from '../../core/sealed-target.ts';
+import { profileRedactor, profileSecrets } from '../profile/secrets.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
 import { k6PlanFor, type PlanOptions } from './plan.ts';
@@ -76,7 +78,9 @@ export const k8sManifests = (run: K8sRun): Record<string, string> => {
   const name = run.name ?? 'harness-load';
   const scriptMap = `${name}-script`;
   const secretName = `${name}-secrets`;
-  const { target, secrets } = splitProfile(run.profile);
+  const { target: clear, secrets } = splitProfile(run.profile);
+  // The credential headers and ${VAR} values left in the target go to the Secret too, as markers here.
+  const { target, found } = sealTarget(clear, profileSecrets(run.profile));
   const plan = k6PlanFor(resolveTarget(run.profile), run.plan);
   const fromMap = (setting: keyof LoadSettings, key: string): EnvVar => ({
     name: loadEnvName(setting),
@@ -122,7 +126,10 @@ export const k8sManifests = (run: K8sRun): Record<string, string> => {
     type: 'Opaque',
     stringData: {
       [SECRETS]: JSON.stringify(
-        Object.fromEntries(Object.keys(secrets).map((role) => [role, `<client_secret of ${role}>`])),
+        Object.fromEntries([
+          ...Object.keys(secrets).map((role) => [role, `<client_secret of ${role}>`]),
+          ...[...found].map(([key, pointer]) => [key, `<the profile's value at ${pointer}>`]),
+        ]),
       ),
     },
   };
@@ -153,7 +160,8 @@ export const k8sManifests = (run: K8sRun): Record<string, string> => {
     ),
     [K8S_FILES.secret]: document(
       `${header(run, 'a template; it holds no secret.')}\n` +
-        '# Fill in a copy outside any repository with the client_secret of each role, then kubectl apply it.',
+        '# Fill in a copy outside any repository with the client_secret of each role and each value it names (a\n' +
+        '# credential header or a ${VAR} of the profile), then kubectl apply it.',
       secret,
     ),
     [K8S_FILES.testRun]: document(

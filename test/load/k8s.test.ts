@@ -1,12 +1,13 @@
 // `harness load --k8s DIR`: the manifests it writes validate against the k6-operator's own TestRun CRD (vendored
 // in test/fixtures/k6-operator), carry no secret, and give setup() the time to wait for the common start.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { K8S_FILES } from '../../src/k6-driver/k8s.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
-import { harness, profileFor, secretsOf } from '../cli/run.ts';
+import { harness, profileFor, secretsOf, tmp } from '../cli/run.ts';
 import { generateK8s, type TestRun } from './k8s-generate.ts';
 
 const CRD = resolve(import.meta.dirname, '../fixtures/k6-operator/k6.io_testruns.yaml');
@@ -108,6 +109,40 @@ describe('harness load --k8s', () => {
       'HARNESS_SECRETS',
     );
     expect(generated.testRun.spec.initializer.env.map((e) => e.name)).not.toContain('HARNESS_SECRETS');
+  });
+
+  it('writes no credential header and no ${VAR} value either: the ConfigMap holds markers, the Secret names them', async () => {
+    const profile = structuredClone(server.profile());
+    const env = { BASE_URL: profile.base_url, API_KEY: 'k8s-api-key-2b7e91' };
+    profile.base_url = '${BASE_URL}';
+    profile.auth_url = profile.auth_url.replace(env.BASE_URL, '${BASE_URL}');
+    profile.requests = {
+      ...profile.requests,
+      'POST /event/transaction/v3': {
+        ...profile.requests?.['POST /event/transaction/v3'],
+        headers: { 'x-api-key': '${API_KEY}' },
+      },
+    };
+    const dir = tmp();
+    const file = join(dir, 'profile.yaml');
+    writeFileSync(file, stringify(profile));
+    const out = join(dir, 'k8s');
+    const result = await harness(['load', '--profile', file, '--k8s', out, '--image', 'k6:test'], env);
+    expect(result.status, result.stderr).toBe(0);
+    // Before, target.json held both values in clear.
+    for (const name of readdirSync(out)) {
+      const text = readFileSync(join(out, name), 'utf8');
+      for (const value of Object.values(env)) expect(text, name).not.toContain(value);
+    }
+    const secret = parse(readFileSync(join(out, K8S_FILES.secret), 'utf8')) as {
+      stringData: Record<string, string>;
+    };
+    expect(Object.values(JSON.parse(secret.stringData.HARNESS_SECRETS!))).toEqual(
+      expect.arrayContaining([
+        "<the profile's value at /base_url>",
+        "<the profile's value at /requests/POST ~1event~1transaction~1v3/headers/x-api-key>",
+      ]),
+    );
   });
 
   it('gives every generated TestRun a fresh run id', async () => {
