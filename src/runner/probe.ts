@@ -25,7 +25,7 @@ import { isSuccess, TargetError, TokenError } from '../client/index.ts';
 import type { LoggedRequest } from './bucket-log.ts';
 import type { CheckContext } from './context.ts';
 import { Outcome, skip, skipByChoice } from './grades.ts';
-import { admittedInSpan, type EdgeFree, refusedBelowLimit } from './limit-bounds.ts';
+import { admittedInSpan, type EdgeFree, isAdmitted, refusedBelowLimit } from './limit-bounds.ts';
 import {
   type ProbePlan,
   type ProbeResult,
@@ -38,9 +38,19 @@ import {
 import { BucketProbe } from './probe-steps.ts';
 import { noTokenReason } from './session.ts';
 
-/** The longest round trip among `requests` (0 for none). */
-const longestOf = (requests: readonly LoggedRequest[]): number =>
-  Math.max(0, ...requests.map((r) => r.answered - r.sent));
+/**
+ * How long before a window has passed since `after` the window-end burst must go: only the answers that bound (U)
+ * still lacks must come in time (the edge's admits and the fresh burst's count already), so it is when the fresh
+ * burst (`like`, the same size) had that many answers. Sized by its last answer instead, a wide burst behind long
+ * round trips went so early that it met a window a quarter short before that window's end.
+ */
+const leadFor = (probe: BucketProbe, after: LoggedRequest, like: readonly LoggedRequest[]): number => {
+  const admitted = probe.view().filter((o) => isAdmitted(o) && o.sent >= after.answered).length;
+  const needed = Math.max(1, probe.limit.count + 1 - admitted);
+  const start = Math.min(...like.map((r) => r.sent));
+  const answers = like.map((r) => r.answered - start).sort((a, b) => a - b);
+  return answers[Math.min(needed, answers.length) - 1] ?? widthOf(like);
+};
 
 const firstAnswered = (requests: readonly LoggedRequest[], match: (r: LoggedRequest) => boolean) =>
   [...requests].filter(match).sort((a, b) => a.answered - b.answered)[0];
@@ -141,7 +151,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const lastAt =
     windowEndAfter === undefined || windowEndFirst || again
       ? undefined
-      : probe.windowEndAt(windowEndAfter, Math.max(widthOf(fresh[0]!.requests), longestOf(polls)));
+      : probe.windowEndAt(windowEndAfter, leadFor(probe, windowEndAfter, fresh[0]!.requests));
   // While the window end is awaited, where its wait fits: after it, a 429's Retry-After is the short rest of a
   // window, and waiting it out would add that much to every run.
   const retryTested = await probe.retryTest(lastAt);
