@@ -22,12 +22,17 @@ let said = '';
 process.stdin.on('data', (chunk) => { said += chunk; });
 process.stdin.on('close', () => {
   if (said.includes('ENDED')) return;
-  const kill = (signal) => { try { process.kill(-Number(group), signal); } catch {} };
-  kill('SIGTERM');
-  setTimeout(() => {
-    kill('SIGKILL');
+  const signal = (name) => { try { process.kill(-Number(group), name); return true; } catch { return false; } };
+  const done = () => {
     for (const path of paths) require('node:fs').rmSync(path, { recursive: true, force: true });
-  }, Number(grace));
+    process.exit(0);
+  };
+  signal('SIGTERM');
+  const by = Date.now() + Number(grace);
+  setInterval(() => {
+    if (!signal(0)) done();
+    if (Date.now() >= by) { signal('SIGKILL'); done(); }
+  }, 100);
 });
 `;
 

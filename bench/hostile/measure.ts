@@ -22,6 +22,10 @@ export interface Setup {
   readonly interrupt?: (signal: (name: NodeJS.Signals) => void, output: () => string) => Promise<void>;
   /** What the target saw, once the run is over (e.g. token requests counted). */
   readonly note?: () => string;
+  /** What the mode itself forbids, once the run is over (e.g. a request where a redirect pointed). */
+  readonly problems?: () => string[];
+  /** How long after harness exits its children must be gone (default 1.5 s). */
+  readonly settleMs?: number;
   readonly close?: () => Promise<void>;
 }
 
@@ -106,10 +110,11 @@ export const measure = async (name: string, mode: Mode): Promise<Row> => {
   }
   const exit = await exited;
   // A child left behind goes on running after harness is gone.
-  await delay(1500);
+  await delay(setup.settleMs ?? 1500);
   const orphans = leftBehind(mark);
   for (const pid of orphans) process.kill(pid, 'SIGKILL');
   const note = setup.note?.() ?? '';
+  const own = setup.problems?.() ?? [];
   await setup.close?.();
   // tsx, which runs harness from source, keeps its cache there.
   const tempLeft = readdirSync(temp).filter((entry) => !entry.startsWith('tsx-'));
@@ -132,6 +137,7 @@ export const measure = async (name: string, mode: Mode): Promise<Row> => {
     ...(found.length > 0 ? [`secrets found: ${found.join(', ')}`] : []),
     ...(orphans.length > 0 ? [`${orphans.length} processes left running (killed)`] : []),
     ...(tempLeft.length > 0 ? [`temp left: ${tempLeft.join(', ')}`] : []),
+    ...own,
   ];
   return {
     mode: name,

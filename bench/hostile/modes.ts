@@ -50,7 +50,7 @@ const echo = (only: string, tokenInEveryAnswer?: number): Mode => ({
 });
 
 /** `conformance` against a reference server (its profile changed by `changes`), the given extra arguments. */
-const reference = (
+export const reference = (
   exits: number[],
   args: string[],
   options: Parameters<typeof startReferenceServer>[0] = {},
@@ -91,9 +91,16 @@ const noVerdict = (mode: NoVerdictMode, tokens: 'working' | 'same'): Mode => ({
   },
 });
 
+/** The exit code of `harness` stopped by each signal: the shell's 128 + signal (SIGKILL: nothing of harness runs). */
+const SIGNALLED = { SIGHUP: 129, SIGTERM: 143, SIGKILL: 137 } as const;
+
 /** `load --scenario transactions` against test/support/load-target.ts, counting what reached it. */
-const load = (options: LoadTargetOptions, extra: string[], { limit = 0, sigterm = false } = {}): Mode => ({
-  exits: sigterm ? [143] : [0, 1, 5],
+export const load = (
+  options: LoadTargetOptions,
+  extra: string[],
+  { limit = 0, signal }: { limit?: number; signal?: keyof typeof SIGNALLED } = {},
+): Mode => ({
+  exits: signal ? [SIGNALLED[signal]] : [0, 1, 5],
   setup: async (work) => {
     const target = await startLoadTarget(options);
     if (limit) target.profile.limits = { 'transaction-event': { count: limit, per: 'second' } };
@@ -116,12 +123,14 @@ const load = (options: LoadTargetOptions, extra: string[], { limit = 0, sigterm 
       issued: () => target.tokenRequests.map((_, i) => `token-${i + 1}"`),
       note: () => `${target.tokenRequests.length} token / ${target.apiRequests.length} API requests`,
       close: () => target.close(),
-      ...(sigterm
+      ...(signal
         ? {
-            interrupt: async (signal: (name: NodeJS.Signals) => void) => {
+            interrupt: async (send: (name: NodeJS.Signals) => void) => {
               while (target.apiRequests.length < 200) await delay(50);
-              signal('SIGTERM');
+              send(signal);
             },
+            // Killed, harness leaves its children to the watchdog, which gives k6 up to 3 s to stop.
+            ...(signal === 'SIGKILL' ? { settleMs: 5000 } : {}),
           }
         : {}),
     };
@@ -213,7 +222,7 @@ export const MODES: Record<string, Mode> = {
       },
     }),
   },
-  'sigterm-load': load({}, [], { sigterm: true }),
+  'sigterm-load': load({}, [], { signal: 'SIGTERM' }),
   'verify-gzip-bomb': verify((tar) =>
     gzipSync(Buffer.concat([tar, Buffer.alloc(MAX_ARCHIVE_BYTES)]), { level: 9 }),
   ),
