@@ -3,7 +3,8 @@
 // and the value goes in the Secret, under a key no client role is spelt as. The runner puts the values back from
 // the Secret it reads them from. Pure, so the CLI seals and the k6 script unseals with the same markers.
 
-const marker = (index: number) => `\u0000harness-secret-${index}\u0000`;
+/** Brackets no profile value plausibly holds, and no control character, which JSON and YAML tools may mangle. */
+const marker = (index: number) => `⟦harness-secret-${index}⟧`;
 
 /** The key of the `index`th sealed value beside the roles' client secrets. */
 export const sealedKey = (index: number) => `#${index}`;
@@ -50,8 +51,8 @@ export const sealTarget = <T>(target: T, values: readonly string[]): Sealed<T> =
 /** `target` with each marker replaced by its value from `secrets` (the Secret's record); unchanged where none. */
 export const unsealTarget = <T>(target: T, secrets: Readonly<Record<string, string>>): T =>
   mapStrings(target, (text) => {
-    if (!text.includes('\u0000harness-secret-')) return text;
-    return text.replace(/\u0000harness-secret-(\d+)\u0000/g, (whole, index: string) => {
+    if (!text.includes('⟦harness-secret-')) return text;
+    return text.replace(/⟦harness-secret-(\d+)⟧/g, (_marker, index: string) => {
       const value = secrets[sealedKey(Number(index))];
       if (value === undefined) throw new Error(`the Secret has no value for ${sealedKey(Number(index))}`);
       return value;

@@ -107,7 +107,9 @@ const faults = (result: PhaseResult, tl: Timeline, first: number, end: number): 
     found.push(`${bad} of ${result.limited} 429s without an integer Retry-After (SPEC.md §8 rule 2)`);
   }
   if (result.refused > 0)
-    found.push(`${result.refused} requests answered with a status other than 2xx or 429 (a redirect, never followed, among them)`);
+    found.push(
+      `${result.refused} requests answered with a status other than 2xx or 429 (a redirect, never followed, among them)`,
+    );
   return found;
 };
 

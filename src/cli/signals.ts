@@ -38,7 +38,8 @@ const onInterrupt = (): Interruption => {
     }
     received = signal;
     // After a hang-up the terminal is gone: a write to it fails, and must not end the run before its reports are.
-    if (signal === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+    if (signal === 'SIGHUP')
+      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
     console.error(
       `harness: ${signal}: stopping; the reports are written with what is unfinished INCONCLUSIVE`,
     );
