@@ -7,6 +7,7 @@ import {
   fail,
   info,
   isSuccess,
+  quoteJson,
   skip,
   TOKEN_ENDPOINT_KEY,
   warn,
@@ -107,7 +108,7 @@ const isBearer = async (ctx: CheckContext): Promise<string> => {
     typeof type === 'string' && type.toLowerCase() === TOKEN_TYPE.toLowerCase()
       ? ' (RFC 6749 §5.1 compares token_type case-insensitively; to accept this spelling, baseline AUTH-TOKEN-TYPE)'
       : '';
-  return fail(`token_type is ${JSON.stringify(type)}, not "Bearer" as SPEC.md §2 says${rfcNote}`);
+  return fail(`token_type is ${quoteJson(type)}, not "Bearer" as SPEC.md §2 says${rfcNote}`);
 };
 
 /** RFC 6749 §5.1: the token response carries Cache-Control: no-store and Pragma: no-cache. */
@@ -195,7 +196,7 @@ export const tokenChecks = (): CheckDefinition[] => [
       const { expires_in: expiresIn } = await okBody(ctx);
       const expected = ctx.target.tokenLifetimeSeconds;
       if (expiresIn === expected) return `expires_in is ${expected}`;
-      return fail(`expires_in is ${JSON.stringify(expiresIn)}, not the integer ${expected}`);
+      return fail(`expires_in is ${quoteJson(expiresIn)}, not the integer ${expected}`);
     },
   },
   {

@@ -11,6 +11,7 @@ export {
   type TargetErrorKind,
 } from './evidence.ts';
 export { HttpClient, type HttpClientOptions, type SendRequest } from './http.ts';
+export { QUOTE_DEPTH, quoteJson } from './json-quote.ts';
 export { REDACTED, Redactor, redactToken } from './redact.ts';
 export {
   type IssuedToken,

@@ -20,12 +20,12 @@ export interface Forwarded {
 }
 
 /**
- * What to do with a request: forward it (after `delayMs`), answer `status` without forwarding (a redirect to
- * `location`), or `reset` it.
+ * What to do with a request: forward it (after `delayMs`), answer `status` without forwarding (with `body` as JSON,
+ * `{}` if none; a redirect to `location`), or `reset` it.
  */
 export type Tamper = (
   req: Forwarded,
-) => { delayMs?: number; status?: number; location?: string; reset?: boolean } | undefined;
+) => { delayMs?: number; status?: number; body?: string; location?: string; reset?: boolean } | undefined;
 
 const bodyOf = async (req: IncomingMessage): Promise<Buffer> => {
   const chunks: Buffer[] = [];
@@ -44,6 +44,7 @@ export const startForwarding = async (upstream: string, tamper: Tamper) => {
     const {
       delayMs = 0,
       status,
+      body: made,
       location,
       reset,
     } = tamper({ method, path, contentType: req.headers['content-type'], nth }) ?? {};
@@ -51,7 +52,7 @@ export const startForwarding = async (upstream: string, tamper: Tamper) => {
     if (reset) return void req.socket.resetAndDestroy();
     if (status !== undefined) {
       const headers = { 'content-type': 'application/json', ...(location ? { location } : {}) };
-      return void res.writeHead(status, headers).end('{}');
+      return void res.writeHead(status, headers).end(made ?? '{}');
     }
     const headers = Object.fromEntries(
       Object.entries(req.headers).filter(
