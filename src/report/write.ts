@@ -4,10 +4,11 @@
 // prints to the terminal comes last, given the files written (runner/summary.ts, load-reports.ts).
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { lstat, mkdir, rename, rm, rmdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import type { RunReport } from '../runner/types.ts';
+import { type WriteNew, writeWhole } from './atomic.ts';
 import { toHtml } from './html.ts';
 import { toJUnit } from './junit.ts';
 import { toMarkdown } from './markdown.ts';
@@ -152,21 +153,24 @@ export const fixedReporter = (file: string, content: string): Reporter<unknown> 
   render: () => content,
 });
 
-/** Renders every report before writing any, so a reporter that throws (invalid JSON) leaves no half a report. */
+/**
+ * Renders every report before writing any, so a reporter that throws (invalid JSON) leaves no half a report; then
+ * writes them whole or not at all (atomic.ts). Throws ReportWriteError when they cannot be written, `latest` left
+ * where it was: the caller still has the run, to print.
+ */
 export const writeRun = async <Run>(
   dir: string,
   run: Run,
   reporters: readonly Reporter<Run>[],
+  write?: WriteNew,
 ): Promise<Written> => {
   const names = reporters.map((r) => r.file(run));
   const contents = reporters.map((r) => r.render(run, names));
-  await mkdir(dir, { recursive: true });
-  const files: string[] = [];
-  for (const [i, name] of names.entries()) {
-    const file = join(dir, name);
-    await writeFile(file, contents[i]!, 'utf8');
-    files.push(file);
-  }
+  const files = await writeWhole(
+    dir,
+    names.map((name, i) => [name, contents[i]!] as const),
+    write,
+  );
   const latestNotMoved = await pointLatest(dir);
   return { dir, files, ...(latestNotMoved === undefined ? {} : { latestNotMoved }) };
 };
@@ -197,10 +201,11 @@ const CONFORMANCE_REPORTERS: Readonly<Record<ReportFormat, Reporter<ConformanceR
 
 export const writeReports = (
   report: RunReport,
-  options: { dir: string; formats: readonly ReportFormat[]; strict?: boolean },
+  options: { dir: string; formats: readonly ReportFormat[]; strict?: boolean; write?: WriteNew },
 ): Promise<Written> =>
   writeRun(
     options.dir,
     { report, strict: options.strict === true },
     [...new Set(options.formats)].map((format) => CONFORMANCE_REPORTERS[format]),
+    options.write,
   );

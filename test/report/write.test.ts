@@ -3,6 +3,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ReportWriteError, type WriteNew } from '../../src/report/atomic.ts';
 import { conformanceErrors, pointLatest, timestampDir, writeReports } from '../../src/report/write.ts';
 import { FIXTURE } from './fixture.ts';
 
@@ -93,6 +94,21 @@ describe('writeReports', () => {
     expect(await pointLatest(dir)).toMatch(/latest is a file, not the link harness keeps: left as it is/);
     expect(await readFile(join(root, 'latest'), 'utf8')).toBe('mine');
     expect((await readdir(root)).filter((name) => name.startsWith('.latest'))).toEqual([]);
+  });
+
+  it('on a disk full part way through a report: throws, writes no file, and leaves latest at the last run', async () => {
+    const first = await timestampDir(join(root, 'reports'), AT);
+    await writeReports(FIXTURE, { dir: first, formats: ['json'] });
+    const second = await timestampDir(join(root, 'reports'), AT);
+    const full: WriteNew = async (path, content) => {
+      await writeFile(path, content.slice(0, 100));
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    await expect(
+      writeReports(FIXTURE, { dir: second, formats: ['json', 'html'], write: full }),
+    ).rejects.toThrow(new ReportWriteError(`cannot write ${join(second, 'conformance.json')}: ENOSPC`, []));
+    expect(await readdir(second)).toEqual([]);
+    expect(await readlink(join(root, 'reports', 'latest'))).toBe('2026-11-21T23-45-12Z');
   });
 
   it('replaces an empty latest folder with the link', async () => {
