@@ -112,6 +112,7 @@ const runCertify = async (options: CertifyOptions, staging: string, stop: AbortS
   const notCertifiable = [
     ...(profile === undefined ? ['ran against the embedded reference server, not a target'] : []),
     ...report.notCertifiable,
+    ...(conformance.reportsNotWritten ? ['the conformance reports could not be written'] : []),
     ...(load.exitCode === NO_VERDICT ? [`load reached no verdict on a phase (exit ${NO_VERDICT})`] : []),
     ...(load.exitCode > 1 && load.exitCode !== NO_VERDICT
       ? [`load did not complete (exit ${load.exitCode})`]

@@ -16,19 +16,12 @@ import type { RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import type { ConformanceOptions } from './conformance-options.ts';
 import { UsageError } from './errors.ts';
-import {
-  exitCodeOf,
-  FAILED,
-  HARNESS_ERROR,
-  NO_VERDICT,
-  noVerdictLine,
-  PASSED,
-  TARGET_UNREACHABLE,
-} from './exit-codes.ts';
+import { exitCodeOf, FAILED, HARNESS_ERROR, NO_VERDICT, noVerdictLine, PASSED } from './exit-codes.ts';
 import { listChecks } from './list-checks.ts';
 import { httpOptionsOf, originsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { replayArgumentsOf } from './replay-arguments.ts';
+import { saveReports } from './report-dir.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
@@ -85,6 +78,8 @@ export interface ConformanceCommandResult {
   /** The run and where its reports went; no run for --dry-run or an unreachable target. */
   readonly report?: RunReport;
   readonly dir?: string;
+  /** The reports could not be written (exit 6, or 1 with a FAIL): the run's verdicts went to stdout only. */
+  readonly reportsNotWritten?: true;
 }
 
 /** `harness conformance` without touching process state, so `harness certify` can run it too. */
@@ -132,8 +127,12 @@ export const runConformanceCommand = async (
     const { dir, unreachable } = await openRun(prepared, options.reportDir);
     // Exit 3 before any check when the target does not answer: a verdict per check would only repeat it.
     if (unreachable !== undefined) {
-      await reportUnreachable(dir, hide(`${UNREACHABLE}, no check run: ${unreachable}`), options.format);
-      return { exitCode: TARGET_UNREACHABLE, dir };
+      const { exitCode } = await reportUnreachable(
+        dir,
+        hide(`${UNREACHABLE}, no check run: ${unreachable}`),
+        options.format,
+      );
+      return { exitCode, dir };
     }
     const progress = streamProgress((line) => console.error(line));
     progress.line(hide(`harness conformance: ${profile.base_url}${embeddedNote(prepared)}`));
@@ -148,14 +147,11 @@ export const runConformanceCommand = async (
       replayArguments: replayArgumentsOf(options),
     });
     if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
-    const written = await writeReports(report, {
-      dir,
-      formats: options.format,
-      strict: options.strict === true,
-    });
-    if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
+    const saved = await saveReports(() =>
+      writeReports(report, { dir, formats: options.format, strict: options.strict === true }),
+    );
     const differences = baseline ? compareBaseline(report, baseline) : [];
-    printSummary(report, written.files, differences, {
+    printSummary(report, saved.files, differences, {
       everyCheck: selection.some((s) => s.deselected),
     });
     const failed = report.checks.some(
@@ -180,9 +176,10 @@ export const runConformanceCommand = async (
       broken.length > 0 ? HARNESS_ERROR : PASSED,
       failed || differences.length > 0 || uncertifiable ? FAILED : PASSED,
       unverified.length > 0 ? NO_VERDICT : PASSED,
+      saved.exitCode,
     ]);
     if (exitCode === NO_VERDICT) console.error(noVerdictLine('checks', unverified));
-    return { exitCode, report, dir };
+    return { exitCode, report, dir, ...(saved.exitCode === PASSED ? {} : { reportsNotWritten: true }) };
   });
 };
 

@@ -16,12 +16,28 @@ export const HARNESS_ERROR = 4;
  * there either: a pipeline may retry, and must not pass.
  */
 export const NO_VERDICT = 5;
+/**
+ * The verdicts were decided and printed on stdout, but the reports asked for could not be written (a full disk, a
+ * folder made read-only during the run): never a pass, and nothing half written is left. Not a fault of harness
+ * (4), which would put the verdicts in doubt: they stand, and a FAIL among them outranks this, being proof about the
+ * target. It outranks 3 and 5, which say to retry: no retry helps until the runner can write again.
+ */
+export const REPORTS_NOT_WRITTEN = 6;
 
 /**
  * Most severe first. A harness fault leaves every other code in doubt; a FAIL is proof about the target and stands
- * whatever else went wrong; then "could not talk to it", then "could not decide"; a pass only when nothing else applies.
+ * whatever else went wrong; then "the reports are missing", "could not talk to it", "could not decide"; a pass only
+ * when nothing else applies.
  */
-const PRECEDENCE = [USAGE_ERROR, HARNESS_ERROR, FAILED, TARGET_UNREACHABLE, NO_VERDICT, PASSED] as const;
+const PRECEDENCE = [
+  USAGE_ERROR,
+  HARNESS_ERROR,
+  FAILED,
+  REPORTS_NOT_WRITTEN,
+  TARGET_UNREACHABLE,
+  NO_VERDICT,
+  PASSED,
+] as const;
 
 /** The code of a run made of parts (checks, phases, certify's two runs); a code outside the table outranks all. */
 export const exitCodeOf = (codes: readonly number[]): number => {
@@ -37,7 +53,7 @@ export const noVerdictLine = (what: 'checks' | 'phases', ids: readonly string[])
 
 /** The exit table as `--help` prints it. */
 export const EXIT_CODES_HELP = `
-Exit codes (when several apply, the first of 2, 4, 1, 3, 5 wins):
+Exit codes (when several apply, the first of 2, 4, 1, 6, 3, 5 wins):
   0  every check or phase decided and none FAILed (a WARN passes unless --strict); a SKIP you chose (--only,
      --skip, no --slow, side_effects, a client or id source the profile leaves out, --max-requests) is no matter
   1  a check or phase FAILed (with --strict, a WARN too); a --baseline difference; --require-certifiable unmet
@@ -47,6 +63,8 @@ Exit codes (when several apply, the first of 2, 4, 1, 3, 5 wins):
   5  no verdict: a check or phase was INCONCLUSIVE (the target limited every call, answered nothing usable, the
      deadline passed) or SKIPped for the target's doing (no token): nothing failed, nothing was verified there;
      retry, but do not pass
+  6  the verdicts are decided and printed, but the reports could not be written (a full disk, a read-only folder;
+     stderr says which file and why): no file is left half written, and a FAIL still exits 1
   129, 130, 143  stopped by SIGHUP, SIGINT, SIGTERM: children stopped, the reports written with what was
      unfinished INCONCLUSIVE
 `;

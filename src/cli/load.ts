@@ -21,15 +21,7 @@ import {
 import { gradeOutcome } from '../report/outcome.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit } from '../report/unreachable.ts';
 import { UsageError } from './errors.ts';
-import {
-  exitCodeOf,
-  FAILED,
-  HARNESS_ERROR,
-  NO_VERDICT,
-  noVerdictLine,
-  PASSED,
-  TARGET_UNREACHABLE,
-} from './exit-codes.ts';
+import { exitCodeOf, FAILED, HARNESS_ERROR, NO_VERDICT, noVerdictLine, PASSED } from './exit-codes.ts';
 import { findK6, k6Version } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
 import { k8sRequested, writeK8s } from './load-k8s.ts';
@@ -37,6 +29,7 @@ import type { LoadCommandResult, LoadOptions } from './load-options.ts';
 import { startProgress } from './load-progress.ts';
 import { httpOptionsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
+import { saveReports } from './report-dir.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
@@ -56,11 +49,10 @@ const reportInterrupted = async (
     ...options,
     phases: phases.map((p) => phaseAsRun(p, { grade: 'INCONCLUSIVE', message: reason }, startedAt, 0)),
   };
-  const { files, latestNotMoved } = await writeLoadReports(dir, run);
-  if (latestNotMoved) console.error(`harness: ${latestNotMoved}`);
-  console.log(`reports: ${files.join(', ')}`);
+  const { files, exitCode } = await saveReports(() => writeLoadReports(dir, run));
+  if (files.length > 0) console.log(`reports: ${files.join(', ')}`);
   console.log(phaseCounts(run.phases));
-  return { exitCode: NO_VERDICT, dir, files };
+  return { exitCode: exitCodeOf([NO_VERDICT, exitCode]), dir, files };
 };
 
 /** Exit 3: the JUnit report CI publishes says why no phase ran, where the job would otherwise find no file. */
@@ -70,10 +62,10 @@ const reportUnreachable = async (
   what: typeof UNREACHABLE | typeof UNUSABLE,
   reason: string,
 ): Promise<LoadCommandResult> => {
-  const written = await reportNoRun(dir, what, 'phase', reason, {
+  const { exitCode, files } = await reportNoRun(dir, what, 'phase', reason, {
     [junitFile(label)]: unreachableJUnit(`harness load ${label}`, reason, what),
   });
-  return { exitCode: TARGET_UNREACHABLE, dir, files: written.files };
+  return { exitCode, dir, files };
 };
 
 /** What every load report says of the run beside its phases (JUnit properties), `harness load merge`'s included. */
@@ -216,14 +208,13 @@ export const finishLoad = async (
   k6: K6Leftovers,
   say: (line: string) => void,
 ): Promise<LoadCommandResult> => {
-  const written = await writeLoadReports(dir, run);
-  if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
-  const files = [...new Set([...k6.files, ...written.files])];
+  const saved = await saveReports(() => writeLoadReports(dir, run));
+  const files = [...new Set([...k6.files, ...saved.files])];
   for (const line of loadSummaryLines(run, files)) console.log(line);
   // k6 stopped by a signal exits non-zero by design.
   const k6Failed = !run.summary?.interrupted && k6.exitCodes.some((code) => code !== 0);
   if (k6Failed) console.log(`k6 exited with ${k6.exitCodes.join(', ')}: see its output above`);
-  const exitCode = loadExitCode(run.phases, k6Failed, run.strict === true);
+  const exitCode = exitCodeOf([loadExitCode(run.phases, k6Failed, run.strict === true), saved.exitCode]);
   if (exitCode === NO_VERDICT) {
     const undecided = run.phases.filter((p) => p.grade === 'INCONCLUSIVE');
     console.error(

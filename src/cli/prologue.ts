@@ -5,12 +5,11 @@ import type { Network } from '../profile/network.ts';
 import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
 import { type UNREACHABLE, type UNUSABLE, writeUnreachableReports } from '../report/unreachable.ts';
-import type { Written } from '../report/write.ts';
 import { resolveTarget, type Target } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
-import { TARGET_UNREACHABLE } from './exit-codes.ts';
+import { exitCodeOf, TARGET_UNREACHABLE } from './exit-codes.ts';
 import { type NetworkFlags, networkFor, unreachableOrigins, withNetworkFlags } from './network.ts';
-import { reportDirFor } from './report-dir.ts';
+import { reportDirFor, saveReports } from './report-dir.ts';
 
 export interface Prepared {
   /** The profile with the network flags applied. */
@@ -73,7 +72,7 @@ export const openRun = async (
 
 /**
  * Exit 3: no check or phase ran. `reason` on stderr, and in the reports CI shows (`files`, name to content), where the
- * job would otherwise find no file.
+ * job would otherwise find no file; exit 6 when those cannot be written.
  */
 export const reportNoRun = async (
   dir: string,
@@ -81,11 +80,11 @@ export const reportNoRun = async (
   noun: 'check' | 'phase',
   reason: string,
   files: Readonly<Record<string, string>>,
-): Promise<Written> => {
+): Promise<{ readonly files: readonly string[]; readonly exitCode: number }> => {
   console.error(`harness: ${reason}`);
-  const written = await writeUnreachableReports(dir, files);
-  if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
-  if (written.files.length > 0) console.log(`reports: ${written.files.join(', ')}`);
-  console.log(`summary: ${what}: no ${noun} run (exit ${TARGET_UNREACHABLE})`);
-  return written;
+  const saved = await saveReports(() => writeUnreachableReports(dir, files));
+  if (saved.files.length > 0) console.log(`reports: ${saved.files.join(', ')}`);
+  const exitCode = exitCodeOf([TARGET_UNREACHABLE, saved.exitCode]);
+  console.log(`summary: ${what}: no ${noun} run (exit ${exitCode})`);
+  return { files: saved.files, exitCode };
 };

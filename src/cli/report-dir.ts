@@ -1,7 +1,10 @@
-// The run's report directory, made before the first request, so a place that cannot hold reports loses no run.
+// The run's report directory: made before the first request, so a place that cannot hold reports loses no run; and
+// written to after the last, where a disk that filled up or turned read-only meanwhile must not lose the verdicts.
 import { resolve } from 'node:path';
-import { ReportDirError, timestampDir } from '../report/write.ts';
+import { ReportWriteError } from '../report/atomic.ts';
+import { ReportDirError, timestampDir, type Written } from '../report/write.ts';
 import { UsageError } from './errors.ts';
+import { PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 
 export const reportDirFor = async (reportDir: string): Promise<string> => {
   try {
@@ -9,5 +12,31 @@ export const reportDirFor = async (reportDir: string): Promise<string> => {
   } catch (error) {
     if (error instanceof ReportDirError) throw new UsageError(`--report-dir ${reportDir}: ${error.message}`);
     throw error;
+  }
+};
+
+export interface Saved {
+  /** The files written whole: none when writing failed before any was renamed into place. */
+  readonly files: readonly string[];
+  /** REPORTS_NOT_WRITTEN when they could not all be written, for the command's exitCodeOf; PASSED otherwise. */
+  readonly exitCode: typeof PASSED | typeof REPORTS_NOT_WRITTEN;
+}
+
+/**
+ * Writes the reports, saying on stderr why `latest` stays or why they could not be written. The caller prints its
+ * summary either way: when the reports are lost, stdout is the run's only record.
+ */
+export const saveReports = async (write: () => Promise<Written>): Promise<Saved> => {
+  try {
+    const written = await write();
+    if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
+    return { files: written.files, exitCode: PASSED };
+  } catch (error) {
+    if (!(error instanceof ReportWriteError)) throw error;
+    console.error(
+      `harness: reports not written (exit ${REPORTS_NOT_WRITTEN}): ${error.message}; no file is left half written` +
+        (error.written.length === 0 ? ', and the summary on stdout is all this run leaves' : ''),
+    );
+    return { files: error.written, exitCode: REPORTS_NOT_WRITTEN };
   }
 };

@@ -57,9 +57,12 @@ export const phaseCounts = (phases: readonly Pick<GradedPhase, 'name' | 'grade'>
   return `summary: ${phases.length} phases: ${counts.join(', ')}${failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''}`;
 };
 
-/** What the terminal shows of a judged run: a line per phase, failures first, then the reports and the counts. */
+/**
+ * What the terminal shows of a judged run: a line per phase, failures first, then the reports (none when they could
+ * not be written) and the counts.
+ */
 export const loadSummaryLines = (run: LoadReportRun, files: readonly string[]): string[] => [
   ...run.phases.map((p) => phaseLine(p.grade, p.name, p.message)),
-  `reports: ${files.join(', ')}`,
+  ...(files.length > 0 ? [`reports: ${files.join(', ')}`] : []),
   phaseCounts(run.phases),
 ];

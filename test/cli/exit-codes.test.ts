@@ -1,5 +1,6 @@
 // One rule picks the exit code of a run made of parts, for conformance, load and certify alike: a harness fault, then
-// a FAIL, then an unreachable target, then no verdict (5), then a pass. No verdict is never a pass.
+// a FAIL, then reports not written (6), then an unreachable target, then no verdict (5), then a pass. No verdict is
+// never a pass, nor are lost reports.
 import { describe, expect, it } from 'vitest';
 import type { LoadGrade } from '../../core/verdict.ts';
 import {
@@ -9,6 +10,7 @@ import {
   HARNESS_ERROR,
   NO_VERDICT,
   PASSED,
+  REPORTS_NOT_WRITTEN,
   TARGET_UNREACHABLE,
 } from '../../src/cli/exit-codes.ts';
 import { loadExitCode } from '../../src/cli/load.ts';
@@ -25,6 +27,11 @@ describe('exitCodeOf', () => {
     [[NO_VERDICT, FAILED, HARNESS_ERROR], HARNESS_ERROR],
     [[HARNESS_ERROR, 2], 2],
     [[PASSED, 130], 130],
+    [[PASSED, REPORTS_NOT_WRITTEN], REPORTS_NOT_WRITTEN],
+    [[NO_VERDICT, REPORTS_NOT_WRITTEN], REPORTS_NOT_WRITTEN],
+    [[REPORTS_NOT_WRITTEN, TARGET_UNREACHABLE], REPORTS_NOT_WRITTEN],
+    [[REPORTS_NOT_WRITTEN, FAILED], FAILED],
+    [[HARNESS_ERROR, REPORTS_NOT_WRITTEN], HARNESS_ERROR],
   ])('%j gives %i', (codes, expected) => {
     expect(exitCodeOf(codes)).toBe(expected);
   });
@@ -51,10 +58,16 @@ describe('loadExitCode', () => {
 });
 
 describe('--help', () => {
-  it.each(['conformance', 'load', 'certify'])('of %s lists exit code 5, no verdict', async (command) => {
-    const help = await harness([command, '--help'], {}, 30_000);
-    expect(help.status).toBe(0);
-    expect(help.stdout).toContain(EXIT_CODES_HELP.trim());
-    expect(help.stdout).toMatch(/^ {2}5 {2}no verdict: /m);
-  });
+  it.each(['conformance', 'load', 'certify'])(
+    'of %s lists exit codes 5, no verdict, and 6, reports not written',
+    async (command) => {
+      const help = await harness([command, '--help'], {}, 30_000);
+      expect(help.status).toBe(0);
+      expect(help.stdout).toContain(EXIT_CODES_HELP.trim());
+      expect(help.stdout).toMatch(/^ {2}5 {2}no verdict: /m);
+      expect(help.stdout).toMatch(
+        /^ {2}6 {2}the verdicts are decided and printed, but the reports could not be written/m,
+      );
+    },
+  );
 });
