@@ -1,14 +1,16 @@
 // `harness load merge FILE...`: runners' summaries (from k6-operator pods, or kept by `harness load --instances`)
 // graded as one run, with the reports and exit codes of `harness load`. The merge checks the set first
 // (core/runners.ts): a lost, doubled, foreign or failed runner leaves the phases INCONCLUSIVE, naming it.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LoadSummary, mergeSummaries, type SourcedSummary } from '../../core/evidence.ts';
+import { mergeSummaries, type SourcedSummary } from '../../core/evidence.ts';
 import { summariesInLogs } from '../../core/summary-markers.ts';
 import { runnerFile } from '../k6-driver/run.ts';
+import { printable } from '../printable.ts';
 import { judgedRun } from '../report/load-reports.ts';
 import { UsageError } from './errors.ts';
 import { finishLoad, loadReportProperties } from './load.ts';
+import { notARunnerSummary, readInput, runnerSummaryOf } from './merge-input.ts';
 import { reportDirFor } from './report-dir.ts';
 
 export interface LoadMergeOptions {
@@ -20,44 +22,25 @@ export interface LoadMergeOptions {
 /** The reports' names: `load-merged-summary.json`, `load-merged.xml`. */
 const LABEL = 'merged';
 
-/** Why a parsed file is not one runner's summary, or undefined when it is. */
-const notARunnerSummary = (value: unknown): string | undefined => {
-  const summary = value as Partial<LoadSummary> | null;
-  if (typeof summary !== 'object' || summary === null || !Array.isArray(summary.phases))
-    return 'not a harness load summary';
-  if (summary.runners !== undefined) return 'a merged report, not one runner summary';
-  const runner = summary.runner;
-  if (typeof runner !== 'object' || typeof runner.segment !== 'string' || typeof runner.runId !== 'string')
-    return 'a load summary that does not say which runner wrote it (written by a harness before runner summaries)';
-  return undefined;
-};
-
-const read = (file: string): string => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-};
-
 const fromSummaryFile = (file: string): SourcedSummary => {
+  const text = readInput(file);
   let value: unknown;
   try {
-    value = JSON.parse(read(file));
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
+    value = JSON.parse(text);
+  } catch {
     throw new UsageError(`${file}: not JSON`);
   }
-  const why = notARunnerSummary(value);
-  if (why) throw new UsageError(`${file}: ${why}`);
-  return { source: file, summary: value as LoadSummary };
+  return { source: file, summary: runnerSummaryOf(value, file) };
 };
 
-/** Every block in the logs; a cut-off or unreadable one is said on stderr and left out (its segment shows missing). */
+/**
+ * Every block in the logs; a cut-off or unreadable one is said on stderr and left out (its segment shows missing), as
+ * a log may lose its end. A whole runner summary with impossible fields was forged or corrupted: exit 2, as in a file.
+ */
 const fromLogFiles = (files: readonly string[]): SourcedSummary[] => {
   const found: SourcedSummary[] = [];
   for (const file of files) {
-    for (const { source, json } of summariesInLogs(read(file), file)) {
+    for (const { source, json } of summariesInLogs(readInput(file), file)) {
       let value: unknown;
       try {
         value = json === undefined ? undefined : JSON.parse(json);
@@ -65,8 +48,9 @@ const fromLogFiles = (files: readonly string[]): SourcedSummary[] => {
         value = undefined;
       }
       const why = value === undefined ? 'cut off' : notARunnerSummary(value);
-      if (why) console.error(`harness: ${source}: summary block ${why}: that runner counts as missing`);
-      else found.push({ source, summary: value as LoadSummary });
+      if (why)
+        console.error(printable(`harness: ${source}: summary block ${why}: that runner counts as missing`));
+      else found.push({ source, summary: runnerSummaryOf(value, source) });
     }
   }
   if (found.length === 0)

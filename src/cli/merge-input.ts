@@ -1,0 +1,84 @@
+// What `harness load merge` takes as a runner's summary: a file or log of bounded size, JSON, one runner's summary
+// (core/summary-schema.ts) and counts k6 could have recorded. Anything else is bad input, exit 2 naming the file and
+// the field: a forged or corrupt summary is never graded, and never reaches the merge to fail there with a trace.
+import { readFileSync, statSync } from 'node:fs';
+import { Ajv, type ErrorObject } from 'ajv';
+import type { LoadSummary } from '../../core/evidence.ts';
+import { impossibleCount, loadSummarySchema } from '../../core/summary-schema.ts';
+import { printable } from '../printable.ts';
+import { readAtMost } from '../read-at-most.ts';
+import { UsageError } from './errors.ts';
+
+/**
+ * The most a summary file or log may hold. A real runner summary is about 54 bytes a slot (pretty-printed JSON,
+ * four numbers a slot): 68 KB for `--scenario transactions,execute` against the embedded server, about 220 KB for
+ * `--scenario all` at SPEC.md's timings, 61 MB for `--scenario all --duration 1h` (8 hours of load, 1.1 million
+ * slots), which reads and validates in 0.7 s and 210 MB. Twice that bounds the memory near half a GB, where a 1 GB
+ * file took 2.2 GB.
+ */
+export const MAX_SUMMARY_BYTES = 128 * 1024 * 1024;
+
+// A summary file is reportJson's output: the summary and, from a runner that ran alone, its grades, which the merge
+// makes again from the counts and so never reads.
+const fileSchema = {
+  ...loadSummarySchema,
+  properties: { ...loadSummarySchema.properties, grades: { type: 'array' } },
+} as const;
+// allErrors off: the first fault is the one line said, and a forged file of a million bad counts costs no more.
+const validate = new Ajv({ strict: true, allErrors: false }).compile<LoadSummary>(fileSchema);
+
+const tooLarge = (file: string, size: string) =>
+  new UsageError(
+    `${file}: ${size} bytes, more than the ${MAX_SUMMARY_BYTES} a runner summary or log may hold (real ones hold a few MB at most)`,
+  );
+
+/** The file's text, its size checked before it is read; a pipe (`<(kubectl logs ...)`) is read to the cap. */
+export const readInput = (file: string): string => {
+  try {
+    const stats = statSync(file);
+    if (stats.isFile() && stats.size > MAX_SUMMARY_BYTES) throw tooLarge(file, String(stats.size));
+    const bytes = stats.isFile() ? readFileSync(file) : readAtMost(file, MAX_SUMMARY_BYTES);
+    if (bytes.length > MAX_SUMMARY_BYTES) throw tooLarge(file, `over ${MAX_SUMMARY_BYTES}`);
+    return bytes.toString('utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+};
+
+/** Why a parsed value is not one runner's summary at all (these words are kept: users and tests know them). */
+export const notARunnerSummary = (value: unknown): string | undefined => {
+  const summary = value as Partial<LoadSummary> | null;
+  if (typeof summary !== 'object' || summary === null || !Array.isArray(summary.phases))
+    return 'not a harness load summary';
+  if (summary.runners !== undefined) return 'a merged report, not one runner summary';
+  const runner = summary.runner;
+  if (typeof runner !== 'object' || typeof runner.segment !== 'string' || typeof runner.runId !== 'string')
+    return 'a load summary that does not say which runner wrote it (written by a harness before runner summaries)';
+  return undefined;
+};
+
+/** The field at fault, as a JSON pointer, and what is wrong with it. */
+const fault = (error: ErrorObject): string => {
+  const at = error.instancePath;
+  if (error.keyword === 'required')
+    return `${at}/${(error.params as { missingProperty: string }).missingProperty}: missing`;
+  if (error.keyword === 'additionalProperties')
+    return `${at}/${(error.params as { additionalProperty: string }).additionalProperty}: not a field of a load summary`;
+  return `${at || '/'}: ${error.message ?? 'is invalid'}`;
+};
+
+/**
+ * The summary, once it is one runner's whole and possible summary; else a UsageError naming `source` and the field.
+ * Its names and fields come from the file, so the line is made printable.
+ */
+export const runnerSummaryOf = (value: unknown, source: string): LoadSummary => {
+  const why = notARunnerSummary(value);
+  if (why) throw new UsageError(printable(`${source}: ${why}`));
+  if (!validate(value)) throw new UsageError(printable(`${source}: ${fault(validate.errors![0]!)}`));
+  for (const [i, phase] of value.phases.entries()) {
+    const impossible = impossibleCount(phase, `/phases/${i}`);
+    if (impossible) throw new UsageError(printable(`${source}: ${impossible}`));
+  }
+  return value;
+};

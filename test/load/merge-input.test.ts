@@ -1,0 +1,132 @@
+// `harness load merge` on summaries no k6 wrote: forged, corrupt or huge. A runner summary is graded only when every
+// field is there and every count is one k6 could have recorded; anything else is exit 2, one line naming the file
+// and the field, never a verdict and never a stack trace. Apart from merge.test.ts, whose k6 runners every test
+// there waits for: these need none.
+import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { LoadSummary } from '../../core/evidence.ts';
+import type { RunnerIdentity } from '../../core/runners.ts';
+import { UsageError } from '../../src/cli/errors.ts';
+import { runLoadMergeCommand } from '../../src/cli/load-merge.ts';
+import { MAX_SUMMARY_BYTES } from '../../src/cli/merge-input.ts';
+import { harness, tmp } from '../cli/run.ts';
+import { NETWORKS, simulate } from './simulate.ts';
+
+const RUNNER: RunnerIdentity = {
+  runId: 'run-1',
+  planDigest: 'a'.repeat(64),
+  segment: '0:1',
+  sequence: '',
+  startAt: Date.parse('2026-11-26T12:00:00Z'),
+  setupCompleted: true,
+  harnessVersion: 'test',
+  k6Version: 'v2.2.0',
+  clock: { host: 'h' },
+};
+
+/** One runner's summary of a faithful server, as a runner alone writes it: its counts PASS every phase. */
+const faithful = (): LoadSummary & Record<string, unknown> => ({
+  ...simulate({ kind: 'aligned', network: NETWORKS.lan }, { scenarios: ['transactions'] }),
+  runner: RUNNER,
+});
+
+const dir = tmp();
+let written = 0;
+const write = (summary: unknown, name = `runner-${++written}.json`) => {
+  writeFileSync(join(dir, name), JSON.stringify(summary, null, 2));
+  return join(dir, name);
+};
+
+const merge = (...files: string[]) => runLoadMergeCommand(files, { reportDir: tmp() });
+
+/** The one line a summary is refused with: thrown as bad input (exit 2), never graded. */
+const refusal = async (...files: string[]): Promise<string> => {
+  const error = await merge(...files).catch((e: Error) => e);
+  expect(error).toBeInstanceOf(UsageError);
+  return (error as Error).message;
+};
+
+/** The faithful summary with phase `i` changed. */
+const withPhase = (i: number, change: (phase: Record<string, unknown>) => void) => {
+  const summary = JSON.parse(JSON.stringify(faithful()));
+  change(summary.phases[i]);
+  return write(summary);
+};
+
+describe('harness load merge, on forged or corrupt summaries', () => {
+  it('grades the faithful summary they are forged from: every phase PASSes', async () => {
+    const merged = await merge(write(faithful()));
+    expect(merged.exitCode).toBe(0);
+    const report = JSON.parse(readFileSync(join(merged.dir, 'load-merged-summary.json'), 'utf8'));
+    expect(report.grades.map((g: { grade: string }) => g.grade)).toEqual(['PASS', 'PASS', 'PASS']);
+  });
+
+  it('refuses more admitted than offered, naming the file and the count', async () => {
+    const file = withPhase(0, (p) => {
+      p.admitted = (p.offered as number) * 10;
+    });
+    expect(await refusal(file)).toMatch(
+      /^\S+runner-\d+\.json: \/phases\/0\/admitted: \d+, more than the \d+ requests offered$/,
+    );
+  });
+
+  it('refuses null, negative and non-numeric counts', async () => {
+    for (const [value, why] of [
+      [null, 'must be integer'],
+      [-5, 'must be >= 0'],
+      ['5', 'must be integer'],
+      [2.5, 'must be integer'],
+    ] as const) {
+      const file = withPhase(1, (p) => {
+        p.limited = value;
+      });
+      expect(await refusal(file)).toBe(`${file}: /phases/1/limited: ${why}`);
+    }
+  });
+
+  it('refuses a summary missing its plan or its slots, or with slots counting more than the phase', async () => {
+    const noPlan = withPhase(2, (p) => delete p.plan);
+    expect(await refusal(noPlan)).toBe(`${noPlan}: /phases/2/plan: missing`);
+    const noSlots = withPhase(0, (p) => delete p.slots);
+    expect(await refusal(noSlots)).toBe(`${noSlots}: /phases/0/slots: missing`);
+    const moreInSlots = withPhase(1, (p) => {
+      (p.slots as { limited: number[] }).limited[3]! += (p.limited as number) + 1;
+    });
+    expect(await refusal(moreInSlots)).toMatch(
+      /: \/phases\/1\/slots\/limited: \d+ in all, more than the phase's \d+ limited$/,
+    );
+    const ragged = withPhase(1, (p) => (p.slots as { admittedMaxRttMs: number[] }).admittedMaxRttMs.pop());
+    expect(await refusal(ragged)).toMatch(/: \/phases\/1\/slots: its four lists differ in length/);
+  });
+
+  it('exits 2 through the CLI with one line, no stack trace and no report', async () => {
+    const reportDir = tmp();
+    const missing = withPhase(0, (p) => delete p.plan);
+    const refused = await harness(['load', 'merge', '--report-dir', reportDir, missing]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe(`harness: ${missing}: /phases/0/plan: missing\n`);
+    expect(refused.stdout).toBe('');
+    expect(readdirSync(reportDir)).toEqual([]);
+  });
+
+  it('escapes the control characters of a field name it names', async () => {
+    const file = write({ ...faithful(), '\u001b[2J\u202egnp.txt': 1 });
+    expect(await refusal(file)).toBe(`${file}: /\\u001b[2J\\u202egnp.txt: not a field of a load summary`);
+  });
+
+  it(`reads no file over ${MAX_SUMMARY_BYTES} bytes, and takes its size before reading it`, async () => {
+    // Sparse: as large as a forged gigabyte to stat, and nothing to read.
+    const huge = join(dir, 'huge.json');
+    writeFileSync(huge, '');
+    truncateSync(huge, 1024 ** 3);
+    const started = performance.now();
+    expect(await refusal(huge)).toBe(
+      `${huge}: ${1024 ** 3} bytes, more than the ${MAX_SUMMARY_BYTES} a runner summary or log may hold (real ones hold a few MB at most)`,
+    );
+    expect(performance.now() - started).toBeLessThan(1000);
+    await expect(runLoadMergeCommand([huge], { reportDir: tmp(), fromLogs: true })).rejects.toThrow(
+      /huge\.json: 1073741824 bytes, more than/,
+    );
+  });
+});
