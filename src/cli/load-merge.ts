@@ -10,7 +10,7 @@ import { printable } from '../printable.ts';
 import { judgedRun } from '../report/load-reports.ts';
 import { UsageError } from './errors.ts';
 import { finishLoad, loadReportProperties } from './load.ts';
-import { notARunnerSummary, readInput, runnerSummaryOf } from './merge-input.ts';
+import { notARunnerSummary, readInput, refuseOtherPlans, runnerSummaryOf } from './merge-input.ts';
 import { reportDirFor } from './report-dir.ts';
 
 export interface LoadMergeOptions {
@@ -64,6 +64,7 @@ export const runLoadMergeCommand = async (
 ): Promise<{ exitCode: number; dir: string; files: readonly string[] }> => {
   if (files.length === 0) throw new UsageError('load merge: no summary files given');
   const set = options.fromLogs ? fromLogFiles(files) : files.map(fromSummaryFile);
+  refuseOtherPlans(set);
   const dir = await reportDirFor(options.reportDir);
   const kept: string[] = [];
   if (options.fromLogs) {

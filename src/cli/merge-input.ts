@@ -3,7 +3,7 @@
 // the field: a forged or corrupt summary is never graded, and never reaches the merge to fail there with a trace.
 import { readFileSync, statSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
-import type { LoadSummary } from '../../core/evidence.ts';
+import type { LoadSummary, SourcedSummary } from '../../core/evidence.ts';
 import { impossibleCount, loadSummarySchema } from '../../core/summary-schema.ts';
 import { printable } from '../printable.ts';
 import { readAtMost } from '../read-at-most.ts';
@@ -81,4 +81,28 @@ export const runnerSummaryOf = (value: unknown, source: string): LoadSummary => 
     if (impossible) throw new UsageError(printable(`${source}: ${impossible}`));
   }
   return value;
+};
+
+/**
+ * Runners under one run id and plan digest ran one plan, so their phases' plans are the same: a summary whose are
+ * not was forged or corrupted (the merge would add one phase's counts to another's, or find none to add).
+ */
+export const refuseOtherPlans = (set: readonly SourcedSummary[]): void => {
+  const firstOf = new Map<string, SourcedSummary>();
+  for (const entry of set) {
+    const { runId, planDigest } = entry.summary.runner!;
+    const first = firstOf.get(`${runId} ${planDigest}`);
+    if (first === undefined) {
+      firstOf.set(`${runId} ${planDigest}`, entry);
+      continue;
+    }
+    const [ours, theirs] = [entry.summary.phases, first.summary.phases];
+    const of = `of ${first.source}, which has the same run id and plan sha256`;
+    if (ours.length !== theirs.length)
+      throw new UsageError(
+        printable(`${entry.source}: /phases: ${ours.length} phases, not the ${theirs.length} ${of}`),
+      );
+    const i = ours.findIndex((phase, i) => JSON.stringify(phase.plan) !== JSON.stringify(theirs[i]!.plan));
+    if (i !== -1) throw new UsageError(printable(`${entry.source}: /phases/${i}/plan: not the plan ${of}`));
+  }
 };

@@ -110,6 +110,22 @@ describe('harness load merge, on forged or corrupt summaries', () => {
     expect(readdirSync(reportDir)).toEqual([]);
   });
 
+  it('refuses a runner whose phases are not the plan its run id and plan digest say the others ran', async () => {
+    const halves = ['0:1/2', '1/2:1'].map((segment) => ({ ...faithful(), runner: { ...RUNNER, segment } }));
+    // Each half holds the whole run's counts, so the two are graded (as too many admitted): merged, not refused.
+    await expect(merge(write(halves[0]), write(halves[1]))).resolves.toMatchObject({ exitCode: 1 });
+    const fewer = write({ ...halves[1], phases: halves[1]!.phases.slice(1) });
+    expect(await refusal(write(halves[0]), fewer)).toMatch(
+      new RegExp(
+        `^${fewer}: /phases: 2 phases, not the 3 of \\S+, which has the same run id and plan sha256$`,
+      ),
+    );
+    const [first, ...rest] = halves[1]!.phases;
+    const longer = { ...first!, plan: { ...first!.plan, durationMs: first!.plan.durationMs * 2 } };
+    const other = write({ ...halves[1], phases: [longer, ...rest] });
+    expect(await refusal(write(halves[0]), other)).toMatch(/^\S+: \/phases\/0\/plan: not the plan of \S+/);
+  });
+
   it('escapes the control characters of a field name it names', async () => {
     const file = write({ ...faithful(), '\u001b[2J\u202egnp.txt': 1 });
     expect(await refusal(file)).toBe(`${file}: /\\u001b[2J\\u202egnp.txt: not a field of a load summary`);
