@@ -77,8 +77,9 @@ export const loadReportProperties = (baseUrl: string, instances: number): Record
 
 /**
  * A k6 error makes every count doubtful, so it outranks a failed phase. An INCONCLUSIVE phase (dropped iterations, a
- * starved k6, a reading the evidence cannot prove) decided nothing: no verdict, never a pass. WARN is no failure of
- * the server; --strict makes it one.
+ * starved k6, a reading the evidence cannot prove) decided nothing: no verdict, never a pass; nor is a run of no
+ * phase at all (summaries that hold none), which verified nothing. WARN is no failure of the server; --strict makes
+ * it one.
  */
 export const loadExitCode = (
   phases: readonly { readonly grade: LoadGrade }[],
@@ -89,7 +90,7 @@ export const loadExitCode = (
   return exitCodeOf([
     k6Failed ? HARNESS_ERROR : PASSED,
     outcomes.has('failure') ? FAILED : PASSED,
-    outcomes.has('error') ? NO_VERDICT : PASSED,
+    outcomes.has('error') || phases.length === 0 ? NO_VERDICT : PASSED,
   ]);
 };
 

@@ -51,6 +51,11 @@ describe('loadExitCode', () => {
     expect(loadExitCode(phases('INCONCLUSIVE', 'FAIL'), true, false)).toBe(HARNESS_ERROR);
   });
 
+  it('is no verdict (5), never a pass, when there is no phase to judge', () => {
+    expect(loadExitCode([], false, false)).toBe(NO_VERDICT);
+    expect(loadExitCode([], false, true)).toBe(NO_VERDICT);
+  });
+
   it('passes WARN without --strict', () => {
     expect(loadExitCode(phases('PASS', 'WARN'), false, false)).toBe(PASSED);
     expect(loadExitCode(phases('PASS', 'WARN'), false, true)).toBe(FAILED);

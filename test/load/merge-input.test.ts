@@ -1,7 +1,7 @@
 // `harness load merge` on summaries no k6 wrote: forged, corrupt or huge. A runner summary is graded only when every
 // field is there and every count is one k6 could have recorded; anything else is exit 2, one line naming the file
-// and the field, never a verdict and never a stack trace. Apart from merge.test.ts, whose k6 runners every test
-// there waits for: these need none.
+// and the field, never a verdict and never a stack trace; a summary of no phase is no verdict (exit 5). Apart from
+// merge.test.ts, whose k6 runners every test there waits for: these need none.
 import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -144,5 +144,13 @@ describe('harness load merge, on forged or corrupt summaries', () => {
     await expect(runLoadMergeCommand([huge], { reportDir: tmp(), fromLogs: true })).rejects.toThrow(
       /huge\.json: 1073741824 bytes, more than/,
     );
+  });
+
+  it('is no verdict (exit 5) on summaries of no phase, saying so: nothing was judged', async () => {
+    const empty = write({ ...faithful(), phases: [] });
+    expect((await merge(empty)).exitCode).toBe(5);
+    const run = await harness(['load', 'merge', '--report-dir', tmp(), empty]);
+    expect(run.status).toBe(5);
+    expect(run.stderr).toMatch(/^harness: no verdict \(exit 5\): not one phase to judge: nothing failed/m);
   });
 });
