@@ -10,6 +10,7 @@ import {
   SIGNATURE,
   signatureMatches,
 } from './manifest.ts';
+import { manifestFault } from './manifest-schema.ts';
 import {
   ArchiveError,
   type ArchiveSource,
@@ -56,11 +57,23 @@ const hashed = (file: ManifestFile): EntrySink => {
 const openManifest = (bytes: Buffer, signature: Buffer, key: KeyObject): Manifest => {
   if (!signatureMatches(bytes, signature, key))
     throw new Mismatch(`${MANIFEST}: the signature in ${SIGNATURE} does not match it with this public key`);
-  // Signed, so written by harness: its shape is harness's own.
-  const manifest = JSON.parse(bytes.toString('utf8')) as Manifest;
-  if (manifest.format !== MANIFEST_FORMAT)
-    throw new Mismatch(`${MANIFEST}: format ${manifest.format}, this harness reads ${MANIFEST_FORMAT}`);
-  return manifest;
+  // Signed, so written by the key's holder, but not necessarily in a shape harness writes (a mistake, a bug, another
+  // tool): that is a mismatch like any other, one line, and never a stack trace.
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new Mismatch(`${MANIFEST}: signed, but not JSON`);
+  }
+  // The format first: a later harness's manifest is named as such, not as a shape this one does not know.
+  const format = (value as { format?: unknown } | null)?.format;
+  if (format !== MANIFEST_FORMAT)
+    throw new Mismatch(
+      `${MANIFEST}: format ${JSON.stringify(format)}, this harness reads ${MANIFEST_FORMAT}`,
+    );
+  const fault = manifestFault(value);
+  if (fault) throw new Mismatch(`${MANIFEST}: ${fault}`);
+  return value as Manifest;
 };
 
 export const verifyArchive = async (

@@ -2,11 +2,12 @@
 // (core/summary-schema.ts) and counts k6 could have recorded. Anything else is bad input, exit 2 naming the file and
 // the field: a forged or corrupt summary is never graded, and never reaches the merge to fail there with a trace.
 import { readFileSync, statSync } from 'node:fs';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv } from 'ajv';
 import type { LoadSummary, SourcedSummary } from '../../core/evidence.ts';
 import { impossibleCount, loadSummarySchema } from '../../core/summary-schema.ts';
 import { printable } from '../printable.ts';
 import { readAtMost } from '../read-at-most.ts';
+import { schemaFault } from '../schema-fault.ts';
 import { UsageError } from './errors.ts';
 
 /**
@@ -58,16 +59,6 @@ export const notARunnerSummary = (value: unknown): string | undefined => {
   return undefined;
 };
 
-/** The field at fault, as a JSON pointer, and what is wrong with it. */
-const fault = (error: ErrorObject): string => {
-  const at = error.instancePath;
-  if (error.keyword === 'required')
-    return `${at}/${(error.params as { missingProperty: string }).missingProperty}: missing`;
-  if (error.keyword === 'additionalProperties')
-    return `${at}/${(error.params as { additionalProperty: string }).additionalProperty}: not a field of a load summary`;
-  return `${at || '/'}: ${error.message ?? 'is invalid'}`;
-};
-
 /**
  * The summary, once it is one runner's whole and possible summary; else a UsageError naming `source` and the field.
  * Its names and fields come from the file, so the line is made printable.
@@ -75,7 +66,8 @@ const fault = (error: ErrorObject): string => {
 export const runnerSummaryOf = (value: unknown, source: string): LoadSummary => {
   const why = notARunnerSummary(value);
   if (why) throw new UsageError(printable(`${source}: ${why}`));
-  if (!validate(value)) throw new UsageError(printable(`${source}: ${fault(validate.errors![0]!)}`));
+  if (!validate(value))
+    throw new UsageError(printable(`${source}: ${schemaFault(validate.errors![0]!, 'a load summary')}`));
   for (const [i, phase] of value.phases.entries()) {
     const impossible = impossibleCount(phase, `/phases/${i}`);
     if (impossible) throw new UsageError(printable(`${source}: ${impossible}`));

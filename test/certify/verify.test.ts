@@ -1,5 +1,7 @@
 import type { KeyObject } from 'node:crypto';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { redactProfile, sealArchive } from '../../src/certify/manifest.ts';
@@ -7,6 +9,7 @@ import { tarGz } from '../../src/certify/tar.ts';
 import { MAX_HELD_BYTES, verifyArchive as verifySource } from '../../src/certify/verify.ts';
 import { parseProfile } from '../../src/profile/read.ts';
 import type { Profile } from '../../src/spec/index.ts';
+import { harness, tmp } from '../cli/run.ts';
 import { AT, BODY, FILES } from './fixture.ts';
 import { untarGz } from './untar.ts';
 
@@ -119,6 +122,75 @@ describe('verifyArchive, as the archive streams', () => {
     });
     expect(gzipped.length).toBeGreaterThan(8 * 1024 * 1024);
     expect(read).toBeLessThan(1024 * 1024);
+  });
+});
+
+/** The manifest as sealed, to change into one harness never writes. */
+const sealedManifest = JSON.parse(entries[0]!.data.toString('utf8'));
+
+/**
+ * An archive whose manifest is `manifest` (an object, or the text itself), signed with the key as certify signs
+ * one: what a key holder's mistake, a bug or another tool could seal.
+ */
+const signedWith = (manifest: unknown, files: typeof FILES = FILES) => {
+  const bytes = Buffer.from(
+    typeof manifest === 'string' ? manifest : `${JSON.stringify(manifest, null, 2)}\n`,
+  );
+  const signature = Buffer.from(`${sign(null, bytes, privateKey).toString('base64')}\n`);
+  return tarGz(
+    [{ path: 'manifest.json', data: bytes }, { path: 'manifest.json.sig', data: signature }, ...files],
+    AT,
+  );
+};
+
+const refusedWith = (mismatch: string) => ({ ok: false, mismatch: `manifest.json: ${mismatch}` });
+
+describe('verifyArchive, on a signed manifest harness would not write', () => {
+  it('verifies the manifest as sealed, signed again the same way', async () => {
+    expect((await verifyArchive(signedWith(sealedManifest), publicKey)).ok).toBe(true);
+  });
+
+  it('refuses one of another shape as a mismatch naming the field, never an exception', async () => {
+    const [first, ...rest] = sealedManifest.files;
+    const { harness: _harness, ...noHarness } = sealedManifest;
+    for (const [manifest, mismatch] of [
+      ['{"format": "harness-certification/1", ', 'signed, but not JSON'],
+      ['null', 'format undefined, this harness reads harness-certification/1'],
+      [{ ...sealedManifest, files: 'all of them' }, '/files: must be array'],
+      [noHarness, '/harness: missing'],
+      [{ ...sealedManifest, files: [{ ...first, sha256: 42 }, ...rest] }, '/files/0/sha256: must be string'],
+      [{ ...sealedManifest, signed: 'by me' }, '/signed: not a field of a manifest'],
+    ] as const) {
+      expect(await verifyArchive(signedWith(manifest), publicKey)).toEqual(refusedWith(mismatch));
+    }
+  });
+
+  it('refuses one that lists no file, or a file twice (which "all N files match" counted twice)', async () => {
+    expect(await verifyArchive(signedWith({ ...sealedManifest, files: [] }, []), publicKey)).toEqual(
+      refusedWith('/files: lists no file, where every archive holds the reports it certifies'),
+    );
+    const [spec, ...rest] = sealedManifest.files;
+    expect(
+      await verifyArchive(signedWith({ ...sealedManifest, files: [spec, spec, ...rest] }), publicKey),
+    ).toEqual(refusedWith('/files/1: lists SPEC.md a second time'));
+  });
+});
+
+describe('harness verify, on a signed manifest harness would not write', () => {
+  const dir = tmp();
+  const publicPem = join(dir, 'public.pem');
+  writeFileSync(publicPem, publicKey.export({ type: 'spki', format: 'pem' }));
+  let archives = 0;
+  const verify = (archive: Buffer) => {
+    const file = join(dir, `archive-${++archives}.tgz`);
+    writeFileSync(file, archive);
+    return harness(['verify', file, '--public-key', publicPem], {}, 30_000);
+  };
+
+  it('exits 1 with one line on a manifest of another shape, not 4 with a stack trace', async () => {
+    const run = await verify(signedWith({ ...sealedManifest, files: 'all of them' }));
+    expect(run).toMatchObject({ status: 1, stderr: '' });
+    expect(run.stdout).toBe('verification failed: manifest.json: /files: must be array\n');
   });
 });
 
