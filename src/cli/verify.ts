@@ -3,6 +3,7 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { keyFingerprint, readPublicKey, sha256 } from '../certify/manifest.ts';
 import { type Verification, verifyArchive } from '../certify/verify.ts';
+import { printable } from '../printable.ts';
 import { SPEC_FILE } from './certify.ts';
 import { UsageError } from './errors.ts';
 
@@ -11,6 +12,10 @@ export interface VerifyOptions {
 }
 
 const MISMATCH = 1;
+
+// Every name and field printed comes from the archive: its control and bidirectional characters are shown escaped,
+// so an entry cannot clear the screen, rewrite the verdict above it or show `txt.exe` as `exe.txt`.
+const say = (line: string) => console.log(printable(line));
 
 export const verify = async (archivePath: string, options: VerifyOptions): Promise<void> => {
   const key = readPublicKey(options.publicKey);
@@ -24,24 +29,24 @@ export const verify = async (archivePath: string, options: VerifyOptions): Promi
     throw new UsageError(`${archivePath}: cannot read (${code})`);
   }
   if (!result.ok) {
-    console.log(`verification failed: ${result.mismatch}`);
+    say(`verification failed: ${result.mismatch}`);
     process.exitCode = MISMATCH;
     return;
   }
   const m = result.manifest;
   const ourSpec = sha256(readFileSync(SPEC_FILE));
-  console.log(
+  say(
     `verified: the manifest is signed by the key with sha256 ${keyFingerprint(key)}, and all ${m.files.length} files match it`,
   );
-  console.log(`harness ${m.harness.version} (commit ${m.harness.commit}), Node ${m.node}, ${m.k6}`);
-  console.log(
+  say(`harness ${m.harness.version} (commit ${m.harness.commit}), Node ${m.node}, ${m.k6}`);
+  say(
     `SPEC.md sha256 ${m.spec.sha256}${m.spec.sha256 === ourSpec ? ' (the same as this harness)' : ' (differs from this harness: the archive holds the one it ran against)'}`,
   );
-  console.log(
+  say(
     `target: ${m.target.base_url}, tenant ${m.target.tenant}${m.target.embedded ? ' (the embedded reference server)' : ''}`,
   );
-  console.log(`run: ${m.startedAt} to ${m.finishedAt}`);
-  console.log(`conformance: ${m.conformance.summary}`);
-  console.log(`load: ${m.load.summary}`);
-  console.log(`certifiable: ${m.certifiable ? 'yes' : `no: ${m.notCertifiable.join('; ')}`}`);
+  say(`run: ${m.startedAt} to ${m.finishedAt}`);
+  say(`conformance: ${m.conformance.summary}`);
+  say(`load: ${m.load.summary}`);
+  say(`certifiable: ${m.certifiable ? 'yes' : `no: ${m.notCertifiable.join('; ')}`}`);
 };

@@ -176,7 +176,7 @@ describe('verifyArchive, on a signed manifest harness would not write', () => {
   });
 });
 
-describe('harness verify, on a signed manifest harness would not write', () => {
+describe('harness verify, as a user runs it on a forged archive', () => {
   const dir = tmp();
   const publicPem = join(dir, 'public.pem');
   writeFileSync(publicPem, publicKey.export({ type: 'spki', format: 'pem' }));
@@ -187,10 +187,34 @@ describe('harness verify, on a signed manifest harness would not write', () => {
     return harness(['verify', file, '--public-key', publicPem], {}, 30_000);
   };
 
+  /** Nothing a terminal would act on: no control character but the line ends, no bidirectional override. */
+  const inert = (text: string) => expect(text.replaceAll('\n', '')).not.toMatch(/[\p{Cc}\u202a-\u202e]/u);
+
   it('exits 1 with one line on a manifest of another shape, not 4 with a stack trace', async () => {
     const run = await verify(signedWith({ ...sealedManifest, files: 'all of them' }));
     expect(run).toMatchObject({ status: 1, stderr: '' });
     expect(run.stdout).toBe('verification failed: manifest.json: /files: must be array\n');
+  });
+
+  it('prints the control and bidirectional characters of names escaped, in a mismatch or a verified archive', async () => {
+    const evil = '\u001b[2J\u202egnp.exe';
+    const listed = await verify(
+      signedWith({
+        ...sealedManifest,
+        files: [{ ...sealedManifest.files[0], path: evil }, ...sealedManifest.files],
+      }),
+    );
+    expect(listed.status).toBe(1);
+    expect(listed.stdout).toBe(
+      'verification failed: \\u001b[2J\\u202egnp.exe: listed in the manifest, missing from the archive\n',
+    );
+    const added = await verify(tarGz([...entries, { path: 'a\u202etxt.exe', data: Buffer.from('x') }], AT));
+    expect(added.stdout).toBe('verification failed: a\\u202etxt.exe: in the archive, not in the manifest\n');
+    const target = { ...sealedManifest.target, tenant: 'acme\u001b[1A\u001b[2Kverified' };
+    const verified = await verify(signedWith({ ...sealedManifest, target }));
+    expect(verified.status).toBe(0);
+    expect(verified.stdout).toContain('tenant acme\\u001b[1A\\u001b[2Kverified');
+    for (const run of [listed, added, verified]) inert(run.stdout);
   });
 });
 
