@@ -229,3 +229,21 @@ export const impossibleCount = (phase: PhaseResult, at: string): string | undefi
   }
   return undefined;
 };
+
+/**
+ * The most slots a summary's phases may span, counted from the plan's start (timeline.ts lays each phase out from
+ * slot 0 to its last, four lists of them): `--scenario all` spans 10,540 slots, with `--duration 10m` 1.2 to 1.6
+ * million, with `--duration 1h` 6.9 million. A forged start of 10^12 ms asked for an array no engine can make.
+ */
+export const MAX_SLOT_GRID = 8_000_000;
+
+/** Where the phases, laid out from the plan's start, would span more than MAX_SLOT_GRID slots, or undefined. */
+export const gridTooLarge = (phases: readonly PhaseResult[]): string | undefined => {
+  let slots = 0;
+  for (const [i, { plan, slots: evidence }] of phases.entries()) {
+    slots += Math.round(plan.startMs / plan.slotMs) + evidence.admitted.length;
+    if (slots > MAX_SLOT_GRID)
+      return `/phases/${i}/plan/startMs: ${plan.startMs} ms into the plan at ${plan.slotMs} ms a slot, the phases span over ${MAX_SLOT_GRID} slots, far more than any plan harness makes`;
+  }
+  return undefined;
+};

@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import type { LoadSummary, SourcedSummary } from '../../core/evidence.ts';
-import { impossibleCount, loadSummarySchema } from '../../core/summary-schema.ts';
+import { gridTooLarge, impossibleCount, loadSummarySchema } from '../../core/summary-schema.ts';
 import { printable } from '../printable.ts';
 import { readAtMost } from '../read-at-most.ts';
 import { schemaFault } from '../schema-fault.ts';
@@ -72,6 +72,8 @@ export const runnerSummaryOf = (value: unknown, source: string): LoadSummary => 
     const impossible = impossibleCount(phase, `/phases/${i}`);
     if (impossible) throw new UsageError(printable(`${source}: ${impossible}`));
   }
+  const tooLarge = gridTooLarge(value.phases);
+  if (tooLarge) throw new UsageError(printable(`${source}: ${tooLarge}`));
   return value;
 };
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../core/evidence.ts';
 import type { RunnerIdentity } from '../../core/runners.ts';
+import { MAX_SLOT_GRID } from '../../core/summary-schema.ts';
 import { UsageError } from '../../src/cli/errors.ts';
 import { runLoadMergeCommand } from '../../src/cli/load-merge.ts';
 import { MAX_SUMMARY_BYTES } from '../../src/cli/merge-input.ts';
@@ -98,6 +99,16 @@ describe('harness load merge, on forged or corrupt summaries', () => {
     );
     const ragged = withPhase(1, (p) => (p.slots as { admittedMaxRttMs: number[] }).admittedMaxRttMs.pop());
     expect(await refusal(ragged)).toMatch(/: \/phases\/1\/slots: its four lists differ in length/);
+  });
+
+  it('refuses a phase that starts further into the plan than any plan harness makes', async () => {
+    // 10^12 ms at 20 ms a slot: the verdicts would lay out 5 × 10^10 slots (RangeError: Invalid array length).
+    const late = withPhase(0, (p) => {
+      (p.plan as { startMs: number }).startMs = 1e12;
+    });
+    expect(await refusal(late)).toBe(
+      `${late}: /phases/0/plan/startMs: 1000000000000 ms into the plan at 20 ms a slot, the phases span over ${MAX_SLOT_GRID} slots, far more than any plan harness makes`,
+    );
   });
 
   it('exits 2 through the CLI with one line, no stack trace and no report', async () => {
