@@ -106,7 +106,8 @@ export const tooManyInInterval = (tl: Timeline, from: number, to: number): Proof
 export const tooFewBeforeRefusal = (tl: Timeline, from: number, to: number): Proof | undefined => {
   const { slotMs: q, windowMs: w, slots } = tl;
   const limit = limitOf(tl);
-  const longestRtt = Math.max(0, ...slots.admittedMaxRttMs);
+  // A reduce, not a spread: an hour's phase has millions of slots, past the engine's limit on arguments.
+  const longestRtt = slots.admittedMaxRttMs.reduce((a, b) => Math.max(a, b), 0);
   const least = leastAdmittedBeforeRefusal(limit);
   let fewest: { possible: number; proof: Proof } | undefined;
   for (let j = from; j < to; j++) {

@@ -216,6 +216,25 @@ describe('grades that are not about the limit', () => {
     expect([faithful[1]!.grade, faithful[2]!.grade]).toEqual(['PASS', 'PASS']);
   });
 
+  it('grades a phase of half a million slots (an hour at SPEC.md limits) without overflowing the stack', () => {
+    const summary = simulate({ kind: 'anchored', network: NETWORKS.lan }, { scenarios: ['transactions'] });
+    const padded = (values: readonly number[]) => [...values, ...new Array<number>(500_000).fill(0)];
+    const long: LoadSummary = {
+      ...summary,
+      phases: summary.phases.map((p) => ({
+        ...p,
+        slots: {
+          admitted: padded(p.slots.admitted),
+          limited: padded(p.slots.limited),
+          admittedMaxRttMs: padded(p.slots.admittedMaxRttMs),
+          limitedMinRttMs: padded(p.slots.limitedMinRttMs),
+        },
+      })),
+    };
+    // Before, the (L) proof spread every slot's round trip into Math.max: "Maximum call stack size exceeded".
+    expect(judgeAll(long).map((v) => v.grade)).toEqual(judgeAll(summary).map((v) => v.grade));
+  });
+
   it('tenant-isolation FAILs the other tenant when the tenants share a limit', () => {
     // One state for every key: the limiter ignores the tenant.
     let one: LimitState | undefined;
