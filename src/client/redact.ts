@@ -45,14 +45,95 @@ const decodeFormValue = (encoded: string): string => {
   }
 };
 
-/** The forms a value takes on the wire: raw, percent-encoded, form-encoded and inside a JSON string. */
-const wireForms = (value: string): Set<string> =>
-  new Set([
+const hex4 = (char: string) => char.charCodeAt(0).toString(16).padStart(4, '0');
+const lowerPercent = (encoded: string) => encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+const HTML_ENTITIES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/**
+ * Inside a JSON string as encoders write it: as JSON.stringify does, with `/` as `\/` (PHP's default), with `<`, `>`
+ * and `&` as `\u003c` (Go's default), the same and `'` in upper case (PHP's JSON_HEX_* flags), and with every
+ * non-ASCII character as `\uXXXX` (Python's default).
+ */
+const jsonForms = (value: string): string[] => {
+  const plain = JSON.stringify(value).slice(1, -1);
+  const slashed = plain.replaceAll('/', '\\/');
+  const hexed = (text: string, chars: RegExp, upper: boolean) =>
+    text.replace(chars, (c) => `\\u${upper ? hex4(c).toUpperCase() : hex4(c)}`);
+  return [
+    plain,
+    slashed,
+    ...[plain, slashed].flatMap((text) =>
+      [/[<>&]/g, /[<>&']/g].flatMap((chars) => [hexed(text, chars, false), hexed(text, chars, true)]),
+    ),
+    plain.replace(/[^\x20-\x7e]/g, (c) => `\\u${hex4(c)}`),
+  ];
+};
+
+/**
+ * The forms a value takes on the wire and in pages that echo it: raw, percent- and form-encoded (either case of
+ * hex), inside a JSON string (jsonForms), HTML-escaped, and base64 and base64url (padded and not). A base64 value
+ * is matched only where it starts a base64 stream, which is where an encoder puts a whole value.
+ */
+const wireForms = (value: string): Set<string> => {
+  const percent = encodeURIComponent(value);
+  const form = new URLSearchParams({ v: value }).toString().slice(2);
+  const base64 = Buffer.from(value, 'utf8').toString('base64');
+  return new Set([
     value,
-    encodeURIComponent(value),
-    new URLSearchParams({ v: value }).toString().slice(2),
-    JSON.stringify(value).slice(1, -1),
+    percent,
+    lowerPercent(percent),
+    form,
+    lowerPercent(form),
+    ...jsonForms(value),
+    value.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]!),
+    base64,
+    base64.replace(/=+$/, ''),
+    Buffer.from(value, 'utf8').toString('base64url'),
   ]);
+};
+
+/** A JSON value that is no string under a secret-bearing key: an object, an array or a number (a token sent so). */
+const STRUCTURED_VALUE =
+  /"(?:client_secret|password|access_token|refresh_token|id_token)"\s*:\s*(?=[[{\d-])/g;
+
+/** Where the JSON value starting at `from` ends: its brackets balanced (strings skipped), or the text's end. */
+const valueEnd = (s: string, from: number): number => {
+  if (s[from] !== '{' && s[from] !== '[') {
+    let at = from;
+    while (at < s.length && /[\d.eE+-]/.test(s[at]!)) at++;
+    return at;
+  }
+  let depth = 0;
+  for (let at = from; at < s.length; at++) {
+    const c = s[at];
+    if (c === '"') {
+      for (at++; at < s.length && s[at] !== '"'; at++) if (s[at] === '\\') at++;
+    } else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) return at + 1;
+  }
+  return s.length;
+};
+
+/** Each structured value under a secret-bearing key replaced whole, in one pass (text inside it is never rescanned). */
+const withoutStructuredValues = (s: string): string => {
+  let out = '';
+  let last = 0;
+  STRUCTURED_VALUE.lastIndex = 0;
+  for (let match = STRUCTURED_VALUE.exec(s); match !== null; match = STRUCTURED_VALUE.exec(s)) {
+    const start = match.index + match[0].length;
+    const end = valueEnd(s, start);
+    out += `${s.slice(last, start)}"${REDACTED}"`;
+    last = end;
+    STRUCTURED_VALUE.lastIndex = end;
+  }
+  return out + s.slice(last);
+};
 
 /**
  * Knows every secret and token seen so far and removes all of them from evidence text. One per HttpClient, shared by
@@ -75,6 +156,20 @@ export class Redactor {
     this.#register(value, REDACTED);
   }
 
+  /**
+   * A client's secret, and its id and secret as HTTP Basic sends them (RFC 6749 §2.3.1: each form-encoded, joined by
+   * `:`, base64): a page echoing the request's Authorization header shows that.
+   */
+  addClient(id: string, secret: string): void {
+    this.addSecret(secret);
+    const form = (text: string) => new URLSearchParams({ v: text }).toString().slice(2);
+    for (const pair of new Set([`${id}:${secret}`, `${form(id)}:${form(secret)}`])) {
+      const base64 = Buffer.from(pair, 'utf8').toString('base64');
+      for (const encoded of new Set([base64, base64.replace(/=+$/, '')]))
+        this.#register(encoded, REDACTED, false);
+    }
+  }
+
   /** Shown as prefix plus hash wherever it appears (access tokens and values derived from them). */
   addToken(value: string): void {
     this.#register(value, redactToken(value));
@@ -83,7 +178,7 @@ export class Redactor {
   /** Redacts a body or URL: known secret-bearing fields first (learning their values), then every known secret. */
   text(s: string): string {
     if (s === '') return s;
-    const keyed = s
+    const keyed = withoutStructuredValues(s)
       .replace(JSON_KEY_RULE, (_m, head: string, key: string, value: string) =>
         this.#keyed(head, key, decodeJsonString(value), '"'),
       )
@@ -133,6 +228,8 @@ export class Redactor {
   }
 
   #keyed(head: string, key: string, value: string, tail: string): string {
+    // Already hidden whole (a structured value): nothing to learn.
+    if (value === REDACTED) return `${head}${REDACTED}${tail}`;
     if (SECRET_KEYS.has(key)) {
       if (value.length >= MIN_LEARNED_LENGTH) this.addSecret(value);
       return `${head}${REDACTED}${tail}`;
@@ -145,9 +242,9 @@ export class Redactor {
     return redactToken(value);
   }
 
-  #register(value: string, replacement: string): void {
+  #register(value: string, replacement: string, encodings = true): void {
     if (value === '' || this.#known.has(value)) return;
-    for (const form of wireForms(value)) {
+    for (const form of encodings ? wireForms(value) : [value]) {
       if (!this.#known.has(form)) {
         this.#known.add(form);
         this.#replacer.add(form, replacement);

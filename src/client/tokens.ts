@@ -114,7 +114,7 @@ export class TokenManager {
 
   /** Exactly the SPEC §5 rule 1 request, always fresh and never cached; resolves whatever the status. */
   requestToken(client: TokenClient): Promise<Exchange> {
-    this.#http.redactor.addSecret(client.client_secret);
+    this.#http.redactor.addClient(client.client_id, client.client_secret);
     const scope = scopeFor(client.tenant ?? this.#tenant);
     const body = new URLSearchParams(
       tokenForm(GRANT_TYPE, { client_id: client.client_id, scope }, client.client_secret),

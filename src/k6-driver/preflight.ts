@@ -17,7 +17,7 @@ import {
   TokenError,
   TokenManager,
 } from '../client/index.ts';
-import { profileSecrets } from '../profile/secrets.ts';
+import { teachProfile } from '../profile/secrets.ts';
 import type { Profile } from '../spec/index.ts';
 import { TOKEN_LIFETIME_SECONDS } from '../spec/index.ts';
 
@@ -60,7 +60,7 @@ const preflight = async (profile: Profile, plan: K6Plan, http: HttpClient): Prom
     timings.push(performance.now() - sent);
     return exchange;
   };
-  for (const secret of profileSecrets(profile)) http.redactor.addSecret(secret);
+  teachProfile(http.redactor, profile);
   // Each token request is sent afresh (no cache): the repeats are timings, and only the first token is kept.
   const manager = new TokenManager({ authUrl: profile.auth_url, tenant: profile.tenant, http });
   const tokens: Record<string, { token: string; renewAt: number }> = {};

@@ -82,8 +82,17 @@ export const redactorFor = (secrets: Iterable<string>): Redactor => {
   return redactor;
 };
 
+/** Teaches `redactor` the profile's secrets, and each client's id and secret as HTTP Basic sends them. */
+export const teachProfile = (redactor: Redactor, profile: Profile): Redactor => {
+  for (const secret of profileSecrets(profile)) redactor.addSecret(secret);
+  for (const { client_id, client_secret } of Object.values(profile.clients)) {
+    if (client_secret.length >= MIN_SECRET_LENGTH) redactor.addClient(client_id, client_secret);
+  }
+  return redactor;
+};
+
 /** A redactor knowing the profile's secrets: for what harness prints or writes about the profile outside a run. */
-export const profileRedactor = (profile: Profile): Redactor => redactorFor(profileSecrets(profile));
+export const profileRedactor = (profile: Profile): Redactor => teachProfile(new Redactor(), profile);
 
 /**
  * A user name or password in a URL is never sent (harness authenticates with tokens) and would be shown wherever

@@ -15,7 +15,7 @@ import {
   type TokenError,
   TokenManager,
 } from '../client/index.ts';
-import { profileSecrets } from '../profile/secrets.ts';
+import { teachProfile } from '../profile/secrets.ts';
 import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
 import { type BucketLog, clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
@@ -78,7 +78,7 @@ export class Session {
     // Every running check and every wait listens for the run's end: many at once is the design, not a leak.
     setMaxListeners(0, this.#end.signal);
     // Registered before any traffic, so even the first request's evidence is redacted.
-    for (const secret of profileSecrets(target.profile)) this.http.redactor.addSecret(secret);
+    teachProfile(this.http.redactor, target.profile);
     this.progress = redactedProgress(progress, (text) => this.http.redactor.known(text));
     this.tokens = new TokenManager({
       authUrl: target.profile.auth_url,

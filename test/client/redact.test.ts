@@ -41,6 +41,57 @@ describe('Redactor', () => {
     expect(r.text(text)).toBe(`${REDACTED} | ${REDACTED} | ${REDACTED} | {"nested":"${REDACTED}"}`);
   });
 
+  it('hides it as encoders and error pages write it too (issue 22: each reached a report)', () => {
+    const r = new Redactor();
+    const secret = "s3cr/et<&>'é-9f2c";
+    r.addSecret(secret);
+    const plain = JSON.stringify(secret).slice(1, -1);
+    const forms = {
+      'PHP json_encode': plain.replaceAll('/', '\\/'),
+      "Go's encoding/json": plain.replace('<', '\\u003c').replace('&', '\\u0026').replace('>', '\\u003e'),
+      'PHP JSON_HEX_*': plain
+        .replaceAll('/', '\\/')
+        .replace('<', '\\u003C')
+        .replace('&', '\\u0026')
+        .replace('>', '\\u003E')
+        .replace("'", '\\u0027'),
+      "Python's json.dumps": plain.replace('é', '\\u00e9'),
+      'lower-case percent-encoding': encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (h) =>
+        h.toLowerCase(),
+      ),
+      'HTML-escaped': secret
+        .replace('&', '&amp;')
+        .replace('<', '&lt;')
+        .replace('>', '&gt;')
+        .replace("'", '&#39;'),
+      base64: Buffer.from(secret).toString('base64'),
+      base64url: Buffer.from(secret).toString('base64url'),
+    };
+    for (const [encoder, form] of Object.entries(forms)) {
+      expect(form, encoder).not.toBe(secret);
+      expect(r.text(`echoed: ${form}.`), encoder).toBe(`echoed: ${REDACTED}.`);
+    }
+  });
+
+  it("hides a client's id and secret as HTTP Basic sends them, echoed by a page", () => {
+    const r = new Redactor();
+    r.addClient('harness-primary', 'basic-secret-7d0e5a');
+    const basic = Buffer.from('harness-primary:basic-secret-7d0e5a').toString('base64');
+    expect(r.text(`{"headers":{"authorization":"Basic ${basic}"}}`)).not.toContain(basic);
+    expect(r.known(`Authorization: Basic ${basic}`)).toBe(`Authorization: Basic ${REDACTED}`);
+  });
+
+  it('hides an access_token sent as an object, an array or a number, whole and in one pass', () => {
+    const r = new Redactor();
+    const body =
+      '{"access_token":{"value":"inner-token-1f9a","nested":[{"k":"}"}]},"refresh_token":[1,"r-5e"],"id_token":123456789,"token_type":"Bearer"}';
+    expect(r.text(body)).toBe(
+      `{"access_token":"${REDACTED}","refresh_token":"${REDACTED}","id_token":"${REDACTED}","token_type":"Bearer"}`,
+    );
+    // Cut short, the object runs to the end of the text: all of it hidden.
+    expect(r.text('{"access_token": {"value":"inner-token-1f9a"')).toBe(`{"access_token": "${REDACTED}"`);
+  });
+
   it('redacts an access_token field and learns it, so later occurrences anywhere are hidden too', () => {
     const r = new Redactor();
     expect(r.text(JSON.stringify({ access_token: TOKEN, expires_in: 3600 }))).toBe(
