@@ -37,22 +37,27 @@ import { harnessVersion } from './version.ts';
 const EMBEDDED_MINUTE_MS = 2000;
 
 /** A signal before any phase had a result: every phase INCONCLUSIVE with the reason, in the report CI reads. */
-const reportInterrupted = async (
+/**
+ * Reports for a run whose phases were never judged (a signal before k6 wrote its summary, or k6 dying without one):
+ * each phase INCONCLUSIVE with why, so CI's JUnit says what happened rather than finding no file.
+ */
+const reportUnjudged = async (
   dir: string,
   phases: readonly PhasePlan[],
   reason: string,
   startedAt: number,
   options: Omit<LoadReportRun, 'phases'>,
+  exitCode: number,
 ): Promise<LoadCommandResult> => {
   console.error(`harness: ${reason}: no phase judged`);
   const run = {
     ...options,
     phases: phases.map((p) => phaseAsRun(p, { grade: 'INCONCLUSIVE', message: reason }, startedAt, 0)),
   };
-  const { files, exitCode } = await saveReports(() => writeLoadReports(dir, run));
-  if (files.length > 0) console.log(`reports: ${files.join(', ')}`);
+  const saved = await saveReports(() => writeLoadReports(dir, run));
+  if (saved.files.length > 0) console.log(`reports: ${saved.files.join(', ')}`);
   console.log(phaseCounts(run.phases));
-  return { exitCode: exitCodeOf([NO_VERDICT, exitCode]), dir, files };
+  return { exitCode: exitCodeOf([exitCode, saved.exitCode]), dir, files: saved.files };
 };
 
 /** Exit 3: the JUnit report CI publishes says why no phase ran, where the job would otherwise find no file. */
@@ -170,7 +175,7 @@ export const runLoadCommand = async (
     } catch (error) {
       if (error instanceof LoadInterrupted) {
         const phases = probes.flatMap((p) => p.phases);
-        return await reportInterrupted(dir, phases, error.message, started, reportOptions());
+        return await reportUnjudged(dir, phases, error.message, started, reportOptions(), NO_VERDICT);
       }
       // The pre-flight could not talk to the target or get a token or an id: no phase can run, and the fault is the
       // target's.
@@ -182,9 +187,11 @@ export const runLoadCommand = async (
           hide(`${UNUSABLE}, no phase run: ${error.message}`),
         );
       }
-      // k6 did not start, or ended without a summary: there is nothing to judge.
-      say(`harness: ${(error as Error).message}`);
-      return { exitCode: HARNESS_ERROR, dir, files: [] };
+      // k6 did not start, or ended without a summary (killed: the OOM killer, a SIGKILL): nothing to judge, and
+      // what it measured is lost with it, but CI still gets reports saying so.
+      const phases = probes.flatMap((p) => p.phases);
+      const why = `${(error as Error).message}: what k6 measured went with it`;
+      return await reportUnjudged(dir, phases, why, started, reportOptions(), HARNESS_ERROR);
     } finally {
       forK6.dispose();
     }

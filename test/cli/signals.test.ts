@@ -144,6 +144,30 @@ describe.runIf(existsSync('/proc/self'))('a signal to harness', () => {
     expect(target.apiRequests.length).toBe(sent);
   });
 
+  it('SIGKILL of k6 (the OOM killer): exit 4, and the reports say every phase went unjudged, and why', {
+    timeout: 90_000,
+  }, async () => {
+    target = await startLoadTarget();
+    const { file, env } = profileFile(target.profile);
+    const reports = tmp();
+    const run = spawnHarness(
+      ['load', '--profile', file, '--scenario', 'transactions', '--report-dir', reports],
+      env,
+    );
+    await run.waitFor(/harness load: transactions against/);
+    while (target.apiRequests.length < 200) await delay(100);
+    const [k6] = k6ChildrenOf(run.child.pid!);
+    process.kill(k6!, 'SIGKILL');
+    const { code } = await run.exited;
+    expect(code, run.output()).toBe(4);
+    // Before, no report and no JUnit: CI found nothing.
+    const junit = readFileSync(join(realpathSync(join(reports, 'latest')), 'load-transactions.xml'), 'utf8');
+    expect(junit.match(/message="[^"]*wrote no summary[^"]*: what k6 measured went with it"/g)).toHaveLength(
+      3,
+    );
+    expect(run.output()).toMatch(/^summary: 3 phases: 3 INCONCLUSIVE/m);
+  });
+
   it('SIGINT during the pre-flight: exit 130, k6 never started, every phase INCONCLUSIVE in the JUnit', {
     timeout: 60_000,
   }, async () => {
