@@ -1,34 +1,16 @@
 // The hostile modes of issue 22, beside issue 13's (modes.ts): redirects that would carry credentials elsewhere, the
 // ways a run can end that no handler sees coming, manifests and plans that must print no secret.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { profileFile } from '../../test/cli/run.ts';
-import { startForwarding } from '../../test/support/forward.ts';
+import { startForwarding, startSink } from '../../test/support/forward.ts';
 import type { Mode } from './measure.ts';
 import { load, reference } from './modes.ts';
 
 const REFERENCE = { minuteMs: 2000, limits: { 'transaction-event': { count: 200, per: 'second' } } } as const;
 const TOKEN_PATH = '/oauth2/token';
 const API_KEY = 'bench-api-key-c04d7e2b';
-
-/** A server on another loopback port that counts every request reaching it: where a redirect points. */
-const startSink = async () => {
-  let received = 0;
-  const server = createServer((req, res) => {
-    received += 1;
-    req.resume();
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received: () => received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-};
 
 /** `load` through a forwarder that answers 307 to the sink for every path `redirects` picks. */
 const redirecting = (redirects: (path: string) => boolean, exits: number[]): Mode => ({

@@ -2,30 +2,13 @@
 // endpoint or an API answering 307 to another host had it send the client secret there in every token request,
 // the bearer token and the profile's credential headers in every call. A sink on another loopback port counts what
 // reaches it; the redirect itself is graded as an answer.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { harness, profileFile, tmp } from '../cli/run.ts';
-import { startForwarding } from '../support/forward.ts';
+import { startForwarding, startSink } from '../support/forward.ts';
 import { TRANSACTIONS } from './run-load.ts';
 
 const TOKEN_PATH = '/oauth2/token';
-
-const startSink = async () => {
-  let received = 0;
-  const server = createServer((req, res) => {
-    received += 1;
-    req.resume();
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received: () => received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-};
 
 describe('harness load against a target that redirects', () => {
   it.each([

@@ -86,6 +86,22 @@ export const startForwarding = async (upstream: string, tamper: Tamper) => {
   };
 };
 
+/** A server on another loopback port that counts every request reaching it: where a test's redirect points. */
+export const startSink = async () => {
+  let received = 0;
+  const server = createServer((req, res) => {
+    received += 1;
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received: () => received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+};
+
 /** Runs the checks `only` selects against the reference server, every request through `tamper`; results by id. */
 export const checksThrough = async (only: string[], tamper: Tamper): Promise<Record<string, CheckResult>> => {
   const server = await startReferenceServer(SCALED);
