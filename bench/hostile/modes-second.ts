@@ -1,10 +1,16 @@
 // The hostile modes of issue 22, beside issue 13's (modes.ts): redirects that would carry credentials elsewhere, the
 // ways a run can end that no handler sees coming, manifests and plans that must print no secret.
+import { generateKeyPairSync } from 'node:crypto';
+import { readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { sealArchive } from '../../src/certify/manifest.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import type { Profile } from '../../src/spec/index.ts';
+import { AT, BODY, FILES } from '../../test/certify/fixture.ts';
 import { profileFile } from '../../test/cli/run.ts';
-import { startForwarding, startSink } from '../../test/support/forward.ts';
+import { NETWORKS, simulate } from '../../test/load/simulate.ts';
+import { startForwarding, startSink, type Tamper } from '../../test/support/forward.ts';
 import type { Mode } from './measure.ts';
 import { load, reference } from './modes.ts';
 
@@ -78,6 +84,93 @@ const variables = (args: string[]): Mode => ({
   },
 });
 
+/** `conformance --only <only>` through a forwarder whose `tamper` (given the run's folder) answers some requests. */
+const through = (only: string, exits: number[], tamper: (runs: string) => Tamper): Mode => ({
+  exits,
+  setup: async (work) => {
+    const server = await startReferenceServer(REFERENCE);
+    const profile = server.profile();
+    const proxy = await startForwarding(new URL(profile.base_url).origin, tamper(join(work, 'reports')));
+    const via = (url: string) => `${proxy.origin}${new URL(url).pathname}`;
+    const { file, env } = profileFile(
+      { ...profile, base_url: via(profile.base_url), auth_url: via(profile.auth_url) },
+      work,
+    );
+    return {
+      args: ['conformance', '--profile', file, '--only', only, '--report-dir', 'reports'],
+      env,
+      secrets: env,
+      issued: () => server.issuedTokens(),
+      close: async () => {
+        await proxy.close();
+        await server.close();
+      },
+    };
+  },
+});
+
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+/** A token answer whose fields nest 5,000 deep: JSON.stringify overflowed quoting one (a harness ERROR, exit 4). */
+const deepToken: Tamper = ({ method, path }) =>
+  method === 'POST' && path === TOKEN_PATH
+    ? {
+        status: 200,
+        body: `{"access_token":${nested(5000)},"token_type":${nested(5000)},"expires_in":${nested(5000)}}`,
+      }
+    : undefined;
+
+/** At the run's first request, its folder (made by then) becomes a file: no report can be written. */
+const folderTakenAway =
+  (runs: string): Tamper =>
+  () => {
+    for (const name of readdirSync(runs).filter((n) => /^\d{4}-/.test(n))) {
+      if (!statSync(join(runs, name)).isDirectory()) continue;
+      renameSync(join(runs, name), join(runs, `${name}-moved`));
+      writeFileSync(join(runs, name), '');
+    }
+    return undefined;
+  };
+
+/** `load merge` of a faithful runner's summary whose first phase claims ten times the requests it offered. */
+const forgedSummary: Mode = {
+  exits: [2],
+  setup: async (work) => {
+    const summary = simulate({ kind: 'aligned', network: NETWORKS.lan }, { scenarios: ['transactions'] });
+    const [first] = summary.phases;
+    // Who wrote it, as a runner records it (core/runners.ts): without it the merge refuses the file before its counts.
+    const runner = {
+      runId: 'run-1',
+      planDigest: 'a'.repeat(64),
+      segment: '0:1',
+      sequence: '',
+      startAt: Date.parse('2026-11-26T12:00:00Z'),
+      setupCompleted: true,
+      harnessVersion: 'bench',
+      k6Version: 'v2.2.0',
+      clock: { host: 'h' },
+    };
+    const forged = {
+      runner,
+      ...summary,
+      phases: [{ ...first!, admitted: first!.offered * 10 }, ...summary.phases.slice(1)],
+    };
+    writeFileSync(join(work, 'runner-1.json'), JSON.stringify(forged));
+    return { args: ['load', 'merge', 'runner-1.json', '--report-dir', 'reports'] };
+  },
+};
+
+/** `verify` of an archive signed with a fresh key whose manifest lists one file twice. */
+const listedTwice: Mode = {
+  exits: [1],
+  setup: async (work) => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    writeFileSync(join(work, 'signing.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+    writeFileSync(join(work, 'input.tgz'), sealArchive(BODY, [...FILES, FILES[0]!], privateKey, AT).archive);
+    return { args: ['verify', 'input.tgz', '--public-key', 'signing.pub.pem'] };
+  },
+};
+
 export const SECOND_ROUND: Record<string, Mode> = {
   'load-token-redirect': redirecting((path) => path === TOKEN_PATH, [3]),
   'load-api-redirect': redirecting((path) => path !== TOKEN_PATH, [1, 5]),
@@ -95,4 +188,8 @@ export const SECOND_ROUND: Record<string, Mode> = {
   },
   'k8s-manifests-var-secrets': variables(['load', '--k8s', 'k8s', '--image', 'k6:test']),
   'dry-run-var-base-url': variables(['conformance', '--dry-run']),
+  'token-fields-5000-deep': through('token', [1], () => deepToken),
+  'report-folder-taken-away': through('AUTH-TOKEN-FORM', [6], folderTakenAway),
+  'load-merge-forged-counts': forgedSummary,
+  'verify-file-listed-twice': listedTwice,
 };
