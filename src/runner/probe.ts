@@ -84,12 +84,16 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   await probe.settled();
   let spend = await probe.burst('spend', limit.count + 1);
   const origin = Math.min(...spend.requests.map((r) => r.sent));
+  // The widest single burst, not the span of them all: it says how far ahead of a moment a burst must go to be
+  // answered by then, and two bursts' span sent the window end so early that a short window had not yet ended.
+  let width = widthOf(spend.requests);
   // Nothing refused yet: more than twice the limit at once, so a missing limit shows as more than any faithful
   // limiter admits in the stretch; once more when the first of them still had connections to open.
   for (const name of ['spend, twice the limit', 'spend, twice the limit on open connections']) {
     if (spend.requests.some((r) => r.status === 429)) break;
     if (admittedInSpan(probe.view(), limit) !== undefined) break;
     const more = await probe.burst(name, mostAdmittedInSpan(limit, 0) + 1);
+    width = Math.max(width, widthOf(more.requests));
     const requests = [...spend.requests, ...more.requests];
     spend = { ...spend, requests, refusedBelowLimit: spend.refusedBelowLimit || more.refusedBelowLimit };
   }
@@ -104,7 +108,6 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
     seconds === undefined ? undefined : firstRefusal.answered + seconds * 1000 + retryToleranceMs(limit);
   const { polls, edge } = await probe.edge(firstRefusal, retryDeadline);
 
-  const width = widthOf(spend.requests);
   // The refusal sent last before the first admitted poll: the window after it holds the edge (any refusal's does
   // for bound U, and this one leaves the most of it after the edge).
   const admittedPoll = polls.filter((r) => isSuccess(r.status)).sort((a, b) => a.sent - b.sent)[0];
