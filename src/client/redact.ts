@@ -46,7 +46,8 @@ const decodeFormValue = (encoded: string): string => {
 };
 
 const hex4 = (char: string) => char.charCodeAt(0).toString(16).padStart(4, '0');
-const lowerPercent = (encoded: string) => encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+const lowerPercent = (encoded: string) =>
+  encoded.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase());
 const HTML_ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',
   '<': '&lt;',
