@@ -4,7 +4,7 @@
 // sits beside the Manifest interface, and the Assert below stops the build the moment the two describe different JSON.
 import { Ajv } from 'ajv';
 import type { FromSchema } from 'json-schema-to-ts';
-import type { Assert, SameShape } from '../../core/same-shape.ts';
+import type { Assert, SameShape } from '../same-shape.ts';
 import { schemaFault } from '../schema-fault.ts';
 import { MANIFEST_FORMAT, type Manifest } from './manifest.ts';
 

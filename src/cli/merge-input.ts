@@ -1,14 +1,14 @@
 // What `harness load merge` takes as a runner's summary: a file or log of bounded size, JSON, one runner's summary
-// (core/summary-schema.ts) and counts k6 could have recorded. Anything else is bad input, exit 2 naming the file and
+// (src/cli/summary-schema.ts) and counts k6 could have recorded. Anything else is bad input, exit 2 naming the file and
 // the field: a forged or corrupt summary is never graded, and never reaches the merge to fail there with a trace.
 import { readFileSync, statSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import type { LoadSummary, SourcedSummary } from '../../core/evidence.ts';
-import { gridTooLarge, impossibleCount, loadSummarySchema } from '../../core/summary-schema.ts';
 import { printable } from '../printable.ts';
 import { readAtMost } from '../read-at-most.ts';
 import { schemaFault } from '../schema-fault.ts';
 import { UsageError } from './errors.ts';
+import { gridTooLarge, impossibleCount, loadSummarySchema } from './summary-schema.ts';
 
 /**
  * The most a summary file or log may hold. A real runner summary is about 54 bytes a slot (pretty-printed JSON,

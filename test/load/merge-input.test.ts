@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../core/evidence.ts';
 import type { RunnerIdentity } from '../../core/runners.ts';
-import { MAX_SLOT_GRID } from '../../core/summary-schema.ts';
 import { UsageError } from '../../src/cli/errors.ts';
 import { runLoadMergeCommand } from '../../src/cli/load-merge.ts';
 import { MAX_SUMMARY_BYTES } from '../../src/cli/merge-input.ts';
+import { MAX_SLOT_GRID } from '../../src/cli/summary-schema.ts';
 import { harness, tmp } from '../cli/run.ts';
 import { NETWORKS, simulate } from './simulate.ts';
 

@@ -4,8 +4,8 @@
 // the Assert at the end stops the build the moment the two describe different JSON. What a schema cannot say (a
 // count against another) is `impossibleCount`, below.
 import type { FromSchema } from 'json-schema-to-ts';
-import type { LoadSummary, PhaseResult } from './evidence.ts';
-import type { Assert, SameShape } from './same-shape.ts';
+import type { LoadSummary, PhaseResult } from '../../core/evidence.ts';
+import type { Assert, SameShape } from '../same-shape.ts';
 
 const count = { type: 'integer', minimum: 0 } as const;
 const counts = { type: 'array', items: count } as const;
