@@ -3,16 +3,15 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { sealArchive } from '../../src/certify/manifest.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { AT, BODY, FILES } from '../../test/certify/fixture.ts';
 import { profileFile } from '../../test/cli/run.ts';
-import { NETWORKS, simulate } from '../../test/load/simulate.ts';
-import { startForwarding, startSink, type Tamper } from '../../test/support/forward.ts';
+import { NETWORKS, SIMULATED_RUNNER, simulate } from '../../test/load/simulate.ts';
+import { routedThrough, startForwarding, startSink, type Tamper } from '../../test/support/forward.ts';
 import type { Mode } from './measure.ts';
-import { load, reference } from './modes.ts';
+import { load, signalledConformance } from './modes.ts';
 
 const REFERENCE = { minuteMs: 2000, limits: { 'transaction-event': { count: 200, per: 'second' } } } as const;
 const TOKEN_PATH = '/oauth2/token';
@@ -28,11 +27,7 @@ const redirecting = (redirects: (path: string) => boolean, exits: number[]): Mod
     const proxy = await startForwarding(new URL(profile.base_url).origin, ({ path }) =>
       redirects(path) ? { status: 307, location: `${sink.origin}${path}` } : undefined,
     );
-    const through = (url: string) => `${proxy.origin}${new URL(url).pathname}`;
-    const { file, env } = profileFile(
-      { ...profile, base_url: through(profile.base_url), auth_url: through(profile.auth_url) },
-      work,
-    );
+    const { file, env } = profileFile({ ...profile, ...routedThrough(profile, proxy.origin) }, work);
     return {
       args: [
         'load',
@@ -91,11 +86,7 @@ const through = (only: string, exits: number[], tamper: (runs: string) => Tamper
     const server = await startReferenceServer(REFERENCE);
     const profile = server.profile();
     const proxy = await startForwarding(new URL(profile.base_url).origin, tamper(join(work, 'reports')));
-    const via = (url: string) => `${proxy.origin}${new URL(url).pathname}`;
-    const { file, env } = profileFile(
-      { ...profile, base_url: via(profile.base_url), auth_url: via(profile.auth_url) },
-      work,
-    );
+    const { file, env } = profileFile({ ...profile, ...routedThrough(profile, proxy.origin) }, work);
     return {
       args: ['conformance', '--profile', file, '--only', only, '--report-dir', 'reports'],
       env,
@@ -138,20 +129,8 @@ const forgedSummary: Mode = {
   setup: async (work) => {
     const summary = simulate({ kind: 'aligned', network: NETWORKS.lan }, { scenarios: ['transactions'] });
     const [first] = summary.phases;
-    // Who wrote it, as a runner records it (core/runners.ts): without it the merge refuses the file before its counts.
-    const runner = {
-      runId: 'run-1',
-      planDigest: 'a'.repeat(64),
-      segment: '0:1',
-      sequence: '',
-      startAt: Date.parse('2026-11-26T12:00:00Z'),
-      setupCompleted: true,
-      harnessVersion: 'bench',
-      k6Version: 'v2.2.0',
-      clock: { host: 'h' },
-    };
     const forged = {
-      runner,
+      runner: SIMULATED_RUNNER,
       ...summary,
       phases: [{ ...first!, admitted: first!.offered * 10 }, ...summary.phases.slice(1)],
     };
@@ -176,16 +155,7 @@ export const SECOND_ROUND: Record<string, Mode> = {
   'load-api-redirect': redirecting((path) => path !== TOKEN_PATH, [1, 5]),
   'sighup-load': load({}, [], { signal: 'SIGHUP' }),
   'sigkill-load': load({}, [], { signal: 'SIGKILL' }),
-  'sighup-conformance': {
-    exits: [129],
-    setup: async (work) => ({
-      ...(await reference([], []).setup(work)),
-      interrupt: async (signal, output) => {
-        while (!/⏳ AUTH-TOKEN-EXPIRY: waiting/.test(output())) await delay(50);
-        signal('SIGHUP');
-      },
-    }),
-  },
+  'sighup-conformance': signalledConformance('SIGHUP', 129),
   'k8s-manifests-var-secrets': variables(['load', '--k8s', 'k8s', '--image', 'k6:test']),
   'dry-run-var-base-url': variables(['conformance', '--dry-run']),
   'token-fields-5000-deep': through('token', [1], () => deepToken),

@@ -94,6 +94,18 @@ const noVerdict = (mode: NoVerdictMode, tokens: 'working' | 'same'): Mode => ({
 /** The exit code of `harness` stopped by each signal: the shell's 128 + signal (SIGKILL: nothing of harness runs). */
 const SIGNALLED = { SIGHUP: 129, SIGTERM: 143, SIGKILL: 137 } as const;
 
+/** `conformance` against a reference server, sent `signal` once the token-expiry check waits. */
+export const signalledConformance = (signal: 'SIGINT' | 'SIGHUP', exit: number): Mode => ({
+  exits: [exit],
+  setup: async (work) => ({
+    ...(await reference([], []).setup(work)),
+    interrupt: async (send, output) => {
+      while (!/⏳ AUTH-TOKEN-EXPIRY: waiting/.test(output())) await delay(50);
+      send(signal);
+    },
+  }),
+});
+
 /** `load --scenario transactions` against test/support/load-target.ts, counting what reached it. */
 export const load = (
   options: LoadTargetOptions,
@@ -212,16 +224,7 @@ export const MODES: Record<string, Mode> = {
     ['--duration', '3s'],
     { limit: 200 },
   ),
-  'sigint-conformance': {
-    exits: [130],
-    setup: async (work) => ({
-      ...(await reference([], []).setup(work)),
-      interrupt: async (signal, output) => {
-        while (!/⏳ AUTH-TOKEN-EXPIRY: waiting/.test(output())) await delay(50);
-        signal('SIGINT');
-      },
-    }),
-  },
+  'sigint-conformance': signalledConformance('SIGINT', 130),
   'sigterm-load': load({}, [], { signal: 'SIGTERM' }),
   'verify-gzip-bomb': verify((tar) =>
     gzipSync(Buffer.concat([tar, Buffer.alloc(MAX_ARCHIVE_BYTES)]), { level: 9 }),

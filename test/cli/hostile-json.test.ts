@@ -9,7 +9,7 @@ import { type RunningReferenceServer, startReferenceServer } from '../../src/ref
 import { conformanceErrors } from '../../src/report/write.ts';
 import type { RunReport } from '../../src/runner/types.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
-import { type Forwarded, startForwarding } from '../support/forward.ts';
+import { type Forwarded, routedThrough, startForwarding } from '../support/forward.ts';
 import { harness, profileFor, SIDE_BY_SIDE, secretsOf, tmp } from './run.ts';
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
@@ -27,11 +27,7 @@ const runAnswering = async (deep: (req: Forwarded) => boolean, body: string) => 
     deep(req) ? { status: 200, body } : undefined,
   );
   try {
-    const through = (url: string) => `${proxy.origin}${new URL(url).pathname}`;
-    const { file, env } = profileFor(server, {
-      base_url: through(profile.base_url),
-      auth_url: through(profile.auth_url),
-    });
+    const { file, env } = profileFor(server, routedThrough(profile, proxy.origin));
     const reportDir = tmp();
     const result = await harness(['conformance', '--profile', file, '--report-dir', reportDir], env);
     const json = readFileSync(join(realpathSync(join(reportDir, 'latest')), 'conformance.json'), 'utf8');

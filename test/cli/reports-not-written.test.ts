@@ -2,7 +2,7 @@
 // read-only or full. The verdicts still reach stdout, no report is left half written (before: a 0-byte
 // conformance.json), `latest` is not moved, and the run exits 6, or 1 when a check FAILed.
 import { execFileSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORTS_NOT_WRITTEN } from '../../src/cli/exit-codes.ts';
@@ -11,22 +11,9 @@ import { type RunningReferenceServer, startReferenceServer } from '../../src/ref
 import { judgedRun } from '../../src/report/load-reports.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
 import { NETWORKS, simulate } from '../load/simulate.ts';
-import { type Forwarded, startForwarding } from '../support/forward.ts';
+import { chmodBinds } from '../support/chmod.ts';
+import { type Forwarded, routedThrough, startForwarding } from '../support/forward.ts';
 import { harness, profileFor, SIDE_BY_SIDE, tmp } from './run.ts';
-
-/** chmod binds no one running as root: the read-only folder test then has nothing to show. */
-const chmodBinds = (() => {
-  const dir = tmp();
-  chmodSync(dir, 0o555);
-  try {
-    accessSync(dir, constants.W_OK);
-    return false;
-  } catch {
-    return true;
-  } finally {
-    chmodSync(dir, 0o755);
-  }
-})();
 
 const mounted: string[] = [];
 /** A tmpfs of `size` at a fresh folder; undefined where this user may not mount one (any user but root). */
@@ -73,11 +60,7 @@ const spoiledRun = async (
     return reset ? { reset: true } : undefined;
   });
   try {
-    const through = (url: string) => `${proxy.origin}${new URL(url).pathname}`;
-    const { file, env } = profileFor(server, {
-      base_url: through(profile.base_url),
-      auth_url: through(profile.auth_url),
-    });
+    const { file, env } = profileFor(server, routedThrough(profile, proxy.origin));
     const result = await harness(
       ['conformance', '--profile', file, '--report-dir', root, '--only', only],
       env,

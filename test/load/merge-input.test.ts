@@ -6,25 +6,12 @@ import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../core/evidence.ts';
-import type { RunnerIdentity } from '../../core/runners.ts';
 import { UsageError } from '../../src/cli/errors.ts';
 import { runLoadMergeCommand } from '../../src/cli/load-merge.ts';
 import { MAX_SUMMARY_BYTES } from '../../src/cli/merge-input.ts';
 import { MAX_SLOT_GRID } from '../../src/cli/summary-schema.ts';
 import { harness, tmp } from '../cli/run.ts';
-import { NETWORKS, simulate } from './simulate.ts';
-
-const RUNNER: RunnerIdentity = {
-  runId: 'run-1',
-  planDigest: 'a'.repeat(64),
-  segment: '0:1',
-  sequence: '',
-  startAt: Date.parse('2026-11-26T12:00:00Z'),
-  setupCompleted: true,
-  harnessVersion: 'test',
-  k6Version: 'v2.2.0',
-  clock: { host: 'h' },
-};
+import { NETWORKS, SIMULATED_RUNNER as RUNNER, simulate } from './simulate.ts';
 
 /** One runner's summary of a faithful server, as a runner alone writes it: its counts PASS every phase. */
 const faithful = (): LoadSummary & Record<string, unknown> => ({

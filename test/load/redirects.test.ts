@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { harness, profileFile, tmp } from '../cli/run.ts';
-import { startForwarding, startSink } from '../support/forward.ts';
+import { routedThrough, startForwarding, startSink } from '../support/forward.ts';
 import { TRANSACTIONS } from './run-load.ts';
 
 const TOKEN_PATH = '/oauth2/token';
@@ -32,12 +32,7 @@ describe('harness load against a target that redirects', () => {
         redirects(path) ? { status: 307, location: `${sink.origin}${path}` } : undefined,
       );
       try {
-        const through = (url: string) => `${proxy.origin}${new URL(url).pathname}`;
-        const { file, env } = profileFile({
-          ...profile,
-          base_url: through(profile.base_url),
-          auth_url: through(profile.auth_url),
-        });
+        const { file, env } = profileFile({ ...profile, ...routedThrough(profile, proxy.origin) });
         const run = await harness(['load', '--profile', file, '--report-dir', tmp(), ...TRANSACTIONS], env);
         expect(sink.received(), run.stdout + run.stderr).toBe(0);
         expect(run.status).not.toBe(0);

@@ -3,6 +3,7 @@
 // Pure and seeded, so verdict tests can cover every limiter kind, network and window phase in milliseconds.
 import type { LoadSummary, PhaseResult } from '../../core/evidence.ts';
 import type { PhasePlan } from '../../core/plan.ts';
+import type { RunnerIdentity } from '../../core/runners.ts';
 import { scheduledMs } from '../../core/schedule.ts';
 import { slotsOf } from '../../load/lib/options.ts';
 import { type PlanOptions, planProbes } from '../../src/k6-driver/plan.ts';
@@ -11,6 +12,19 @@ import { resolveTarget } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { seededRandom } from '../support/random.ts';
 import { PLAN_ONLY_TARGET } from './target.ts';
+
+/** Who wrote a simulated summary, as a runner records it (core/runners.ts): a merge refuses a summary without one. */
+export const SIMULATED_RUNNER: RunnerIdentity = {
+  runId: 'run-1',
+  planDigest: 'a'.repeat(64),
+  segment: '0:1',
+  sequence: '',
+  startAt: Date.parse('2026-11-26T12:00:00Z'),
+  setupCompleted: true,
+  harnessVersion: 'test',
+  k6Version: 'v2.2.0',
+  clock: { host: 'h' },
+};
 
 export interface Network {
   readonly latencyMs: number;

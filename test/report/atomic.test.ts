@@ -1,11 +1,12 @@
 // Reports are written whole or not at all: a disk that fills up part way through a file, or a folder that cannot be
 // written, leaves neither a truncated report nor a temporary file, and says which file failed and why.
-import { accessSync, chmodSync, constants, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReportWriteError, type WriteNew, writeNew, writeWhole } from '../../src/report/atomic.ts';
+import { chmodBinds } from '../support/chmod.ts';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'harness-atomic-'));
 
@@ -22,20 +23,6 @@ const fullAfterHalf =
     await writeFile(path, content.slice(0, content.length / 2));
     throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC' });
   };
-
-/** chmod keeps root from nothing: the read-only folder test needs a user it binds. */
-const chmodBinds = (() => {
-  const dir = folder();
-  chmodSync(dir, 0o555);
-  try {
-    accessSync(dir, constants.W_OK);
-    return false;
-  } catch {
-    return true;
-  } finally {
-    chmodSync(dir, 0o755);
-  }
-})();
 
 describe('writeWhole', () => {
   it('writes every file and leaves no temporary one', async () => {

@@ -9,6 +9,7 @@ import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
+import type { Profile } from '../../src/spec/index.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
 
 export interface Forwarded {
@@ -86,6 +87,12 @@ export const startForwarding = async (upstream: string, tamper: Tamper) => {
   };
 };
 
+/** The profile's two URLs pointed at `origin` (a forwarder), their paths kept. */
+export const routedThrough = (profile: Profile, origin: string): Pick<Profile, 'base_url' | 'auth_url'> => ({
+  base_url: `${origin}${new URL(profile.base_url).pathname}`,
+  auth_url: `${origin}${new URL(profile.auth_url).pathname}`,
+});
+
 /** A server on another loopback port that counts every request reaching it: where a test's redirect points. */
 export const startSink = async () => {
   let received = 0;
@@ -108,12 +115,7 @@ export const checksThrough = async (only: string[], tamper: Tamper): Promise<Rec
   const profile = server.profile();
   const proxy = await startForwarding(new URL(profile.base_url).origin, tamper);
   try {
-    const through = (url: string) => `${proxy.origin}${new URL(url).pathname}`;
-    const target = resolveTarget({
-      ...profile,
-      base_url: through(profile.base_url),
-      auth_url: through(profile.auth_url),
-    });
+    const target = resolveTarget({ ...profile, ...routedThrough(profile, proxy.origin) });
     const selection = selectChecks(allChecks(target), { only, slow: true });
     const report = await runConformance(target, selection, {
       progress: silentProgress,
