@@ -13,6 +13,7 @@ import {
   skip,
   skipByChoice,
   type Target,
+  WINDOW_END_RETRIES,
 } from '../src/runner/checks.ts';
 import type { BucketId } from '../src/spec/index.ts';
 import { probeVariants } from './sharing-rules.ts';
@@ -26,8 +27,8 @@ export const probePlan = (target: Target, bucket: BucketId): ProbePlan => ({
   variants: probeVariants(target, bucket),
 });
 
-/** Edge polls, and polls while a Retry-After is waited out, at most (see probe.ts). */
-const POLLS = 80;
+/** Edge polls (and one after the edge), and polls while a Retry-After is waited out, at most (see probe.ts). */
+const POLLS = 80 + 1;
 const WAIT_POLLS = 12;
 /** A 429 and the request sent once its Retry-After has passed, and a 429 whose wait did not fit before (see probe.ts). */
 const RETRY_TEST = 3;
@@ -37,7 +38,8 @@ const RETRY_TEST = 3;
  * burst (plus two), the window-end burst (plus one) and the variants. The margin covers what runs only when needed:
  * twice the limit twice more when nothing was refused, a repeated fresh burst, more when it drew no 429, the edge and
  * wait polls, two bursts when capacity came back early, a variant's limit's worth, twice over when it went late and
- * is sent again after a repeated fresh burst, the Retry-After test.
+ * is sent again after a repeated fresh burst, the Retry-After test, and for each window-end burst sent again (it came
+ * too late) a limit's worth to find a refusal, the edge and wait polls after it and the burst.
  */
 export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
   const { count } = target.limitOf(bucket);
@@ -53,7 +55,8 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
       share(2 * (2 * count + 1)) +
       share(count + 1) +
       share(POLLS + WAIT_POLLS) +
-      (i === 0 ? count + 2 + 2 * (count + 1) + variants.length * (2 * count + 1) + RETRY_TEST : 0),
+      (i === 0 ? count + 2 + 2 * (count + 1) + variants.length * (2 * count + 1) + RETRY_TEST : 0) +
+      WINDOW_END_RETRIES * (share(count + 1) + share(POLLS + WAIT_POLLS) + (i === 0 ? count + 1 : 0)),
   }));
 };
 

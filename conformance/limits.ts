@@ -142,7 +142,9 @@ const refusesOverLimit = async (ctx: CheckContext, bucket: BucketId): Promise<st
   const refusal = result.firstRefusal;
   if (refusal !== undefined) {
     recordRequests(ctx, [refusal]);
-    return `the requests past the limit got 429 (first: '${refusal.label}', answered ${at(refusal.answered)}), and no stretch admitted more than SPEC.md allows (${describeLimit(result)}); ${windowLength(result, log, at)}`;
+    const enforced = `the requests past the limit got 429 (first: '${refusal.label}', answered ${at(refusal.answered)}), and no stretch admitted more than SPEC.md allows (${describeLimit(result)})`;
+    const length = windowLength(result, log, at);
+    return length.shown ? `${enforced}; ${length.text}` : inconclusive(`${enforced}, but ${length.text}`);
   }
   const admitted = log.filter(isAdmitted).length;
   const others = result.spend.requests.filter((r) => r.status !== undefined && !isSuccess(r.status));

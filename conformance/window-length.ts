@@ -1,36 +1,46 @@
 // SPEC.md §8's table says "N requests / minute" (or second): a window as long as stated. Its length shows only
-// between two window edges, so the probe's window-end burst (src/runner/probe-steps.ts) is what tests it; this says
-// whether that test took place in time to count.
-import { isAdmitted, type ObservedRequest, type ProbeResult } from '../src/runner/checks.ts';
+// between two window edges, so the probe's window-end burst (src/runner/window-length.ts) is what tests it; this
+// says what that test showed. A length it did not show is not verified, and LIMIT-ENFORCED-* does not PASS on it.
+import { lengthShown, type ObservedRequest, type ProbeResult } from '../src/runner/checks.ts';
 
-/**
- * What the probe showed of the window's length. Had every window-end request answered within a window of the last
- * refusal before the edge been admitted, bound (U) would have broken; and a window shorter than the time from the
- * first admitted poll's answer to the window-end burst would have opened another before that burst, so admitted
- * it. Said in LIMIT-ENFORCED's message either way (a burst a loaded runner sent late leaves it untested).
- */
+export interface WindowLength {
+  readonly shown: boolean;
+  readonly text: string;
+}
+
+/** What the probe showed of the window's length, for LIMIT-ENFORCED's message. */
 export const windowLength = (
   result: ProbeResult,
   log: readonly ObservedRequest[],
   at: (t: number) => string,
-): string => {
+): WindowLength => {
   const { windowEndAfter: after, windowEnd } = result;
-  if (after === undefined || windowEnd === undefined)
-    return "the window's length was not verified: no window-end burst (no window edge was seen, or a burst was refused below the limit: see LIMIT-ADMITS)";
-  const by = after.sent + result.limit.windowMs;
-  const burst = new Set(windowEnd.requests);
-  const within = (o: ObservedRequest) => o.sent >= after.answered && o.answered <= by;
-  const admitted = log.filter((o) => isAdmitted(o) && within(o) && !burst.has(o.request));
-  const inTime = windowEnd.requests.filter((r) => r.answered <= by).length;
-  const from = `the last refusal before the edge ('${after.label}', sent ${at(after.sent)})`;
-  const firstAdmitted = admitted.reduce<ObservedRequest | undefined>(
-    (a, o) => (a === undefined || o.answered < a.answered ? o : a),
-    undefined,
-  );
-  if (admitted.length + inTime <= result.limit.count || firstAdmitted === undefined) {
-    return `the window's length was not verified: only ${inTime} of the window-end burst's answers came within a window of ${from}, too few to show a second window`;
+  if (after === undefined || windowEnd === undefined) {
+    return {
+      shown: false,
+      text: "the window's length was not verified: no window-end burst (no window edge was seen, or a burst was refused below the limit: see LIMIT-ADMITS)",
+    };
   }
-  const sent = Math.min(...windowEnd.requests.map((r) => r.sent));
-  const least = Math.round(sent - firstAdmitted.answered);
-  return `the window is at least ${least} ms long (stated: ${result.limit.windowMs} ms): within a window of ${from}, ${admitted.length} admitted and ${inTime} window-end requests answered, and no second window admitted them (a window shorter than from '${firstAdmitted.label}' answered, ${at(firstAdmitted.answered)}, to the window-end burst, ${at(sent)}, would have)`;
+  const shown = lengthShown(result.limit, after, windowEnd.requests, log);
+  const from = `the last refusal before the edge ('${after.label}', sent ${at(after.sent)})`;
+  const tries =
+    result.windowEndTries > 1 ? ` (try ${result.windowEndTries}: each earlier one came too late)` : '';
+  if (!shown.shown && shown.early) {
+    return {
+      shown: false,
+      text: `the window's length was not verified: the window-end burst went before an admit after ${from} was answered${tries}, so it shows no length`,
+    };
+  }
+  if (!shown.shown) {
+    return {
+      shown: false,
+      text: `the window's length was not verified: only ${shown.inTime} of the window-end burst's answers came within a window of ${from}${tries}, too few to show a second window; a narrower burst (closer target, a less loaded runner) would decide`,
+    };
+  }
+  const { admitted, inTime, firstAdmitted, least } = shown;
+  const sent = at(Math.min(...windowEnd.requests.map((r) => r.sent)));
+  return {
+    shown: true,
+    text: `the window is at least ${least} ms long (stated: ${result.limit.windowMs} ms): within a window of ${from}, ${admitted} admitted and ${inTime} window-end requests answered${tries}, and no second window admitted them (a window shorter than from '${firstAdmitted.label}' answered, ${at(firstAdmitted.answered)}, to the window-end burst, ${sent}, would have)`,
+  };
 };

@@ -36,9 +36,11 @@ export {
   retryToleranceMs,
   retryWaitMs,
   type Variant,
+  WINDOW_END_RETRIES,
   widthOf,
 } from './probe-result.ts';
 export { replayFor } from './repro.ts';
 export { type RetryAfterTest, retryAfterForm, retryAfterHonour } from './retry-evidence.ts';
 export type { Target } from './target.ts';
 export type { CheckDefinition, Lane } from './types.ts';
+export { lengthShown } from './window-length.ts';

@@ -63,12 +63,17 @@ export interface ProbeResult {
   readonly windowEnd?: Burst;
   /** The refusal sent last before the edge: the window-end burst is timed to end within a window of it. */
   readonly windowEndAfter?: LoggedRequest;
+  /** How many window-end bursts went: one more each time the last came too late to show the length (0: none). */
+  readonly windowEndTries: number;
   readonly variants: ReadonlyMap<string, VariantResult>;
   /** The first answer other than 429 of each endpoint (routing checks read it). */
   readonly firstByEndpoint: ReadonlyMap<string, Exchange>;
   /** Probe requests answered 401 or 403 even after a token refresh. */
   readonly unauthorised: number;
 }
+
+/** Window-end bursts sent again after one that came too late to show the window's length (on top of the first). */
+export const WINDOW_END_RETRIES = 2;
 
 /** Whole seconds, as SPEC.md §8 rule 2 requires; undefined for anything else. */
 export const retryAfterSeconds = (exchange: Exchange): number | undefined => {

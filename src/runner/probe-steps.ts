@@ -27,7 +27,7 @@ const RETRY_TEST = 'retry test';
 const WAIT_POLL = 'wait poll';
 /** Requests while a Retry-After is waited out: one per sixth of a window, and one per Retry-After they draw. */
 const MAX_WAIT_POLLS = 12;
-const WINDOW_END = 'window end';
+export const WINDOW_END = 'window end';
 const EARLY = 'capacity back early';
 /** Edge polls: a bounded number, spaced finely around Retry-After, coarsely without one. */
 const MAX_POLLS = 80;
@@ -42,6 +42,7 @@ export class BucketProbe {
   unauthorised = 0;
   #sent = 0;
   #retryTests = 0;
+  #extraPolls = 0;
 
   constructor(ctx: CheckContext, plan: ProbePlan) {
     this.#ctx = ctx;
@@ -133,8 +134,12 @@ export class BucketProbe {
 
   /** Requests spaced out from just before `refused`'s Retry-After says capacity returns, until one is admitted or the window has passed. */
   async edge(refused: LoggedRequest, deadline: number | undefined) {
-    const seconds = refused.exchange && retryAfterSeconds(refused.exchange);
+    const given = refused.exchange && retryAfterSeconds(refused.exchange);
     const { windowMs } = this.limit;
+    // Longer than a window (and its rounding up to whole seconds), a Retry-After says nothing of where the edge is
+    // (every faithful limiter has one within a window, so the polls look there as they do without one), and capacity
+    // back before it is no sign of an early reset (LIMIT-RETRY-AFTER-* grades the Retry-After itself).
+    const seconds = given !== undefined && given * 1000 <= windowMs + 1000 ? given : undefined;
     const spacing = seconds === undefined ? windowMs / 20 : Math.min(50, Math.max(10, windowMs / 40));
     const start =
       seconds === undefined
@@ -191,7 +196,9 @@ export class BucketProbe {
     if (seconds === undefined || seconds < 1) return undefined;
     const log = this.#session.log.entries(this.#plan.bucket);
     const earliest = refused.sent + (seconds - 1) * 1000;
-    return log.find((r) => r.label.startsWith(POLL) && isSuccess(r.status) && r.answered < earliest);
+    // Only polls after `refused`: a window-end burst sent again looks for an edge anew, after earlier ones.
+    const after = (r: LoggedRequest) => r.sent > refused.sent && r.answered < earliest;
+    return log.find((r) => r.label.startsWith(POLL) && isSuccess(r.status) && after(r));
   }
 
   /**
@@ -307,6 +314,11 @@ export class BucketProbe {
     await this.until(at, `until Retry-After (${seconds} s) has passed`);
     await this.fire(`${RETRY_TEST} #${++this.#retryTests}`);
     return true;
+  }
+
+  /** One more edge poll, sent now. */
+  async pollNow(): Promise<LoggedRequest[]> {
+    return this.logged(() => this.fire(`${POLL} after the edge #${++this.#extraPolls}`));
   }
 
   async variant(variant: Variant, options: CallOptions): Promise<VariantResult> {

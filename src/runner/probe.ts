@@ -17,7 +17,9 @@
 //      the edge: a window shorter than stated opens another by then. It goes after step 4, or before step 3 where
 //      the edge came so soon after the spend (a token bucket) that steps 3 and 4 would leave it too late;
 //   6. retry test: where no Retry-After was yet seen short, one more 429, waited out when it is short; before step 5
-//      when that wait ends before it, else last.
+//      when that wait ends before it, else after it;
+//   7. window end again: where step 5's answers came too late to show the length, a limit's worth, the edge after
+//      it as in step 2 and another window-end burst, up to twice; a length never shown is not verified.
 // Nothing here needs the bucket quiet to be sound: the bounds count every request logged, so earlier traffic only
 // makes a burst less decisive. The probe judges nothing; checks grade these observations.
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
@@ -27,16 +29,19 @@ import type { CheckContext } from './context.ts';
 import { Outcome, skip, skipByChoice } from './grades.ts';
 import { admittedInSpan, type EdgeFree, isAdmitted, refusedBelowLimit } from './limit-bounds.ts';
 import {
+  type Burst,
   type ProbePlan,
   type ProbeResult,
   retryAfterSeconds,
   retryToleranceMs,
   type Variant,
   type VariantResult,
+  WINDOW_END_RETRIES,
   widthOf,
 } from './probe-result.ts';
-import { BucketProbe } from './probe-steps.ts';
+import { BucketProbe, WINDOW_END } from './probe-steps.ts';
 import { noTokenReason } from './session.ts';
+import { lengthShown } from './window-length.ts';
 
 /**
  * How long before a window has passed since `after` the window-end burst must go: only the answers that bound (U)
@@ -54,6 +59,70 @@ const leadFor = (probe: BucketProbe, after: LoggedRequest, like: readonly Logged
 
 const firstAnswered = (requests: readonly LoggedRequest[], match: (r: LoggedRequest) => boolean) =>
   [...requests].filter(match).sort((a, b) => a.answered - b.answered)[0];
+
+/**
+ * The edge after `refusal` (step 2), and the refusal sent last before the first admitted poll: the window after it
+ * holds the edge (any refusal's does for bound U, and this one leaves the most of it after the edge).
+ */
+const nextEdge = async (probe: BucketProbe, refusal: LoggedRequest) => {
+  const seconds = refusal.exchange && retryAfterSeconds(refusal.exchange);
+  const deadline =
+    seconds === undefined ? undefined : refusal.answered + seconds * 1000 + retryToleranceMs(probe.limit);
+  const { polls, edge } = await probe.edge(refusal, deadline);
+  const admittedPoll = polls.filter((r) => isSuccess(r.status)).sort((a, b) => a.sent - b.sent)[0];
+  const windowEndAfter =
+    edge === undefined || admittedPoll === undefined
+      ? undefined
+      : [refusal, ...polls]
+          .filter((r) => r.status === 429 && r.sent < admittedPoll.sent)
+          .reduce((a, b) => (b.sent > a.sent ? b : a), refusal);
+  // Only an admit sent after that refusal was answered is surely after it for bound (U), and the window-end test
+  // needs one. Polls go a spacing apart and last a round trip each: behind long round trips, often none was.
+  const after = windowEndAfter?.answered ?? Number.POSITIVE_INFINITY;
+  if (!polls.some((r) => isSuccess(r.status) && r.sent >= after)) {
+    return { polls: [...polls, ...(await probe.pollNow())], edge, windowEndAfter };
+  }
+  return { polls, edge, windowEndAfter };
+};
+
+interface WindowEndTry {
+  /** The last refusal before the edge: the burst must be answered within a window of it. */
+  readonly windowEndAfter: LoggedRequest;
+  readonly windowEnd: Burst;
+}
+
+/**
+ * Window-end bursts (step 7) until one shows the window's length: one that came too late (a loaded runner sent it
+ * late, or it was wider than the burst that timed it), or none at all (the fresh burst was refused below the limit,
+ * and the window end never shares the windows of those two attempts), shows nothing of it. Each try is a limit's
+ * worth now, the edge after its first refusal as in step 2, and a window-end burst led by that limit's worth's own
+ * width. Last of all, as each costs up to two windows and its traffic shares the windows the steps before judge.
+ * `counts`: the requests whose admits bound (U) counts (not the sharing variants').
+ */
+const windowEndsShown = async (
+  probe: BucketProbe,
+  first: WindowEndTry | undefined,
+  counts: (r: LoggedRequest) => boolean,
+) => {
+  let last = first;
+  let tries = first === undefined ? 0 : 1;
+  const shown = (done: WindowEndTry) => {
+    const log = probe.view().filter((o) => counts(o.request));
+    return lengthShown(probe.limit, done.windowEndAfter, done.windowEnd.requests, log).shown;
+  };
+  for (let again = 0; again < WINDOW_END_RETRIES && (last === undefined || !shown(last)); again++) {
+    await probe.settled();
+    const spend = await probe.burst(`${WINDOW_END}, spend`, probe.limit.count + 1);
+    const refusal = firstAnswered(spend.requests, (r) => r.status === 429);
+    if (refusal === undefined) break;
+    const { windowEndAfter } = await nextEdge(probe, refusal);
+    if (windowEndAfter === undefined) break;
+    const at = probe.windowEndAt(windowEndAfter, leadFor(probe, windowEndAfter, spend.requests));
+    last = { windowEndAfter, windowEnd: await probe.windowEnd(at) };
+    tries++;
+  }
+  return { ...last, windowEndTries: tries };
+};
 
 /** The sharing variants whose first request was admitted and answered after `stretch` ended. */
 const lateVariants = (variants: ReadonlyMap<string, VariantResult>, stretch: EdgeFree | undefined) =>
@@ -100,23 +169,12 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const firstRefusal = firstAnswered(spend.requests, (r) => r.status === 429);
   const base = { limit, tenant: probe.tenant, origin, spend, firstByEndpoint: probe.firstByEndpoint };
   if (firstRefusal === undefined) {
-    return { ...base, polls: [], fresh: [], variants: new Map(), unauthorised: probe.unauthorised };
+    const none = { polls: [], fresh: [], variants: new Map(), windowEndTries: 0 };
+    return { ...base, ...none, unauthorised: probe.unauthorised };
   }
 
   const seconds = firstRefusal.exchange && retryAfterSeconds(firstRefusal.exchange);
-  const retryDeadline =
-    seconds === undefined ? undefined : firstRefusal.answered + seconds * 1000 + retryToleranceMs(limit);
-  const { polls, edge } = await probe.edge(firstRefusal, retryDeadline);
-
-  // The refusal sent last before the first admitted poll: the window after it holds the edge (any refusal's does
-  // for bound U, and this one leaves the most of it after the edge).
-  const admittedPoll = polls.filter((r) => isSuccess(r.status)).sort((a, b) => a.sent - b.sent)[0];
-  const windowEndAfter =
-    edge === undefined || admittedPoll === undefined
-      ? undefined
-      : [firstRefusal, ...polls]
-          .filter((r) => r.status === 429 && r.sent < admittedPoll.sent)
-          .reduce((a, b) => (b.sent > a.sent ? b : a), firstRefusal);
+  const { polls, edge, windowEndAfter } = await nextEdge(probe, firstRefusal);
   // The window-end burst must be answered within a window of that refusal, and the fresh burst must wait until
   // the bursts before it are a window old. Where the edge came soon after the spend burst (a token bucket, a fixed
   // window that was nearly over), the fresh burst and the variants would end too late, and the window end goes
@@ -168,9 +226,16 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
     if (retried.requests.some((r) => r.status === 429)) await sendVariants((v) => late.has(v.name));
   }
   if (!retryTested) await probe.retryTest();
+  const shared = new Set([...variants.values()].flatMap((v) => v.requests));
+  const first = lastBurst && windowEndAfter ? { windowEndAfter, windowEnd: lastBurst } : undefined;
+  // No edge seen after the spend burst (a tenant kept shut): another try would wait as long for nothing.
+  const ends =
+    windowEndAfter === undefined
+      ? { windowEndTries: 0 }
+      : await windowEndsShown(probe, first, (r) => !shared.has(r));
   return {
     ...base,
-    ...(lastBurst && windowEndAfter ? { windowEnd: lastBurst, windowEndAfter } : {}),
+    ...ends,
     firstRefusal,
     polls,
     ...(edge ? { edge } : {}),

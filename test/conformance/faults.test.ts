@@ -103,11 +103,13 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
     },
   ],
   // Shut four windows after a refusal: the edge polls, refused with nothing admitted in the window before them, and
-  // the fresh burst prove it over-refuses (before, only the Retry-After checks saw it: WARN and INCONCLUSIVE).
+  // the fresh burst prove it over-refuses (before, only the Retry-After checks saw it: WARN and INCONCLUSIVE). No
+  // edge came within a window, so the window's length is not verified.
   'limit-penalty-box': [
     ['rules-schedule'],
     {
       'LIMIT-ADMITS-RULES-SCHEDULE': 'FAIL',
+      'LIMIT-ENFORCED-RULES-SCHEDULE': 'INCONCLUSIVE',
       'LIMIT-RETRY-AFTER-RULES-SCHEDULE': 'WARN',
       'LIMIT-RETRY-HONOURED-RULES-SCHEDULE': 'INCONCLUSIVE',
     },
@@ -124,7 +126,8 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
       'LIMIT-TENANT-ISOLATED': 'SKIP',
     },
   ],
-  // A 404 is no success: the limit of those buckets can be neither shown admitted nor shown back after Retry-After.
+  // A 404 is no success: the limit of those buckets can be neither shown admitted nor shown back after Retry-After,
+  // nor its window's length shown from an admit after the edge.
   'issued-ids-unknown': [
     ['batch-status', 'batch-validation-result', 'rules-status'],
     {
@@ -132,6 +135,7 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
       ...Object.fromEntries(
         ['BATCH-STATUS', 'BATCH-VALIDATION-RESULT', 'RULES-STATUS'].flatMap((bucket) => [
           [`LIMIT-ADMITS-${bucket}`, 'INCONCLUSIVE'],
+          [`LIMIT-ENFORCED-${bucket}`, 'INCONCLUSIVE'],
           [`LIMIT-RETRY-HONOURED-${bucket}`, 'INCONCLUSIVE'],
         ]),
       ),

@@ -38,7 +38,13 @@ describe.skipIf(findToxiproxy() === undefined)('conformance over a real network 
           adjust: (p) => ({ ...p, limits: transactionLimit(TRANSACTION.count) }),
         },
       );
-      expect(deviations(report!)).toEqual({ 'LIMIT-ADMITS-TRANSACTION-EVENT': 'FAIL' });
+      // Starved of CPU by the cells beside it, a window-end burst may come too late each try: the length is then
+      // not verified (INCONCLUSIVE, harness's own shortfall), which is no verdict on this server either way.
+      const unverified = report!.checks
+        .filter((c) => c.grade === 'INCONCLUSIVE' && /window's length was not verified/.test(c.message))
+        .map((c) => c.id);
+      const found = Object.entries(deviations(report!)).filter(([id]) => !unverified.includes(id));
+      expect(Object.fromEntries(found)).toEqual({ 'LIMIT-ADMITS-TRANSACTION-EVENT': 'FAIL' });
     });
 
     it('a transaction limit not enforced FAILs LIMIT-ENFORCED', async () => {
