@@ -106,7 +106,8 @@ const runCertify = async (options: CertifyOptions, staging: string, stop: AbortS
   const loadFiles = reportFiles(load.dir, 'load');
   const files: TarEntry[] = [
     { path: 'SPEC.md', data: readFileSync(SPEC_FILE) },
-    ...reportFiles(conformance.dir, 'conformance'),
+    // Reports that could not be written are none to archive: their folder may be gone or be a file by now.
+    ...reportFiles(conformance.reportsNotWritten ? undefined : conformance.dir, 'conformance'),
     ...loadFiles,
   ];
   const notCertifiable = [

@@ -1,0 +1,96 @@
+// `harness certify` whose conformance reports cannot be written: the verdicts stand, but an archive without the
+// reports behind them must never be taken for a certification, whatever the target did. (Before: with the run folder
+// gone, certify died listing it, exit 4 and no archive.)
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORTS_NOT_WRITTEN } from '../../src/cli/exit-codes.ts';
+import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { untarGz } from '../certify/untar.ts';
+import { routedThrough, startForwarding } from '../support/forward.ts';
+import { type Finished, harness, profileFor, secretsOf, tmp } from './run.ts';
+
+const CERTIFY_MS = 300_000;
+const dir = tmp();
+const key = join(dir, 'key.pem');
+const publicKey = join(dir, 'public.pem');
+execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519', '-out', key]);
+execFileSync('openssl', ['pkey', '-in', key, '-pubout', '-out', publicKey]);
+const archive = join(dir, 'lost-reports.tgz');
+
+/**
+ * certify stages its reports in a fresh folder under os.tmpdir(); the child's TMPDIR points here so the test can find
+ * that folder, as nothing else names it.
+ */
+const certifyTmp = tmp();
+/** The conformance run's folder, `<staging>/conformance/<timestamp>`, once certify has made it. */
+const conformanceRunDir = (): string => {
+  const staging = join(
+    certifyTmp,
+    readdirSync(certifyTmp).find((name) => name.startsWith('harness-certify-'))!,
+  );
+  const root = join(staging, 'conformance');
+  return join(root, readdirSync(root).find((name) => /^\d{4}-/.test(name))!);
+};
+
+let server: RunningReferenceServer;
+let run: Finished;
+let replacedRunDir: string | undefined;
+beforeAll(async () => {
+  server = await startReferenceServer({ minuteMs: 2000, tokenLifetimeSeconds: 5 });
+  const profile = server.profile();
+  // The first request to reach the target is conformance's reachability HEAD, sent once the run folder exists and
+  // before any check: a file put in that folder's place then (as in reports-not-written.test.ts) fails every report
+  // at the end, whoever runs the test, root included.
+  const proxy = await startForwarding(new URL(profile.base_url).origin, () => {
+    if (replacedRunDir !== undefined) return undefined;
+    replacedRunDir = conformanceRunDir();
+    renameSync(replacedRunDir, `${replacedRunDir}-moved`);
+    writeFileSync(replacedRunDir, '');
+    return undefined;
+  });
+  try {
+    const { file, env } = profileFor(server, routedThrough(profile, proxy.origin));
+    run = await harness(
+      ['certify', '--profile', file, '--key', key, '--out', archive],
+      { ...env, TMPDIR: certifyTmp },
+      CERTIFY_MS,
+    );
+  } finally {
+    await proxy.close();
+  }
+}, CERTIFY_MS);
+afterAll(() => server.close());
+
+describe('harness certify when the conformance reports cannot be written', () => {
+  it('exits non-zero and signs an archive marked not certifiable, saying why, with no secret anywhere', async () => {
+    const output = run.stdout + run.stderr;
+    expect(replacedRunDir, 'the run folder was never replaced').toBeDefined();
+    // 6 from conformance; a load phase that FAILed (1) would outrank it, load's no verdict (5) would not.
+    expect([REPORTS_NOT_WRITTEN, 1], output).toContain(run.status);
+    expect(run.stderr).toContain(
+      `harness: reports not written (exit ${REPORTS_NOT_WRITTEN}): cannot create `,
+    );
+    expect(run.stdout).toMatch(/^certifiable: no: .*\bthe conformance reports could not be written\b/m);
+
+    const verified = await harness(['verify', archive, '--public-key', publicKey]);
+    expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+    const entries = await untarGz(readFileSync(archive));
+    const manifest = JSON.parse(entries.find((e) => e.path === 'manifest.json')!.data.toString('utf8'));
+    expect(manifest.certifiable).toBe(false);
+    expect(manifest.notCertifiable).toContain('the conformance reports could not be written');
+    expect(manifest.conformance.exitCode).toBe(REPORTS_NOT_WRITTEN);
+    expect(entries.filter((e) => e.path.startsWith('conformance/'))).toEqual([]);
+
+    const secrets = secretsOf(server);
+    expect(secrets.length).toBeGreaterThan(10);
+    for (const entry of entries) {
+      const text = entry.data.toString('utf8');
+      for (const secret of secrets) expect(text.includes(secret), `${entry.path} holds a secret`).toBe(false);
+    }
+    for (const text of [run.stdout, run.stderr]) {
+      for (const secret of secrets) expect(text.includes(secret)).toBe(false);
+    }
+  });
+});
