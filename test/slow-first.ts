@@ -7,15 +7,18 @@ import { join, relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const LONGEST = [
-  'test/load/limiters.test.ts', // 123
-  'test/load/load.test.ts', // 83
-  'test/network/network.test.ts', // 60
-  'test/load/bounds.test.ts', // 54
-  'test/cli/no-verdict.test.ts', // 48
-  'test/load/token-failure.test.ts', // 36
-  'test/package/pack.test.ts', // 33
-  'test/cli/hostile-inputs.test.ts', // 27
-  'test/conformance/faithful.test.ts', // 25
+  'test/load/limiters.test.ts', // 178
+  'test/network/network.test.ts', // 89
+  'test/cli/certify-lost-reports.test.ts', // 87
+  'test/load/load.test.ts', // 86
+  'test/cli/no-verdict.test.ts', // 65
+  'test/load/bounds.test.ts', // 56
+  'test/cli/signals.test.ts', // 50
+  'test/conformance/faults.test.ts', // 47
+  'test/package/pack.test.ts', // 39
+  'test/load/token-failure.test.ts', // 37
+  'test/conformance/faithful.test.ts', // 37
+  'test/cli/hostile-inputs.test.ts', // 34
 ];
 
 const root = join(import.meta.dirname, '..');
