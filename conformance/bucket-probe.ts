@@ -37,9 +37,11 @@ const RETRY_TEST = 3;
  * A bucket's probe, per endpoint: the spend burst round-robin (a limit plus one); on the first endpoint the fresh
  * burst (plus two), the window-end burst (plus one) and the variants. The margin covers what runs only when needed:
  * twice the limit twice more when nothing was refused, a repeated fresh burst, more when it drew no 429, the edge and
- * wait polls, two bursts when capacity came back early, a variant's limit's worth, twice over when it went late and
+ * wait polls, a limit's worth filling the window after the edge when the window end goes first, two bursts when
+ * capacity came back early, a variant's limit's worth, twice over when it went late and
  * is sent again after a repeated fresh burst, the Retry-After test, and for each window-end burst sent again (it came
- * too late) a limit's worth to find a refusal, the edge and wait polls after it and the burst.
+ * too late) a limit's worth to find a refusal, the edge and wait polls after it, a limit's worth after the edge and
+ * the burst.
  */
 export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
   const { count } = target.limitOf(bucket);
@@ -55,8 +57,9 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
       share(2 * (2 * count + 1)) +
       share(count + 1) +
       share(POLLS + WAIT_POLLS) +
+      share(count + 1) +
       (i === 0 ? count + 2 + 2 * (count + 1) + variants.length * (2 * count + 1) + RETRY_TEST : 0) +
-      WINDOW_END_RETRIES * (share(count + 1) + share(POLLS + WAIT_POLLS) + (i === 0 ? count + 1 : 0)),
+      WINDOW_END_RETRIES * (2 * share(count + 1) + share(POLLS + WAIT_POLLS) + (i === 0 ? count + 1 : 0)),
   }));
 };
 

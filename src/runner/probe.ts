@@ -24,7 +24,7 @@
 // makes a burst less decisive. The probe judges nothing; checks grade these observations.
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
 import { isSuccess, TargetError, TokenError } from '../client/index.ts';
-import type { LoggedRequest } from './bucket-log.ts';
+import { clock, type LoggedRequest } from './bucket-log.ts';
 import type { CheckContext } from './context.ts';
 import { Outcome, skip, skipByChoice } from './grades.ts';
 import { admittedInSpan, type EdgeFree, isAdmitted, refusedBelowLimit } from './limit-bounds.ts';
@@ -61,28 +61,48 @@ const firstAnswered = (requests: readonly LoggedRequest[], match: (r: LoggedRequ
   [...requests].filter(match).sort((a, b) => a.answered - b.answered)[0];
 
 /**
- * The edge after `refusal` (step 2), and the refusal sent last before the first admitted poll: the window after it
- * holds the edge (any refusal's does for bound U, and this one leaves the most of it after the edge).
+ * The edge after `refusal` (step 2), and the refusal the window-end burst is timed from: the one sent last before
+ * the first admitted poll, whose window holds the edge (any refusal's does for bound U, and this one leaves the
+ * most of it after the edge). Only an admit sent after that refusal was answered is surely after it for bound (U),
+ * and the window-end test needs one: polls go a spacing apart and last a round trip each, so behind long round
+ * trips often none was. One more poll is sent then; where the edge's window had no room for it (a limit of one),
+ * the refusal is the last one answered before the first admitted poll went, a round trip earlier.
  */
 const nextEdge = async (probe: BucketProbe, refusal: LoggedRequest) => {
   const seconds = refusal.exchange && retryAfterSeconds(refusal.exchange);
   const deadline =
     seconds === undefined ? undefined : refusal.answered + seconds * 1000 + retryToleranceMs(probe.limit);
-  const { polls, edge } = await probe.edge(refusal, deadline);
+  const found = await probe.edge(refusal, deadline);
+  const { edge } = found;
+  let { polls } = found;
   const admittedPoll = polls.filter((r) => isSuccess(r.status)).sort((a, b) => a.sent - b.sent)[0];
-  const windowEndAfter =
-    edge === undefined || admittedPoll === undefined
-      ? undefined
-      : [refusal, ...polls]
-          .filter((r) => r.status === 429 && r.sent < admittedPoll.sent)
-          .reduce((a, b) => (b.sent > a.sent ? b : a), refusal);
-  // Only an admit sent after that refusal was answered is surely after it for bound (U), and the window-end test
-  // needs one. Polls go a spacing apart and last a round trip each: behind long round trips, often none was.
-  const after = windowEndAfter?.answered ?? Number.POSITIVE_INFINITY;
-  if (!polls.some((r) => isSuccess(r.status) && r.sent >= after)) {
-    return { polls: [...polls, ...(await probe.pollNow())], edge, windowEndAfter };
-  }
+  if (edge === undefined || admittedPoll === undefined) return { polls, edge, windowEndAfter: undefined };
+  const lastRefusal = (before: (r: LoggedRequest) => boolean) =>
+    [refusal, ...polls]
+      .filter((r) => r.status === 429 && before(r))
+      .reduce<LoggedRequest | undefined>((a, b) => (a === undefined || b.sent > a.sent ? b : a), undefined);
+  const surelyAfter = (after: LoggedRequest) =>
+    polls.some((r) => isSuccess(r.status) && r.sent >= after.answered);
+  let windowEndAfter = lastRefusal((r) => r.sent < admittedPoll.sent) ?? refusal;
+  if (!surelyAfter(windowEndAfter)) polls = [...polls, ...(await probe.pollNow())];
+  if (!surelyAfter(windowEndAfter))
+    windowEndAfter = lastRefusal((r) => r.answered <= admittedPoll.sent) ?? windowEndAfter;
   return { polls, edge, windowEndAfter };
+};
+
+/**
+ * The window-end burst where no fresh burst comes before it: the window after the edge is filled at once first, as
+ * the fresh burst fills it in step 3. Its admits count for bound (U), so the window-end burst needs one or two
+ * answers in time rather than a limit's worth (500 behind 200 ms round trips take a third of a second to answer),
+ * and goes that much later. `like`: a burst of the limit plus one, whose answers time the lead.
+ */
+const filledWindowEnd = async (probe: BucketProbe, after: LoggedRequest, like: readonly LoggedRequest[]) => {
+  const firstAnswer = Math.min(...like.map((r) => r.answered)) - Math.min(...like.map((r) => r.sent));
+  // Only where a whole burst and then an answer fit before the window has passed: a token bucket's edge comes
+  // right after the spend, where a fill is mostly refused and only sends the window end too late.
+  const fits = clock() + widthOf(like) + 1.25 * firstAnswer < after.sent + probe.limit.windowMs;
+  if (fits) await probe.burst(`${WINDOW_END}, fill`, probe.limit.count + 1);
+  return probe.windowEnd(probe.windowEndAt(after, leadFor(probe, after, like)));
 };
 
 interface WindowEndTry {
@@ -95,8 +115,7 @@ interface WindowEndTry {
  * Window-end bursts (step 7) until one shows the window's length: one that came too late (a loaded runner sent it
  * late, or it was wider than the burst that timed it), or none at all (the fresh burst was refused below the limit,
  * and the window end never shares the windows of those two attempts), shows nothing of it. Each try is a limit's
- * worth now, the edge after its first refusal as in step 2, and a window-end burst led by that limit's worth's own
- * width. Last of all, as each costs up to two windows and its traffic shares the windows the steps before judge.
+ * worth now, the edge after its first refusal as in step 2, and a filled window end. Last of all, as each costs up to two windows and its traffic shares the windows the steps before judge.
  * `counts`: the requests whose admits bound (U) counts (not the sharing variants').
  */
 const windowEndsShown = async (
@@ -117,8 +136,7 @@ const windowEndsShown = async (
     if (refusal === undefined) break;
     const { windowEndAfter } = await nextEdge(probe, refusal);
     if (windowEndAfter === undefined) break;
-    const at = probe.windowEndAt(windowEndAfter, leadFor(probe, windowEndAfter, spend.requests));
-    last = { windowEndAfter, windowEnd: await probe.windowEnd(at) };
+    last = { windowEndAfter, windowEnd: await filledWindowEnd(probe, windowEndAfter, spend.requests) };
     tries++;
   }
   return { ...last, windowEndTries: tries };
@@ -182,7 +200,9 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const firstAt = windowEndAfter && probe.windowEndAt(windowEndAfter, width);
   const windowEndFirst =
     firstAt !== undefined && firstAt < probe.quietAt(polls) + width * (3 + plan.variants.length);
-  const windowEnd = windowEndFirst ? await probe.windowEnd(firstAt) : undefined;
+  const windowEnd = windowEndFirst
+    ? await filledWindowEnd(probe, windowEndAfter!, spend.requests)
+    : undefined;
   const fresh = [await probe.fresh('fresh', edge, width, polls)];
   // Still nothing refused (a limit set too high): more at once, past what a stretch may admit without an edge.
   const overflow = fresh[0]!.requests.some((r) => r.status === 429)

@@ -164,6 +164,9 @@ const FACTORS: Partial<Record<FaultName, number>> = { 'limit-window-short': 0.5 
  */
 const ALSO_DEVIATES: Partial<Record<FaultName, Readonly<Record<string, string>>>> = {
   'limit-counts-refused': { 'LIMIT-RETRY-HONOURED-RULES-EXECUTE': 'FAIL' },
+  // Shares that add up to the limit break the sharing rule too: where the window-end tries after a refusal spend
+  // across the endpoints, more than the limit is admitted within a window of it.
+  'observability-split': { 'LIMIT-OBSERVABILITY-SHARED': 'FAIL' },
 };
 
 /** Where a grade is not the whole verdict: what the message of a deviating check must say. */
