@@ -115,8 +115,9 @@ interface WindowEndTry {
  * Window-end bursts (step 7) until one shows the window's length: one that came too late (a loaded runner sent it
  * late, or it was wider than the burst that timed it), or none at all (the fresh burst was refused below the limit,
  * and the window end never shares the windows of those two attempts), shows nothing of it. Each try is a limit's
- * worth now, the edge after its first refusal as in step 2, and a filled window end. Last of all, as each costs up to two windows and its traffic shares the windows the steps before judge.
- * `counts`: the requests whose admits bound (U) counts (not the sharing variants').
+ * worth now, the edge after its first refusal as in step 2, and a filled window end. Last of all, as each costs
+ * up to two windows and its traffic shares the windows the steps before judge. `counts`: the requests whose admits
+ * bound (U) counts (not the sharing variants').
  */
 const windowEndsShown = async (
   probe: BucketProbe,
