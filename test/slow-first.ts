@@ -9,7 +9,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const LONGEST = [
   'test/load/limiters.test.ts', // 178
   'test/network/network.test.ts', // 89
-  'test/cli/certify-lost-reports.test.ts', // 87
   'test/load/load.test.ts', // 86
   'test/cli/no-verdict.test.ts', // 65
   'test/load/bounds.test.ts', // 56
