@@ -1,7 +1,6 @@
 // `harness certify` whose conformance reports cannot be written: the verdicts stand, but an archive without the
 // reports behind them must never be taken for a certification, whatever the target did. (Before: with the run folder
 // gone, certify died listing it, exit 4 and no archive.)
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,14 +8,11 @@ import { REPORTS_NOT_WRITTEN } from '../../src/cli/exit-codes.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { untarGz } from '../certify/untar.ts';
 import { routedThrough, startForwarding } from '../support/forward.ts';
-import { type Finished, harness, profileFor, secretsOf, tmp } from './run.ts';
+import { type Finished, harness, profileFor, secretsOf, signingKeys, tmp } from './run.ts';
 
 const CERTIFY_MS = 300_000;
 const dir = tmp();
-const key = join(dir, 'key.pem');
-const publicKey = join(dir, 'public.pem');
-execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519', '-out', key]);
-execFileSync('openssl', ['pkey', '-in', key, '-pubout', '-out', publicKey]);
+const { key, publicKey } = signingKeys(dir);
 const archive = join(dir, 'lost-reports.tgz');
 
 /**

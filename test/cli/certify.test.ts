@@ -8,14 +8,11 @@ import { stringify } from 'yaml';
 import { tarGz } from '../../src/certify/tar.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { untarGz } from '../certify/untar.ts';
-import { type Finished, harness, profileFor, secretsOf, spawnHarness, tmp } from './run.ts';
+import { type Finished, harness, profileFor, secretsOf, signingKeys, spawnHarness, tmp } from './run.ts';
 
 const CERTIFY_MS = 300_000;
 const dir = tmp();
-const key = join(dir, 'key.pem');
-const publicKey = join(dir, 'public.pem');
-execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519', '-out', key]);
-execFileSync('openssl', ['pkey', '-in', key, '-pubout', '-out', publicKey]);
+const { key, publicKey } = signingKeys(dir);
 
 const verify = (archive: string) => harness(['verify', archive, '--public-key', publicKey]);
 const manifestOf = async (archive: string) =>

@@ -1,5 +1,5 @@
 // Runs the real `harness` binary, as a user would.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -87,6 +87,15 @@ export const startHarness = (
   });
 
 export const tmp = () => mkdtempSync(join(tmpdir(), 'harness-cli-'));
+
+/** An Ed25519 key pair in `dir`, as `harness certify --key` and `harness verify --public-key` take them. */
+export const signingKeys = (dir: string) => {
+  const key = join(dir, 'key.pem');
+  const publicKey = join(dir, 'public.pem');
+  execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519', '-out', key]);
+  execFileSync('openssl', ['pkey', '-in', key, '-pubout', '-out', publicKey]);
+  return { key, publicKey };
+};
 
 /** A profile file (in `dir`) whose secrets come from the environment, as a user would keep them. */
 export const profileFile = (profile: Profile, dir = tmp()) => {
