@@ -32,6 +32,14 @@ const EARLY = 'capacity back early';
 /** Edge polls: a bounded number, spaced finely around Retry-After, coarsely without one. */
 const MAX_POLLS = 80;
 
+interface BurstOptions {
+  /** Where a fixed window would have no edge (a fresh burst). */
+  readonly edgeFree?: EdgeFree;
+  /** The endpoint of the i-th request; round-robin over the plan's without it. */
+  readonly endpointOf?: (i: number) => EndpointSpec;
+  readonly onRefused?: (refusal: LoggedRequest) => void;
+}
+
 export class BucketProbe {
   readonly #ctx: CheckContext;
   readonly #plan: ProbePlan;
@@ -83,23 +91,34 @@ export class BucketProbe {
     return this.#session.log.entries(this.#plan.bucket).slice(before);
   }
 
-  /** `count` requests at once (the connections open on the first burst and are reused after). */
-  async burst(
-    name: string,
-    count: number,
-    edgeFree?: EdgeFree,
-    among?: (r: LoggedRequest) => boolean,
-    endpointOf?: (i: number) => EndpointSpec,
-  ) {
-    const requests = await this.logged(() =>
+  /**
+   * `count` requests at once (the connections open on the first burst and are reused after). `onRefused` hears of
+   * the first 429 as soon as it is answered, while the rest are still under way.
+   */
+  async burst(name: string, count: number, options: BurstOptions = {}) {
+    const { edgeFree, endpointOf, onRefused } = options;
+    const label = `${name} #`;
+    let told = false;
+    const refused = (exchange: Exchange | undefined, sent: string) => {
+      if (exchange?.status !== 429 || told || onRefused === undefined) return;
+      told = true;
+      const log = this.#session.log.entries(this.#plan.bucket);
+      // Just answered, so at the log's end (it is in answer order).
+      for (let i = log.length - 1; i >= 0; i--) if (log[i]!.label === sent) return onRefused(log[i]!);
+    };
+    // By label, not only by when they were logged: the window end may go while the burst filling its window is
+    // still being answered (see windowEnd).
+    const logged = await this.logged(() =>
       Promise.all(
         Array.from({ length: Math.min(count, MAX_AT_ONCE) }, (_, i) =>
-          this.fire(`${name} #${i + 1}`, this.#plan.options, endpointOf?.(i)),
+          this.fire(`${label}${i + 1}`, this.#plan.options, endpointOf?.(i)).then((exchange) =>
+            refused(exchange, `${label}${i + 1}`),
+          ),
         ),
       ),
     );
-    const mine = this.view(requests.filter(among ?? (() => true)));
-    const below = refusedBelowLimit(this.view(), this.limit, mine) !== undefined;
+    const requests = logged.filter((r) => r.label.startsWith(label));
+    const below = refusedBelowLimit(this.view(), this.limit, this.view(requests)) !== undefined;
     return { name, requests, ...(edgeFree ? { edgeFree } : {}), refusedBelowLimit: below } satisfies Burst;
   }
 
@@ -265,13 +284,10 @@ export class BucketProbe {
     // they are routed can be told.
     const [first, ...others] = this.#plan.endpoints;
     const unanswered = others.filter((e) => !this.firstByEndpoint.has(e.key));
-    return this.burst(
-      name,
-      mostAdmittedInSpan(this.limit, 0, true) + 1,
-      edgeFree,
-      undefined,
-      (i) => unanswered[i] ?? first!,
-    );
+    return this.burst(name, mostAdmittedInSpan(this.limit, 0, true) + 1, {
+      ...(edgeFree ? { edgeFree } : {}),
+      endpointOf: (i) => unanswered[i] ?? first!,
+    });
   }
 
   /**
@@ -286,12 +302,16 @@ export class BucketProbe {
     return after.sent + windowMs - Math.max(width * 1.25 + 10, windowMs / 10);
   }
 
-  /** A limit's worth plus one at `at`, to the endpoint the fresh burst goes to (see fresh). */
-  async windowEnd(at: number): Promise<Burst> {
-    await this.settled();
+  /**
+   * A limit's worth plus one at `at`, to the endpoint the fresh burst goes to (see fresh). `beside`: it may go while a
+   * burst that filled the window is still being answered; behind long round trips that burst's last answers came
+   * after the window end should have gone, and it needs only one or two answers of its own in time.
+   */
+  async windowEnd(at: number, beside = false): Promise<Burst> {
+    if (!beside) await this.settled();
     await this.until(at, 'for the end of the window after the edge');
     const [first] = this.#plan.endpoints;
-    return this.burst(WINDOW_END, this.limit.count + 1, undefined, undefined, () => first!);
+    return this.burst(WINDOW_END, this.limit.count + 1, { endpointOf: () => first! });
   }
 
   /**

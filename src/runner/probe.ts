@@ -4,9 +4,9 @@
 // where it is tested (probe-steps.ts has each step):
 //   1. spend: once no request of ours to the bucket is under way, a limit's worth plus one at once (and twice the
 //      limit if nothing was refused, to prove a missing limit);
-//   2. edge: from the first 429, while its Retry-After is waited out, a request in each sixth of the window and one
-//      where each 429 says capacity returns; then requests spaced out around that Retry-After until one is admitted:
-//      a fixed window begins there. One admitted before the Retry-After's whole seconds (a limiter that reset
+//   2. edge: from the first 429's answer (the rest of the burst still under way), while its Retry-After is waited
+//      out, a request in each sixth of the window and one where each 429 says capacity returns; then requests spaced
+//      out around that Retry-After until one is admitted: a fixed window begins there. One admitted before the Retry-After's whole seconds (a limiter that reset
 //      early) is followed by two bursts that show two windows within one;
 //   3. fresh: once the spend burst's answers are a window old, and where a fixed window has no edge (from 2.), a
 //      limit's worth plus two at once to one endpoint: every faithful limiter admits the first N; repeated when it was
@@ -101,8 +101,32 @@ const filledWindowEnd = async (probe: BucketProbe, after: LoggedRequest, like: r
   // Only where a whole burst and then an answer fit before the window has passed: a token bucket's edge comes
   // right after the spend, where a fill is mostly refused and only sends the window end too late.
   const fits = clock() + widthOf(like) + 1.25 * firstAnswer < after.sent + probe.limit.windowMs;
-  if (fits) await probe.burst(`${WINDOW_END}, fill`, probe.limit.count + 1);
-  return probe.windowEnd(probe.windowEndAt(after, leadFor(probe, after, like)));
+  if (!fits) return probe.windowEnd(probe.windowEndAt(after, leadFor(probe, after, like)));
+  const fill = probe.burst(`${WINDOW_END}, fill`, probe.limit.count + 1);
+  // Timed as if the fill filled the window (one answer in time then shows the length); where it did not, the
+  // answers came too late to show it, and the window end is sent again.
+  const windowEnd = await probe.windowEnd(probe.windowEndAt(after, firstAnswer), true);
+  await fill;
+  return windowEnd;
+};
+
+/**
+ * A limit's worth plus one at once, and the edge after its first 429 (nextEdge), polled from that 429's answer
+ * rather than the burst's last: behind long round trips a burst's answers take a third of a window, and a token
+ * bucket's edge comes at once. No edge without a 429.
+ */
+const spendThenEdge = async (probe: BucketProbe, name: string) => {
+  let spending: Promise<Burst> | undefined;
+  const refusal = await new Promise<LoggedRequest | undefined>((resolve) => {
+    spending = probe.burst(name, probe.limit.count + 1, { onRefused: resolve });
+    spending.then(
+      () => resolve(undefined),
+      () => resolve(undefined),
+    );
+  });
+  const found = refusal === undefined ? undefined : await nextEdge(probe, refusal);
+  // Awaited last, so a failure (the run's end) is thrown here.
+  return { spend: await spending!, found };
 };
 
 interface WindowEndTry {
@@ -132,10 +156,8 @@ const windowEndsShown = async (
   };
   for (let again = 0; again < WINDOW_END_RETRIES && (last === undefined || !shown(last)); again++) {
     await probe.settled();
-    const spend = await probe.burst(`${WINDOW_END}, spend`, probe.limit.count + 1);
-    const refusal = firstAnswered(spend.requests, (r) => r.status === 429);
-    if (refusal === undefined) break;
-    const { windowEndAfter } = await nextEdge(probe, refusal);
+    const { spend, found } = await spendThenEdge(probe, `${WINDOW_END}, spend`);
+    const windowEndAfter = found?.windowEndAfter;
     if (windowEndAfter === undefined) break;
     last = { windowEndAfter, windowEnd: await filledWindowEnd(probe, windowEndAfter, spend.requests) };
     tries++;
@@ -170,7 +192,8 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   );
   // No wait for quiet: the bounds count whatever came before, and the fresh burst below is the one that must be.
   await probe.settled();
-  let spend = await probe.burst('spend', limit.count + 1);
+  const opening = await spendThenEdge(probe, 'spend');
+  let { spend } = opening;
   const origin = Math.min(...spend.requests.map((r) => r.sent));
   // The widest single burst, not the span of them all: it says how far ahead of a moment a burst must go to be
   // answered by then, and two bursts' span sent the window end so early that a short window had not yet ended.
@@ -193,7 +216,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   }
 
   const seconds = firstRefusal.exchange && retryAfterSeconds(firstRefusal.exchange);
-  const { polls, edge, windowEndAfter } = await nextEdge(probe, firstRefusal);
+  const { polls, edge, windowEndAfter } = opening.found ?? (await nextEdge(probe, firstRefusal));
   // The window-end burst must be answered within a window of that refusal, and the fresh burst must wait until
   // the bursts before it are a window old. Where the edge came soon after the spend burst (a token bucket, a fixed
   // window that was nearly over), the fresh burst and the variants would end too late, and the window end goes
