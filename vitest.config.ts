@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { SlowFirst } from './test/slow-first.ts';
 
@@ -28,6 +30,10 @@ const LONG_ALONE = [
   // the probes of the files next to it (INCONCLUSIVE where they assert a verdict) in two fresh-clone runs.
   'test/cli/certify-lost-reports.test.ts',
 ];
+
+// A renamed long file would silently leave both suites.
+const gone = [...LONG, ...LONG_ALONE].filter((file) => !existsSync(join(import.meta.dirname, file)));
+if (gone.length > 0) throw new Error(`vitest.config.ts names test files that are gone: ${gone.join(', ')}`);
 
 export default defineConfig({
   test: {
