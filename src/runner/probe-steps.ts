@@ -106,8 +106,8 @@ export class BucketProbe {
       // Just answered, so at the log's end (it is in answer order).
       for (let i = log.length - 1; i >= 0; i--) if (log[i]!.label === sent) return onRefused(log[i]!);
     };
-    // By label, not only by when they were logged: the window end may go while the burst filling its window is
-    // still being answered (see windowEnd).
+    // By label, not only by when they were logged: edge polls may be answered while the burst still is (see
+    // spendThenEdge in probe.ts).
     const logged = await this.logged(() =>
       Promise.all(
         Array.from({ length: Math.min(count, MAX_AT_ONCE) }, (_, i) =>
@@ -302,13 +302,9 @@ export class BucketProbe {
     return after.sent + windowMs - Math.max(width * 1.25 + 10, windowMs / 10);
   }
 
-  /**
-   * A limit's worth plus one at `at`, to the endpoint the fresh burst goes to (see fresh). `beside`: it may go while a
-   * burst that filled the window is still being answered; behind long round trips that burst's last answers came
-   * after the window end should have gone, and it needs only one or two answers of its own in time.
-   */
-  async windowEnd(at: number, beside = false): Promise<Burst> {
-    if (!beside) await this.settled();
+  /** A limit's worth plus one at `at`, to the endpoint the fresh burst goes to (see fresh). */
+  async windowEnd(at: number): Promise<Burst> {
+    await this.settled();
     await this.until(at, 'for the end of the window after the edge');
     const [first] = this.#plan.endpoints;
     return this.burst(WINDOW_END, this.limit.count + 1, { endpointOf: () => first! });

@@ -4,9 +4,9 @@
 // where it is tested (probe-steps.ts has each step):
 //   1. spend: once no request of ours to the bucket is under way, a limit's worth plus one at once (and twice the
 //      limit if nothing was refused, to prove a missing limit);
-//   2. edge: from the first 429's answer (the rest of the burst still under way), while its Retry-After is waited
-//      out, a request in each sixth of the window and one where each 429 says capacity returns; then requests spaced
-//      out around that Retry-After until one is admitted: a fixed window begins there. One admitted before the Retry-After's whole seconds (a limiter that reset
+//   2. edge: from the first 429, while its Retry-After is waited out, a request in each sixth of the window and one
+//      where each 429 says capacity returns; then requests spaced out around that Retry-After until one is admitted:
+//      a fixed window begins there. One admitted before the Retry-After's whole seconds (a limiter that reset
 //      early) is followed by two bursts that show two windows within one;
 //   3. fresh: once the spend burst's answers are a window old, and where a fixed window has no edge (from 2.), a
 //      limit's worth plus two at once to one endpoint: every faithful limiter admits the first N; repeated when it was
@@ -19,7 +19,8 @@
 //   6. retry test: where no Retry-After was yet seen short, one more 429, waited out when it is short; before step 5
 //      when that wait ends before it, else after it;
 //   7. window end again: where step 5's answers came too late to show the length, a limit's worth, the edge after
-//      it as in step 2 and another window-end burst, up to twice; a length never shown is not verified.
+//      it as in step 2 (polled from its first 429's answer, the rest still under way) and another window-end burst,
+//      up to twice; a length never shown is not verified.
 // Nothing here needs the bucket quiet to be sound: the bounds count every request logged, so earlier traffic only
 // makes a burst less decisive. The probe judges nothing; checks grade these observations.
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
@@ -101,13 +102,8 @@ const filledWindowEnd = async (probe: BucketProbe, after: LoggedRequest, like: r
   // Only where a whole burst and then an answer fit before the window has passed: a token bucket's edge comes
   // right after the spend, where a fill is mostly refused and only sends the window end too late.
   const fits = clock() + widthOf(like) + 1.25 * firstAnswer < after.sent + probe.limit.windowMs;
-  if (!fits) return probe.windowEnd(probe.windowEndAt(after, leadFor(probe, after, like)));
-  const fill = probe.burst(`${WINDOW_END}, fill`, probe.limit.count + 1);
-  // Timed as if the fill filled the window (one answer in time then shows the length); where it did not, the
-  // answers came too late to show it, and the window end is sent again.
-  const windowEnd = await probe.windowEnd(probe.windowEndAt(after, firstAnswer), true);
-  await fill;
-  return windowEnd;
+  if (fits) await probe.burst(`${WINDOW_END}, fill`, probe.limit.count + 1);
+  return probe.windowEnd(probe.windowEndAt(after, leadFor(probe, after, like)));
 };
 
 /**
@@ -192,8 +188,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   );
   // No wait for quiet: the bounds count whatever came before, and the fresh burst below is the one that must be.
   await probe.settled();
-  const opening = await spendThenEdge(probe, 'spend');
-  let { spend } = opening;
+  let spend = await probe.burst('spend', limit.count + 1);
   const origin = Math.min(...spend.requests.map((r) => r.sent));
   // The widest single burst, not the span of them all: it says how far ahead of a moment a burst must go to be
   // answered by then, and two bursts' span sent the window end so early that a short window had not yet ended.
@@ -216,7 +211,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   }
 
   const seconds = firstRefusal.exchange && retryAfterSeconds(firstRefusal.exchange);
-  const { polls, edge, windowEndAfter } = opening.found ?? (await nextEdge(probe, firstRefusal));
+  const { polls, edge, windowEndAfter } = await nextEdge(probe, firstRefusal);
   // The window-end burst must be answered within a window of that refusal, and the fresh burst must wait until
   // the bursts before it are a window old. Where the edge came soon after the spend burst (a token bucket, a fixed
   // window that was nearly over), the fresh burst and the variants would end too late, and the window end goes
