@@ -103,10 +103,10 @@ const runCertify = async (options: CertifyOptions, staging: string, stop: AbortS
     stop,
   );
   const finishedAt = new Date();
-  const loadFiles = reportFiles(load.dir, 'load');
+  // Reports that could not be written are none to archive: their folder may be gone or be a file by now.
+  const loadFiles = reportFiles(load.reportsNotWritten ? undefined : load.dir, 'load');
   const files: TarEntry[] = [
     { path: 'SPEC.md', data: readFileSync(SPEC_FILE) },
-    // Reports that could not be written are none to archive: their folder may be gone or be a file by now.
     ...reportFiles(conformance.reportsNotWritten ? undefined : conformance.dir, 'conformance'),
     ...loadFiles,
   ];
@@ -114,6 +114,7 @@ const runCertify = async (options: CertifyOptions, staging: string, stop: AbortS
     ...(profile === undefined ? ['ran against the embedded reference server, not a target'] : []),
     ...report.notCertifiable,
     ...(conformance.reportsNotWritten ? ['the conformance reports could not be written'] : []),
+    ...(load.reportsNotWritten ? ['the load reports could not be written'] : []),
     ...(load.exitCode === NO_VERDICT ? [`load reached no verdict on a phase (exit ${NO_VERDICT})`] : []),
     ...(load.exitCode > 1 && load.exitCode !== NO_VERDICT
       ? [`load did not complete (exit ${load.exitCode})`]

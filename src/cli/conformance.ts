@@ -21,7 +21,7 @@ import { listChecks } from './list-checks.ts';
 import { httpOptionsOf, originsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { replayArgumentsOf } from './replay-arguments.ts';
-import { saveReports } from './report-dir.ts';
+import { lostReports, saveReports } from './report-dir.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
@@ -179,7 +179,7 @@ export const runConformanceCommand = async (
       saved.exitCode,
     ]);
     if (exitCode === NO_VERDICT) console.error(noVerdictLine('checks', unverified));
-    return { exitCode, report, dir, ...(saved.exitCode === PASSED ? {} : { reportsNotWritten: true }) };
+    return { exitCode, report, dir, ...lostReports(saved) };
   });
 };
 

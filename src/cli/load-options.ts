@@ -28,4 +28,6 @@ export interface LoadCommandResult {
   /** The run's report directory and files; none when nothing ran (`--list`). */
   readonly dir?: string;
   readonly files: readonly string[];
+  /** The reports could not all be written (exit 6): certify archives none of them. */
+  readonly reportsNotWritten?: true;
 }

@@ -29,7 +29,7 @@ import type { LoadCommandResult, LoadOptions } from './load-options.ts';
 import { startProgress } from './load-progress.ts';
 import { httpOptionsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
-import { saveReports } from './report-dir.ts';
+import { lostReports, saveReports } from './report-dir.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
@@ -57,7 +57,7 @@ const reportUnjudged = async (
   const saved = await saveReports(() => writeLoadReports(dir, run));
   if (saved.files.length > 0) console.log(`reports: ${saved.files.join(', ')}`);
   console.log(phaseCounts(run.phases));
-  return { exitCode: exitCodeOf([exitCode, saved.exitCode]), dir, files: saved.files };
+  return { exitCode: exitCodeOf([exitCode, saved.exitCode]), dir, files: saved.files, ...lostReports(saved) };
 };
 
 /** Exit 3: the JUnit report CI publishes says why no phase ran, where the job would otherwise find no file. */
@@ -67,10 +67,10 @@ const reportUnreachable = async (
   what: typeof UNREACHABLE | typeof UNUSABLE,
   reason: string,
 ): Promise<LoadCommandResult> => {
-  const { exitCode, files } = await reportNoRun(dir, what, 'phase', reason, {
+  const noRun = await reportNoRun(dir, what, 'phase', reason, {
     [junitFile(label)]: unreachableJUnit(`harness load ${label}`, reason, what),
   });
-  return { exitCode, dir, files };
+  return { ...noRun, dir };
 };
 
 /** What every load report says of the run beside its phases (JUnit properties), `harness load merge`'s included. */
@@ -233,7 +233,7 @@ export const finishLoad = async (
     );
     for (const line of inconclusiveAdvice(undecided.map((p) => p.message))) say(line);
   }
-  return { exitCode, dir, files };
+  return { exitCode, dir, files, ...lostReports(saved) };
 };
 
 export const load = async (options: LoadOptions): Promise<void> => {

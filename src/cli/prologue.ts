@@ -9,7 +9,7 @@ import { resolveTarget, type Target } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
 import { exitCodeOf, TARGET_UNREACHABLE } from './exit-codes.ts';
 import { type NetworkFlags, networkFor, unreachableOrigins, withNetworkFlags } from './network.ts';
-import { reportDirFor, saveReports } from './report-dir.ts';
+import { lostReports, reportDirFor, saveReports } from './report-dir.ts';
 
 export interface Prepared {
   /** The profile with the network flags applied. */
@@ -80,11 +80,15 @@ export const reportNoRun = async (
   noun: 'check' | 'phase',
   reason: string,
   files: Readonly<Record<string, string>>,
-): Promise<{ readonly files: readonly string[]; readonly exitCode: number }> => {
+): Promise<{
+  readonly files: readonly string[];
+  readonly exitCode: number;
+  readonly reportsNotWritten?: true;
+}> => {
   console.error(`harness: ${reason}`);
   const saved = await saveReports(() => writeUnreachableReports(dir, files));
   if (saved.files.length > 0) console.log(`reports: ${saved.files.join(', ')}`);
   const exitCode = exitCodeOf([TARGET_UNREACHABLE, saved.exitCode]);
   console.log(`summary: ${what}: no ${noun} run (exit ${exitCode})`);
-  return { files: saved.files, exitCode };
+  return { files: saved.files, exitCode, ...lostReports(saved) };
 };

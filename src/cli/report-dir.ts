@@ -22,6 +22,10 @@ export interface Saved {
   readonly exitCode: typeof PASSED | typeof REPORTS_NOT_WRITTEN;
 }
 
+/** For a command's result: whether its reports were lost (certify then archives none of them, and says why). */
+export const lostReports = (saved: Pick<Saved, 'exitCode'>): { readonly reportsNotWritten?: true } =>
+  saved.exitCode === PASSED ? {} : { reportsNotWritten: true };
+
 /**
  * Writes the reports, saying on stderr why `latest` stays or why they could not be written. The caller prints its
  * summary either way: when the reports are lost, stdout is the run's only record.

@@ -1,7 +1,7 @@
-// `harness certify` whose conformance reports cannot be written: the verdicts stand, but an archive without the
-// reports behind them must never be taken for a certification, whatever the target did. (Before: with the run folder
-// gone, certify died listing it, exit 4 and no archive.)
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// `harness certify` whose conformance and load reports cannot be written: the verdicts stand, but an archive without
+// the reports behind them must never be taken for a certification, whatever the target did. (Before: with the run
+// folder gone, certify died listing it, exit 4 and no archive; lost load reports went unmentioned.)
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORTS_NOT_WRITTEN } from '../../src/cli/exit-codes.ts';
@@ -20,30 +20,40 @@ const archive = join(dir, 'lost-reports.tgz');
  * that folder, as nothing else names it.
  */
 const certifyTmp = tmp();
-/** The conformance run's folder, `<staging>/conformance/<timestamp>`, once certify has made it. */
-const conformanceRunDir = (): string => {
+/** A command's run folder, `<staging>/<command>/<timestamp>`, once certify has made it. */
+const runDir = (command: 'conformance' | 'load'): string | undefined => {
   const staging = join(
     certifyTmp,
     readdirSync(certifyTmp).find((name) => name.startsWith('harness-certify-'))!,
   );
-  const root = join(staging, 'conformance');
-  return join(root, readdirSync(root).find((name) => /^\d{4}-/.test(name))!);
+  const root = join(staging, command);
+  const run = existsSync(root) ? readdirSync(root).find((name) => /^\d{4}-/.test(name)) : undefined;
+  return run === undefined ? undefined : join(root, run);
 };
 
 let server: RunningReferenceServer;
 let run: Finished;
 let replacedRunDir: string | undefined;
+let blockedLoadReport: string | undefined;
 beforeAll(async () => {
   server = await startReferenceServer({ minuteMs: 2000, tokenLifetimeSeconds: 5 });
   const profile = server.profile();
   // The first request to reach the target is conformance's reachability HEAD, sent once the run folder exists and
   // before any check: a file put in that folder's place then (as in reports-not-written.test.ts) fails every report
   // at the end, whoever runs the test, root included.
+  // Load's folder stays (k6 writes its summaries there); once k6 has begun, a folder in the place of its summary
+  // report fails that report's rename at the end, root or not.
   const proxy = await startForwarding(new URL(profile.base_url).origin, () => {
-    if (replacedRunDir !== undefined) return undefined;
-    replacedRunDir = conformanceRunDir();
-    renameSync(replacedRunDir, `${replacedRunDir}-moved`);
-    writeFileSync(replacedRunDir, '');
+    if (replacedRunDir === undefined) {
+      replacedRunDir = runDir('conformance')!;
+      renameSync(replacedRunDir, `${replacedRunDir}-moved`);
+      writeFileSync(replacedRunDir, '');
+    }
+    const loadRun = blockedLoadReport === undefined ? runDir('load') : undefined;
+    if (loadRun !== undefined && existsSync(join(loadRun, 'runners'))) {
+      blockedLoadReport = join(loadRun, 'load-all-summary.json');
+      mkdirSync(join(blockedLoadReport, 'in-the-way'), { recursive: true });
+    }
     return undefined;
   });
   try {
@@ -59,16 +69,18 @@ beforeAll(async () => {
 }, CERTIFY_MS);
 afterAll(() => server.close());
 
-describe('harness certify when the conformance reports cannot be written', () => {
+describe('harness certify when the conformance and load reports cannot be written', () => {
   it('exits non-zero and signs an archive marked not certifiable, saying why, with no secret anywhere', async () => {
     const output = run.stdout + run.stderr;
     expect(replacedRunDir, 'the run folder was never replaced').toBeDefined();
+    expect(blockedLoadReport, 'the load report was never blocked').toBeDefined();
     // 6 from conformance; a load phase that FAILed (1) would outrank it, load's no verdict (5) would not.
     expect([REPORTS_NOT_WRITTEN, 1], output).toContain(run.status);
     expect(run.stderr).toContain(
       `harness: reports not written (exit ${REPORTS_NOT_WRITTEN}): cannot create `,
     );
     expect(run.stdout).toMatch(/^certifiable: no: .*\bthe conformance reports could not be written\b/m);
+    expect(run.stdout).toMatch(/^certifiable: no: .*\bthe load reports could not be written\b/m);
 
     const verified = await harness(['verify', archive, '--public-key', publicKey]);
     expect(verified.status, verified.stdout + verified.stderr).toBe(0);
@@ -77,7 +89,8 @@ describe('harness certify when the conformance reports cannot be written', () =>
     expect(manifest.certifiable).toBe(false);
     expect(manifest.notCertifiable).toContain('the conformance reports could not be written');
     expect(manifest.conformance.exitCode).toBe(REPORTS_NOT_WRITTEN);
-    expect(entries.filter((e) => e.path.startsWith('conformance/'))).toEqual([]);
+    expect(manifest.notCertifiable).toContain('the load reports could not be written');
+    expect(entries.filter((e) => /^(conformance|load)\//.test(e.path))).toEqual([]);
 
     const secrets = secretsOf(server);
     expect(secrets.length).toBeGreaterThan(10);
