@@ -187,7 +187,8 @@ describe('finishLoad, when the load reports cannot be written', () => {
     vi.spyOn(console, 'error').mockImplementation((line: string) => void err.push(line));
     try {
       const failed = await finishLoad(dir, run, { files: [], exitCodes: [] }, () => {});
-      expect(failed).toEqual({ exitCode: 1, dir, files: [] });
+      // Says the reports were lost, so certify archives none of them and names why.
+      expect(failed).toEqual({ exitCode: 1, dir, files: [], reportsNotWritten: true });
       expect(out).toHaveLength(run.phases.length + 1);
       expect(out.at(-1)).toMatch(/^summary: 3 phases: \d FAIL/);
       expect(err).toEqual([
