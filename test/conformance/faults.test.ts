@@ -180,6 +180,24 @@ const deviationsOf = (report: RunReport, fault: FaultName): Record<string, strin
   return Object.fromEntries(Object.entries(deviations(report)).filter(([id, grade]) => also[id] !== grade));
 };
 
+/**
+ * The fault's run, once more where the checks it should FAIL were INCONCLUSIVE and nothing else deviated: a sharing
+ * check on a starved runner sends its variants late, and only the weak stretch bound is left (no verdict, never a
+ * false one; issue 21 names it). Two fresh-clone runs of 2026-11-26 and 2026-11-27 had it once each.
+ */
+const decided = async (fault: FaultName, only: readonly string[], deviate: Record<string, string>) => {
+  const run = async () => (await runAgainst(withFault(fault), { only }))[0]!;
+  const first = await run();
+  const got = Object.entries(deviationsOf(first, fault));
+  const undecided =
+    got.length === Object.keys(deviate).length &&
+    got.every(
+      ([id, grade]) => deviate[id] === grade || (deviate[id] === 'FAIL' && grade === 'INCONCLUSIVE'),
+    ) &&
+    got.some(([id, grade]) => deviate[id] !== grade);
+  return undecided ? run() : first;
+};
+
 /** The server options that inject `fault`, with its factor if FACTORS gives one. */
 const withFault = (fault: FaultName) => ({
   fault,
@@ -258,8 +276,8 @@ describe.concurrent('conformance suite against each fault', () => {
     '%s: exactly the checks for the broken rule deviate',
     async (fault, expected) => {
       const [only, deviate] = expected!;
-      const [report] = await runAgainst(withFault(fault as FaultName), { only });
-      expect(deviationsOf(report!, fault as FaultName)).toEqual(deviate);
+      const report = await decided(fault as FaultName, only, deviate);
+      expect(deviationsOf(report, fault as FaultName)).toEqual(deviate);
       for (const [id, pattern] of Object.entries(NAMED[fault as FaultName] ?? {}))
         expect(report!.checks.find((c) => c.id === id)?.message).toMatch(pattern);
     },
