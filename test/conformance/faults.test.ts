@@ -279,7 +279,7 @@ describe.concurrent('conformance suite against each fault', () => {
       const report = await decided(fault as FaultName, only, deviate);
       expect(deviationsOf(report, fault as FaultName)).toEqual(deviate);
       for (const [id, pattern] of Object.entries(NAMED[fault as FaultName] ?? {}))
-        expect(report!.checks.find((c) => c.id === id)?.message).toMatch(pattern);
+        expect(report.checks.find((c) => c.id === id)?.message).toMatch(pattern);
     },
   );
 

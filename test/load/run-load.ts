@@ -46,6 +46,12 @@ export const against = async (server: ReferenceServerOptions, args: string[]) =>
 
 export const TRANSACTIONS = ['--scenario', 'transactions', '--duration', '4s'];
 const NO_FAIL = /^summary: \d+ phases: (?!.*FAIL)/m;
+/** How a phase INCONCLUSIVE for harness's own shortfall (k6 starved) begins its message. */
+const STARVED = /harness could not offer/;
+
+type Run = { status: number | null; stdout: string; stderr: string };
+
+const inconclusiveLines = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith('INCONCLUSIVE'));
 
 /**
  * A faithful server is never FAILed: the run passes (0), or, where k6 was starved on this shared machine, gives no
@@ -54,12 +60,8 @@ const NO_FAIL = /^summary: \d+ phases: (?!.*FAIL)/m;
 export const expectNoFail = (run: Run) => {
   expect([0, 5], run.stdout + run.stderr).toContain(run.status);
   expect(run.stdout).toMatch(NO_FAIL);
-  for (const line of run.stdout.split('\n').filter((l) => l.startsWith('INCONCLUSIVE'))) {
-    expect(line).toMatch(/harness could not offer/);
-  }
+  for (const line of inconclusiveLines(run.stdout)) expect(line).toMatch(STARVED);
 };
-
-type Run = { status: number | null; stdout: string; stderr: string };
 
 /**
  * Runs once more when the first run gave no verdict because k6 was starved on this shared machine (every
@@ -67,12 +69,7 @@ type Run = { status: number | null; stdout: string; stderr: string };
  */
 export const measured = async <R extends Run>(run: () => Promise<R>): Promise<R> => {
   const first = await run();
-  const starved =
-    first.status === 5 &&
-    first.stdout
-      .split('\n')
-      .filter((l) => l.startsWith('INCONCLUSIVE'))
-      .every((l) => /harness could not offer/.test(l));
+  const starved = first.status === 5 && inconclusiveLines(first.stdout).every((l) => STARVED.test(l));
   return starved ? run() : first;
 };
 
