@@ -1,16 +1,16 @@
-// The steps of a bucket's probe (probe.ts runs them in order): the requests each sends and when, and what each
-// hands back. Every request goes through fire(), so the bucket's log holds all of them.
+// The steps of a bucket's probe (probe.ts runs them in order; the edge, step 2, is in probe-edge.ts): the requests
+// each sends and when, and what each hands back. Every request goes through fire(), so the bucket's log holds all
+// of them.
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
 import { type Exchange, isSuccess, TargetError } from '../client/index.ts';
 import type { EndpointSpec } from '../spec/index.ts';
 import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';
 import type { CheckContext } from './context.ts';
-import { type Edge, type EdgeFree, edgeAfter, edgeFreeFrom, refusedBelowLimit } from './limit-bounds.ts';
+import { type Edge, type EdgeFree, edgeFreeFrom, refusedBelowLimit } from './limit-bounds.ts';
 import {
   type Burst,
   type ProbePlan,
   retryAfterSeconds,
-  retryAfterShown,
   retryToleranceMs,
   type Variant,
   type VariantResult,
@@ -22,15 +22,8 @@ import type { BucketLimit } from './target.ts';
 
 /** Beyond this, requests queue in the client and a burst stops being one. */
 const MAX_AT_ONCE = 1024;
-const POLL = 'edge poll';
 const RETRY_TEST = 'retry test';
-const WAIT_POLL = 'wait poll';
-/** Requests while a Retry-After is waited out: one per sixth of a window, and one per Retry-After they draw. */
-const MAX_WAIT_POLLS = 12;
 export const WINDOW_END = 'window end';
-const EARLY = 'capacity back early';
-/** Edge polls: a bounded number, spaced finely around Retry-After, coarsely without one. */
-const MAX_POLLS = 80;
 
 interface BurstOptions {
   /** Where a fixed window would have no edge (a fresh burst). */
@@ -50,7 +43,6 @@ export class BucketProbe {
   unauthorised = 0;
   #sent = 0;
   #retryTests = 0;
-  #extraPolls = 0;
 
   constructor(ctx: CheckContext, plan: ProbePlan) {
     this.#ctx = ctx;
@@ -61,6 +53,16 @@ export class BucketProbe {
 
   get #session(): Session {
     return this.#ctx.session;
+  }
+
+  /** Aborted when the run ends: every wait of the probe stops then. */
+  get ended(): AbortSignal {
+    return this.#session.ended;
+  }
+
+  /** Every request of ours to the bucket, in the order answered. */
+  entries(): readonly LoggedRequest[] {
+    return this.#session.log.entries(this.#plan.bucket);
   }
 
   /** The bucket as the tenant's limiter sees it. */
@@ -151,118 +153,6 @@ export class BucketProbe {
     if (ms > 0) await this.#ctx.wait(ms, why);
   }
 
-  /** Requests spaced out from just before `refused`'s Retry-After says capacity returns, until one is admitted or the window has passed. */
-  async edge(refused: LoggedRequest, deadline: number | undefined) {
-    const given = refused.exchange && retryAfterSeconds(refused.exchange);
-    const { windowMs } = this.limit;
-    // Longer than a window (and its rounding up to whole seconds), a Retry-After says nothing of where the edge is
-    // (every faithful limiter has one within a window, so the polls look there as they do without one), and capacity
-    // back before it is no sign of an early reset (LIMIT-RETRY-AFTER-* grades the Retry-After itself).
-    const seconds = given !== undefined && given * 1000 <= windowMs + 1000 ? given : undefined;
-    const spacing = seconds === undefined ? windowMs / 20 : Math.min(50, Math.max(10, windowMs / 40));
-    const start =
-      seconds === undefined
-        ? refused.answered
-        : Math.min(refused.sent + (seconds - 1) * 1000 - spacing, refused.answered + windowMs);
-    const stop = Math.max(deadline ?? 0, refused.answered + windowMs) + retryToleranceMs(this.limit);
-    const shown = refused.exchange ? retryAfterShown(refused.exchange) : 'none';
-    let found = false;
-    // Polls go out while earlier ones are pending, so a failure (no token, the run's end) is kept here and thrown
-    // once they settle, rather than left as a rejection nobody handles yet.
-    let failure: unknown;
-    const polls = await this.logged(async () => {
-      const why = `until Retry-After (${shown} s, a window at most) is nearly up`;
-      const end = seconds === undefined ? refused.answered + windowMs : refused.sent + seconds * 1000;
-      found = await this.waitPolls(start, end, refused.sent, why);
-      if (!found) await this.until(start, why);
-      const pending: Promise<unknown>[] = [];
-      const first = clock();
-      for (let i = 0; i < MAX_POLLS && !found; i++) {
-        const due = first + i * spacing;
-        if (due > stop) break;
-        await sleep(due - clock(), this.#session.ended);
-        if (found) break;
-        pending.push(
-          this.fire(`${POLL} #${i + 1}`).then(
-            (exchange) => {
-              if (isSuccess(exchange?.status)) found = true;
-            },
-            (error: unknown) => {
-              failure ??= error;
-            },
-          ),
-        );
-      }
-      await Promise.all(pending);
-      if (failure !== undefined) throw failure;
-      // Wait polls late (a starved runner) or none: an edge poll may be the first to find capacity back early.
-      const admitted = this.admittedBefore(refused, seconds);
-      if (admitted !== undefined) await this.backEarly(admitted, refused.sent);
-    });
-    // The burst after early capacity goes with the polls: like them, it is counted where it was not waited out.
-    const edgePolls = polls.filter((r) =>
-      [POLL, WAIT_POLL, EARLY].some((label) => r.label.startsWith(label)),
-    );
-    const [first] = this.view([refused]);
-    return { polls: edgePolls, edge: edgeAfter(first!, this.view(edgePolls), this.view(), this.limit) };
-  }
-
-  /**
-   * An edge poll admitted where a faithful limiter has no capacity yet: answered before `refused`'s Retry-After,
-   * its whole seconds less one (it is rounded up), had passed since `refused` went out.
-   */
-  admittedBefore(refused: LoggedRequest, seconds: number | undefined): LoggedRequest | undefined {
-    if (seconds === undefined || seconds < 1) return undefined;
-    const log = this.#session.log.entries(this.#plan.bucket);
-    const earliest = refused.sent + (seconds - 1) * 1000;
-    // Only polls after `refused`: a window-end burst sent again looks for an edge anew, after earlier ones.
-    const after = (r: LoggedRequest) => r.sent > refused.sent && r.answered < earliest;
-    return log.find((r) => r.label.startsWith(POLL) && isSuccess(r.status) && after(r));
-  }
-
-  /**
-   * Requests while a Retry-After is waited out, so that neither where to look nor the Retry-After is taken on trust:
-   * one just inside each sixth of a window before `end`, where the Retry-After says capacity returns (a limiter that
-   * came back early admits one; a Retry-After short in part of the window is given there), and one at the point
-   * each 429's Retry-After says; all before `start`, where the edge polls begin. True when one was admitted
-   * (`since`: when the refused request went out): capacity is back, and the edge polls need not wait.
-   */
-  async waitPolls(start: number, end: number, since: number, why: string): Promise<boolean> {
-    const { windowMs } = this.limit;
-    const sixth = windowMs / 6;
-    const tolerance = retryToleranceMs(this.limit);
-    const due = [1, 2, 3, 4, 5]
-      .map((k) => end - k * sixth + windowMs / 50)
-      .filter((at) => at > clock() + windowMs / 50 && at < start);
-    for (let i = 0; due.length > 0 && i < MAX_WAIT_POLLS; i++) {
-      due.sort((a, b) => a - b);
-      await this.until(due.shift()!, why);
-      const [poll] = await this.logged(() => this.fire(`${WAIT_POLL} #${i + 1}`));
-      if (isSuccess(poll?.status)) {
-        await this.backEarly(poll!, since);
-        return true;
-      }
-      const seconds = poll?.exchange && retryAfterSeconds(poll.exchange);
-      const retryAt = seconds === undefined ? undefined : poll!.answered + seconds * 1000 + tolerance;
-      if (retryAt !== undefined && retryAt < start - tolerance) due.push(retryAt);
-    }
-    return false;
-  }
-
-  /**
-   * Capacity back before the Retry-After's whole seconds (`since`: when the refused request went out), which no
-   * faithful limiter gives. A window that reset this early resets again as soon after: a limit's worth now and once
-   * more then shows two windows within one after the refusal, past bound (U).
-   */
-  async backEarly(admitted: LoggedRequest, since: number): Promise<void> {
-    await this.burst(EARLY, this.limit.count + 1);
-    await this.until(
-      2 * admitted.sent - since + this.limit.windowMs / 100,
-      'for a window that reset early to reset again',
-    );
-    await this.burst(`${EARLY}, again`, this.limit.count + 1);
-  }
-
   /**
    * A fresh burst: once the bucket's bursts are a window old, and where a fixed window would have no edge before a
    * burst as wide as the spend burst was.
@@ -330,11 +220,6 @@ export class BucketProbe {
     await this.until(at, `until Retry-After (${seconds} s) has passed`);
     await this.fire(`${RETRY_TEST} #${++this.#retryTests}`);
     return true;
-  }
-
-  /** One more edge poll, sent now. */
-  async pollNow(): Promise<LoggedRequest[]> {
-    return this.logged(() => this.fire(`${POLL} after the edge #${++this.#extraPolls}`));
   }
 
   async variant(variant: Variant, options: CallOptions): Promise<VariantResult> {

@@ -29,12 +29,12 @@ import { clock, type LoggedRequest } from './bucket-log.ts';
 import type { CheckContext } from './context.ts';
 import { Outcome, skip, skipByChoice } from './grades.ts';
 import { admittedInSpan, type EdgeFree, isAdmitted, refusedBelowLimit } from './limit-bounds.ts';
+import { nextEdge } from './probe-edge.ts';
 import {
   type Burst,
   type ProbePlan,
   type ProbeResult,
   retryAfterSeconds,
-  retryToleranceMs,
   type Variant,
   type VariantResult,
   WINDOW_END_RETRIES,
@@ -60,36 +60,6 @@ const leadFor = (probe: BucketProbe, after: LoggedRequest, like: readonly Logged
 
 const firstAnswered = (requests: readonly LoggedRequest[], match: (r: LoggedRequest) => boolean) =>
   [...requests].filter(match).sort((a, b) => a.answered - b.answered)[0];
-
-/**
- * The edge after `refusal` (step 2), and the refusal the window-end burst is timed from: the one sent last before
- * the first admitted poll, whose window holds the edge (any refusal's does for bound U, and this one leaves the
- * most of it after the edge). Only an admit sent after that refusal was answered is surely after it for bound (U),
- * and the window-end test needs one: polls go a spacing apart and last a round trip each, so behind long round
- * trips often none was. One more poll is sent then; where the edge's window had no room for it (a limit of one),
- * the refusal is the last one answered before the first admitted poll went, a round trip earlier.
- */
-const nextEdge = async (probe: BucketProbe, refusal: LoggedRequest) => {
-  const seconds = refusal.exchange && retryAfterSeconds(refusal.exchange);
-  const deadline =
-    seconds === undefined ? undefined : refusal.answered + seconds * 1000 + retryToleranceMs(probe.limit);
-  const found = await probe.edge(refusal, deadline);
-  const { edge } = found;
-  let { polls } = found;
-  const admittedPoll = polls.filter((r) => isSuccess(r.status)).sort((a, b) => a.sent - b.sent)[0];
-  if (edge === undefined || admittedPoll === undefined) return { polls, edge, windowEndAfter: undefined };
-  const lastRefusal = (before: (r: LoggedRequest) => boolean) =>
-    [refusal, ...polls]
-      .filter((r) => r.status === 429 && before(r))
-      .reduce<LoggedRequest | undefined>((a, b) => (a === undefined || b.sent > a.sent ? b : a), undefined);
-  const surelyAfter = (after: LoggedRequest) =>
-    polls.some((r) => isSuccess(r.status) && r.sent >= after.answered);
-  let windowEndAfter = lastRefusal((r) => r.sent < admittedPoll.sent) ?? refusal;
-  if (!surelyAfter(windowEndAfter)) polls = [...polls, ...(await probe.pollNow())];
-  if (!surelyAfter(windowEndAfter))
-    windowEndAfter = lastRefusal((r) => r.answered <= admittedPoll.sent) ?? windowEndAfter;
-  return { polls, edge, windowEndAfter };
-};
 
 /**
  * The window-end burst where no fresh burst comes before it: the window after the edge is filled at once first, as
