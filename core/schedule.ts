@@ -57,3 +57,6 @@ export const vusFor = (phase: PhasePlan, roundTripMs: number, instances: number)
   const preAllocatedVUs = Math.max(2 * instances, Math.ceil((perSecond * latencyMs * 1.25) / 1000) + 2);
   return { preAllocatedVUs, maxVUs: 2 * preAllocatedVUs };
 };
+
+/** How long k6 lets a phase's last requests finish: phases of one bucket follow each other closely. */
+export const gracefulStopMs = (roundTripMs: number) => Math.max(2000, 4 * roundTripMs);

@@ -19,6 +19,7 @@ import {
   startAt,
   summaryOutputs,
 } from './lib/config.ts';
+import { startedAt } from './lib/metrics.ts';
 import { optionsFor } from './lib/options.ts';
 import { fetchFrom, type Ids, probeRequest, type SetupData } from './lib/request.ts';
 import { fetchSetupTokens, openSetupTokens } from './lib/setup-tokens.ts';
@@ -57,6 +58,7 @@ export async function setup(): Promise<SetupData> {
   const at = startAt;
   if (at > Date.now()) sleep((at - Date.now()) / 1000);
   const now = Date.now();
+  startedAt.add(now);
   // setup's return value lands in every summary and on the runner's REST API: tokens only sealed, never a secret.
   return {
     ids,

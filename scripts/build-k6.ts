@@ -1,13 +1,25 @@
-// Builds the pinned k6 into tools/ from the Go module proxy. See README "k6" for why this is a plain `go build`
-// of k6's own main module rather than an xk6 run.
-import { K6_MODULE, K6_VERSION, k6VersionLine } from '../src/cli/k6.ts';
+// Builds the pinned k6 into tools/ from the Go module proxy, with harness's one output added (load/checkpoint). See
+// README "k6" for why this is a plain `go build` rather than an xk6 run.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CHECKPOINT_OUTPUT, K6_MODULE, K6_VERSION, k6VersionLine } from '../src/cli/k6.ts';
 import { buildInScratchModule, installGoTool } from './go-tool.ts';
 
+const SOURCES = resolve(import.meta.dirname, '..', 'load', 'checkpoint');
+
+/** Names the cache folder: another version of the sources is another build. */
+const sourcesDigest = (): string => {
+  const hash = createHash('sha256');
+  for (const name of readdirSync(SOURCES).sort()) hash.update(name).update(readFileSync(join(SOURCES, name)));
+  return hash.digest('hex').slice(0, 12);
+};
+
 installGoTool({
-  name: 'k6',
+  name: `k6-${CHECKPOINT_OUTPUT}-${sourcesDigest()}`,
   binary: 'k6',
   version: K6_VERSION,
   versionOf: k6VersionLine,
-  isPinned: (line) => line.startsWith(`k6 ${K6_VERSION} `),
-  build: buildInScratchModule(K6_MODULE, K6_MODULE, K6_VERSION),
+  isPinned: (said) => said.startsWith(`k6 ${K6_VERSION} `) && said.includes(CHECKPOINT_OUTPUT),
+  build: buildInScratchModule(K6_MODULE, K6_MODULE, K6_VERSION, '', SOURCES),
 });

@@ -2,7 +2,7 @@
 // actionlint. The build lands in a cache outside the clone (~/.cache/harness/<name>-<version>/), so a fresh clone
 // (CI) reuses an earlier build instead of compiling again.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -40,15 +40,21 @@ const go: Go = (args, options = {}) => {
   });
 };
 
-/** `go get` the pinned module into a scratch module, then `go build` the package: a plain build of the release. */
+/**
+ * `go get` the pinned module into a scratch module, then `go build` the package: a plain build of the release. With
+ * `sources` (a folder of harness's own Go files, package main), those are copied in and built instead, against the
+ * pinned module.
+ */
 export const buildInScratchModule =
-  (module: string, pkg: string, version: string, ldflags = '') =>
+  (module: string, pkg: string, version: string, ldflags = '', sources?: string) =>
   (out: string, run: Go): void => {
     const work = join(dirname(out), 'module');
     mkdirSync(work, { recursive: true });
+    if (sources !== undefined) cpSync(sources, work, { recursive: true });
     writeFileSync(join(work, 'go.mod'), 'module harness/gotool\n\ngo 1.25\n');
     run(['get', `${module}@${version}`], { cwd: work });
-    run(['build', '-trimpath', `-ldflags=-s -w${ldflags === '' ? '' : ` ${ldflags}`}`, '-o', out, pkg], {
+    const built = sources === undefined ? pkg : '.';
+    run(['build', '-trimpath', `-ldflags=-s -w${ldflags === '' ? '' : ` ${ldflags}`}`, '-o', out, built], {
       cwd: work,
     });
   };
@@ -90,14 +96,18 @@ const isPinned = (tool: GoTool, bin: string): boolean => {
   return version !== undefined && tool.isPinned(version);
 };
 
-/** Installs the tool into `tools` unless the pinned version is there, building it only when the cache lacks it. */
+/**
+ * Installs the tool into `tools` unless the cached build is there already, building it only when the cache lacks it.
+ * Compared by content, not by version: a build of harness's own Go sources says the same version before and after
+ * they change.
+ */
 export const installGoTool = (tool: GoTool, tools: string = TOOLS): void => {
   const target = join(tools, tool.binary);
-  if (isPinned(tool, target)) {
+  const cached = cachedGoTool(tool);
+  if (existsSync(target) && readFileSync(target).equals(readFileSync(cached))) {
     console.log(`harness: ${tool.binary} (${versionSaid(tool, target)}) already in ${tools}`);
     return;
   }
-  const cached = cachedGoTool(tool);
   mkdirSync(tools, { recursive: true });
   copyFileSync(cached, target);
   console.log(`harness: installed ${tool.binary} (${versionSaid(tool, target)}) at ${target}`);

@@ -18,8 +18,11 @@ export interface Setup {
   readonly secrets?: Record<string, string>;
   /** Tokens the target issued, read once the run is over. */
   readonly issued?: () => readonly string[];
-  /** Sends the signal once the run is far enough. */
-  readonly interrupt?: (signal: (name: NodeJS.Signals) => void, output: () => string) => Promise<void>;
+  /** Sends the signal once the run is far enough: to harness, or (`k6`) to the k6 processes it started. */
+  readonly interrupt?: (
+    signal: (name: NodeJS.Signals, to?: 'k6') => void,
+    output: () => string,
+  ) => Promise<void>;
   /** What the target saw, once the run is over (e.g. token requests counted). */
   readonly note?: () => string;
   /** What the mode itself forbids, once the run is over (e.g. a request where a redirect pointed). */
@@ -103,8 +106,12 @@ export const measure = async (name: string, mode: Mode): Promise<Row> => {
   if (setup.interrupt) {
     await delay(300);
     const node = childOf(time.pid!);
+    const k6 = () =>
+      leftBehind(mark).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('k6\0run\0'));
     await setup.interrupt(
-      (signal) => process.kill(node, signal),
+      (signal, to) => {
+        for (const pid of to === 'k6' ? k6() : [node]) process.kill(pid, signal);
+      },
       () => stdout + stderr,
     );
   }

@@ -155,6 +155,8 @@ export const SECOND_ROUND: Record<string, Mode> = {
   'load-api-redirect': redirecting((path) => path !== TOKEN_PATH, [1, 5]),
   'sighup-load': load({}, [], { signal: 'SIGHUP' }),
   'sigkill-load': load({}, [], { signal: 'SIGKILL' }),
+  // The OOM killer: k6 alone killed, once the first phase is over.
+  'sigkill-k6': load({}, [], { signal: 'SIGKILL', to: 'k6' }),
   'sighup-conformance': signalledConformance('SIGHUP', 129),
   'k8s-manifests-var-secrets': variables(['load', '--k8s', 'k8s', '--image', 'k6:test']),
   'dry-run-var-base-url': variables(['conformance', '--dry-run']),

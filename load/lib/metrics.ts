@@ -1,7 +1,7 @@
 // Custom metrics every probe records. All carry the scenario tag; the per-phase Trends also carry the slot tag.
 import { Counter, Gauge, Rate, Trend } from 'k6/metrics';
+import { slotMetrics } from '../../core/phase-results.ts';
 import { phases } from './config.ts';
-import { slotMetrics } from './options.ts';
 
 /** Per phase: round trips (ms) of admitted requests and of 429s, tagged with the slot of their send time. */
 export const evidence = slotMetrics(phases).map((names) => ({
@@ -29,3 +29,5 @@ export const startLag = new Trend('harness_start_lag', true);
 /** Bounds on the target's clock minus this runner's (ms), from Date headers (clock.ts): the largest low, least high. */
 export const clockLow = new Gauge('harness_clock_low');
 export const clockHigh = new Gauge('harness_clock_high');
+/** When setup() ended and this runner's schedule began (epoch ms): the checkpoint output's phases count from it. */
+export const startedAt = new Gauge('harness_started_at');

@@ -1,50 +1,9 @@
 // k6 options from the plan: one arrival-rate scenario per phase, sized for the measured round trip, and the
 // per-slot submetrics (count>=0 observers) that carry the evidence into handleSummary. Pure TypeScript.
 import type { Options, Scenario } from 'k6/options';
+import { type SlotMetricNames, slotMetrics, slotsOf } from '../../core/phase-results.ts';
 import type { PhasePlan } from '../../core/plan.ts';
-import { arrivalOf, vusFor } from '../../core/schedule.ts';
-
-const ADMITTED = 'harness_admitted_rtt_';
-const LIMITED = 'harness_limited_rtt_';
-/** Room for the phase's part of a name beside the longer prefix: k6 takes names of up to 128 characters. */
-const PHASE_PART_MAX = 128 - Math.max(ADMITTED.length, LIMITED.length);
-
-export interface SlotMetricNames {
-  readonly admitted: string;
-  readonly limited: string;
-}
-
-/**
- * Each phase records its answers in two Trends of its own, admitted and 429, the value being the request's round
- * trip and the `slot` tag the slot of its send time. Per-phase metrics keep k6's matching of a sample against
- * submetrics (a linear scan of the metric's submetrics) to that phase's slots. They are named after the phase, so
- * the k6 web dashboard reads `harness_admitted_rtt_over_transactions`; a phase's characters k6 refuses (`-`)
- * become `_`, and a name that would then be taken, or be too long, ends in the phase's index instead.
- */
-export const slotMetrics = (phases: readonly PhasePlan[]): SlotMetricNames[] => {
-  const taken = new Set<string>();
-  const unique = (safe: string, index: number): string => {
-    if (!taken.has(safe) && safe.length <= PHASE_PART_MAX) return safe;
-    for (let again = 0; ; again++) {
-      const tail = again === 0 ? `_${index}` : `_${index}_${again}`;
-      const part = `${safe.slice(0, PHASE_PART_MAX - tail.length)}${tail}`;
-      if (!taken.has(part)) return part;
-    }
-  };
-  return phases.map((phase, index) => {
-    const part = unique(phase.name.replace(/[^a-zA-Z0-9_]/g, '_'), index);
-    taken.add(part);
-    return { admitted: `${ADMITTED}${part}`, limited: `${LIMITED}${part}` };
-  });
-};
-
-/** Slots past the phase's end that still hold evidence: the last iterations start late under load. */
-const TAIL_SLOTS = 25;
-
-export const slotsOf = (phase: PhasePlan): number => Math.ceil(phase.durationMs / phase.slotMs) + TAIL_SLOTS;
-
-/** How long k6 lets a phase's last requests finish: phases of one bucket follow each other closely. */
-const gracefulStopMs = (roundTripMs: number) => Math.max(2000, 4 * roundTripMs);
+import { arrivalOf, gracefulStopMs, vusFor } from '../../core/schedule.ts';
 
 const scenarioOf = (phase: PhasePlan, roundTripMs: number, instances: number): Scenario => {
   const { timeUnitMs, startRate, rate } = arrivalOf(phase);

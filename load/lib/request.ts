@@ -3,6 +3,7 @@
 // The request reached the server somewhere between sending and answer; that interval is all a verdict may use.
 import exec from 'k6/execution';
 import http, { type Params, type RefinedResponse, type ResponseType } from 'k6/http';
+import { slotsOf } from '../../core/phase-results.ts';
 import { scheduledMs } from '../../core/schedule.ts';
 import { apiHeaders, apiUrl } from '../../core/wire.ts';
 import { forget, tokenFor } from './auth.ts';
@@ -18,7 +19,6 @@ import {
   startLag,
   unslotted,
 } from './metrics.ts';
-import { slotsOf } from './options.ts';
 import type { SealedTokens } from './setup-tokens.ts';
 
 /** Path ids, found once before the run (ids are not secrets, so setup may return them). */

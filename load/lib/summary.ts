@@ -2,20 +2,13 @@
 
 import { sha256 } from 'k6/crypto';
 import exec from 'k6/execution';
-import type { LoadSummary, PhaseResult } from '../../core/evidence.ts';
+import type { LoadSummary } from '../../core/evidence.ts';
+import { type MetricValues, phaseResults } from '../../core/phase-results.ts';
 import type { ProbePlanSet } from '../../core/plan.ts';
 import type { RunnerIdentity } from '../../core/runners.ts';
 import { byGrade, phaseLine } from '../../core/verdict.ts';
 import { plan as k6Plan, prefetchedIds, runnerOf, startAt, targetName } from './config.ts';
-import { slotMetrics, slotsOf } from './options.ts';
 
-interface MetricValues {
-  readonly count?: number;
-  readonly rate?: number;
-  readonly min?: number;
-  readonly max?: number;
-  readonly 'p(99)'?: number;
-}
 interface SummaryData {
   readonly metrics: Readonly<Record<string, { values: MetricValues } | undefined>>;
   readonly setup_data?: { lateMs?: number; tokenRequests?: number; k6Version?: string };
@@ -51,56 +44,8 @@ const runnerIdentity = (data: SummaryData): RunnerIdentity => {
 };
 
 export const loadSummary = (data: SummaryData, instances: number, plan: ProbePlanSet): LoadSummary => {
-  const values = (name: string): MetricValues => data.metrics[name]?.values ?? {};
   const phases = plan.probes.flatMap((p) => p.phases);
-  const metricNames = slotMetrics(phases);
-  const results: PhaseResult[] = phases.map((phase, index) => {
-    const of = (metric: string) => values(`${metric}{scenario:${phase.name}}`);
-    const count = (metric: string) => of(metric).count ?? 0;
-    const names = metricNames[index]!;
-    const slot = (metric: string, i: number) => values(`${metric}{slot:${i}}`);
-    const slots = Array.from({ length: slotsOf(phase) }, (_, i) => i);
-    const admitted = values(names.admitted);
-    const limited = values(names.limited);
-    const answered = [admitted, limited].filter((v) => (v.count ?? 0) > 0);
-    return {
-      plan: phase,
-      offered: count('iterations') + count('dropped_iterations'),
-      admitted: admitted.count ?? 0,
-      limited: limited.count ?? 0,
-      refused: count('harness_refused'),
-      networkErrors: count('harness_network_errors'),
-      renewed: count('harness_renewed'),
-      tokenFailures:
-        count('harness_token_status') === 0
-          ? undefined
-          : {
-              count: count('harness_token_status'),
-              minStatus: of('harness_token_status').min ?? 0,
-              maxStatus: of('harness_token_status').max ?? 0,
-            },
-      noToken: count('harness_no_token'),
-      dropped: count('dropped_iterations'),
-      unslotted: count('harness_unslotted'),
-      retryAfterValid: (limited.count ?? 0) === 0 ? undefined : of('harness_retry_after_valid').rate,
-      retryAfterMax: (limited.count ?? 0) === 0 ? undefined : of('harness_retry_after_seconds').max,
-      roundTrips:
-        answered.length === 0
-          ? undefined
-          : {
-              minMs: Math.min(...answered.map((v) => v.min ?? 0)),
-              p99Ms: Math.max(...answered.map((v) => v['p(99)'] ?? 0)),
-              maxMs: Math.max(...answered.map((v) => v.max ?? 0)),
-            },
-      startLagMs: { p99: of('harness_start_lag')['p(99)'] ?? 0, max: of('harness_start_lag').max ?? 0 },
-      slots: {
-        admitted: slots.map((i) => slot(names.admitted, i).count ?? 0),
-        limited: slots.map((i) => slot(names.limited, i).count ?? 0),
-        admittedMaxRttMs: slots.map((i) => slot(names.admitted, i).max ?? 0),
-        limitedMinRttMs: slots.map((i) => slot(names.limited, i).min ?? 0),
-      },
-    };
-  });
+  const results = phaseResults((name) => data.metrics[name]?.values ?? {}, phases);
   // Without the CLI's pre-flight, every instance fetched the path ids itself.
   const perRun = k6Plan.preflight.requestsPerLimiter;
   const copies = prefetchedIds ? 1 : instances;

@@ -9,6 +9,8 @@ import { packageRoot } from './version.ts';
 export const K6_MODULE = 'go.k6.io/k6/v2';
 export const K6_VERSION = 'v2.2.0';
 export const TOOLS_DIR = 'tools';
+/** The output `npm run setup` builds into k6 (load/checkpoint): what k6 measured survives k6 being killed. */
+export const CHECKPOINT_OUTPUT = 'harness-checkpoint';
 
 export const HOW_TO_BUILD =
   `build the pinned one with Go 1.25+: \`GOBIN=$PWD go install ${K6_MODULE}@${K6_VERSION}\` ` +
@@ -17,21 +19,28 @@ export const HOW_TO_BUILD =
 export const k6VersionLine = (bin: string): string =>
   execFileSync(bin, ['version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 
-/** `k6 v2.2.0 (go1.26.8, linux/amd64)` gives `v2.2.0`; undefined when the binary does not answer like k6. */
+/** What `k6 version` says: its first line, then the extensions built in; undefined when the binary does not run. */
 const askVersion = (bin: string): string | undefined => {
   try {
-    return /^k6 (v\d+\.\d+\.\d+\S*)/.exec(k6VersionLine(bin))?.[1];
+    return k6VersionLine(bin);
   } catch {
     return undefined;
   }
 };
 
 // Each binary is asked once: finding k6 asks, and so does the load run that names it in every runner's summary.
-const versions = new Map<string, string | undefined>();
-const versionOf = (bin: string): string | undefined => {
-  if (!versions.has(bin)) versions.set(bin, askVersion(bin));
-  return versions.get(bin);
+const answers = new Map<string, string | undefined>();
+const answerOf = (bin: string): string | undefined => {
+  if (!answers.has(bin)) answers.set(bin, askVersion(bin));
+  return answers.get(bin);
 };
+
+/** `k6 v2.2.0 (go1.26.8, linux/amd64)` gives `v2.2.0`; undefined when the binary does not answer like k6. */
+const versionOf = (bin: string): string | undefined => /^k6 (v\d+\.\d+\.\d+\S*)/.exec(answerOf(bin) ?? '')?.[1];
+
+/** Whether `bin` has harness's checkpoint output built in: a stock k6 (K6_BIN, PATH) has not. */
+export const hasCheckpoint = (bin: string): boolean =>
+  answerOf(bin)?.split('\n').some((line) => line.includes(`${CHECKPOINT_OUTPUT} [output]`)) === true;
 
 /** The version a runner's summary records; 'unknown' when k6 does not say. */
 export const k6Version = (bin: string): string => versionOf(bin) ?? 'unknown';

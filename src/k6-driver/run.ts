@@ -3,8 +3,8 @@
 // from that round trip) and fetches tokens and path ids once. Secrets and tokens reach k6 only through its
 // environment, never its arguments. Programs (the accuracy benchmark) call runLoad() directly.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { constants, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type LoadSummary, mergeSummaries } from '../../core/evidence.ts';
 import { encodeLoadEnv } from '../../core/load-env.ts';
@@ -17,6 +17,8 @@ import type { HttpClientOptions } from '../client/index.ts';
 import { profileRedactor } from '../profile/secrets.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
+import { checkpointFile, outputArgs, runnerSummary } from './checkpoint.ts';
+import { dashboardEnv, dashboardUrl, liveDashboard } from './dashboard.ts';
 import { k6PlanFor, type PlanOptions } from './plan.ts';
 import { runPreflight } from './preflight.ts';
 
@@ -134,32 +136,6 @@ const foldingRepeats = (onLine: (line: string) => void) => {
   };
 };
 
-/** The user asked for k6's live dashboard (K6_WEB_DASHBOARD=true): it stays open, on loopback only. */
-const liveDashboard = (userEnv: NodeJS.ProcessEnv) => userEnv.K6_WEB_DASHBOARD === 'true';
-
-/** k6's default port, or the user's; each further instance takes the next, since two cannot share one. */
-const dashboardPort = (userEnv: NodeJS.ProcessEnv, instance: number) =>
-  Number(userEnv.K6_WEB_DASHBOARD_PORT || 5665) + instance;
-
-const dashboardUrl = (userEnv: NodeJS.ProcessEnv, instance: number) =>
-  `http://127.0.0.1:${dashboardPort(userEnv, instance)}`;
-
-/**
- * k6's web dashboard always exports its HTML report; it listens (on 127.0.0.1, nothing leaves the machine) only
- * when the user set K6_WEB_DASHBOARD=true, and otherwise has no port at all.
- */
-export const dashboardEnv = (
-  userEnv: NodeJS.ProcessEnv,
-  exportFile: string,
-  instance: number,
-): Record<string, string> => ({
-  K6_WEB_DASHBOARD: 'true',
-  K6_WEB_DASHBOARD_HOST: '127.0.0.1',
-  K6_WEB_DASHBOARD_PORT: liveDashboard(userEnv) ? String(dashboardPort(userEnv, instance)) : '-1',
-  K6_WEB_DASHBOARD_PERIOD: '1s',
-  K6_WEB_DASHBOARD_EXPORT: exportFile,
-});
-
 const runInstance = (
   run: LoadRun,
   index: number,
@@ -188,9 +164,10 @@ const runInstance = (
       });
     }
     child.once('error', fail);
-    child.once('close', (code) => {
+    child.once('close', (code, signal) => {
       output.end();
-      done(code ?? 1);
+      // As a shell shows it: 137 for the OOM killer's SIGKILL.
+      done(code ?? 128 + (signal ? constants.signals[signal] : 0));
     });
   });
 
@@ -199,6 +176,10 @@ export interface PreparedRunner {
   readonly env: NodeJS.ProcessEnv;
   readonly args: readonly string[];
   readonly summaryFile: string;
+  /** Where its harness-checkpoint output writes, when the k6 has one (hasCheckpoint). */
+  readonly checkpointFile?: string;
+  readonly segment: string;
+  readonly sequence: string;
 }
 
 /**
@@ -220,6 +201,8 @@ export const prepareRunners = async (run: LoadRun) => {
   mkdirSync(join(run.dir, 'runners'), { recursive: true });
   // One id for every runner of this run: the merge tells another run's summary by it.
   const runId = randomUUID();
+  // What the summaries call the target: the URL with the profile's secrets hidden (it may come from ${VAR}).
+  const targetName = profileRedactor(run.profile).known(run.profile.base_url);
   const runners = segments(run.instances).map(({ segment, sequence }, i): PreparedRunner => {
     const summaryFile = runnerFile(run.dir, i);
     const dashboard = join(run.dir, `load-${run.label}${run.instances === 1 ? '' : `.${i + 1}`}.html`);
@@ -227,8 +210,7 @@ export const prepareRunners = async (run: LoadRun) => {
       ...process.env,
       ...encodeLoadEnv({
         target,
-        // What the summaries call the target: the URL with the profile's secrets hidden (it may come from ${VAR}).
-        targetName: profileRedactor(run.profile).known(run.profile.base_url),
+        targetName,
         secrets,
         tokens: preflight.tokens,
         ids: preflight.ids,
@@ -251,20 +233,26 @@ export const prepareRunners = async (run: LoadRun) => {
       ...dashboardEnv(process.env, dashboard, i),
       ...run.network?.env,
     };
+    const checkpoint = checkpointFile(run.dir, i);
+    const outputs = outputArgs(run.k6, checkpoint);
     const args = [
       ...(run.network?.args ?? []),
+      ...outputs,
       ...(run.instances === 1
         ? []
         : ['--execution-segment', segment, '--execution-segment-sequence', sequence]),
     ];
-    return { env, args, summaryFile };
+    // What k6 itself reports without segment flags (load/lib/summary.ts), so a checkpoint's runner matches it.
+    const said = run.instances === 1 ? { segment: '0:1', sequence: '' } : { segment, sequence };
+    return { env, args, summaryFile, ...said, ...(outputs.length > 0 ? { checkpointFile: checkpoint } : {}) };
   });
   const dashboards = runners.map((r) => r.env.K6_WEB_DASHBOARD_EXPORT!);
-  return { plan, phases, preflight, startAt, runId, runners, dashboards };
+  return { plan, phases, preflight, startAt, runId, runners, dashboards, targetName };
 };
 
 export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
-  const { phases, preflight, startAt, runners, dashboards } = await prepareRunners(run);
+  const { plan, phases, preflight, startAt, runId, runners, dashboards, targetName } =
+    await prepareRunners(run);
   let stoppedAt: LoadSummary['interrupted'];
   const progress = run.onSchedule?.(startAt, phases);
   run.stop?.addEventListener(
@@ -281,16 +269,17 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
       return runInstance(run, i, env, [...args], progress);
     }),
   ).finally(() => progress?.stop());
-  const summaries = runners.map(({ summaryFile }, i) => {
-    try {
-      return {
-        source: `runners/runner-${i + 1}.json`,
-        summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as LoadSummary,
-      };
-    } catch {
-      const why = `k6 instance ${i + 1} exited with ${exitCodes[i]} and wrote no summary (${summaryFile})`;
+  const shared = { plan, instances: run.instances, targetName, startAt, runId, versions: run.versions };
+  const summaries = runners.map((runner, i) => {
+    const read = runnerSummary(runner, i, exitCodes[i]!, { ...shared, roundTripMs: preflight.roundTripMs });
+    if (read === undefined) {
+      const why = `k6 instance ${i + 1} exited with ${exitCodes[i]} and wrote no summary (${runner.summaryFile})`;
       throw run.stop?.aborted ? new LoadInterrupted(`${run.stop.reason}: ${why}`) : new Error(why);
     }
+    // A checkpoint judges only the phases over by then, as a signal does.
+    if (read.judgedUntil !== undefined && (stoppedAt === undefined || read.judgedUntil.atMs < stoppedAt.atMs))
+      stoppedAt = read.judgedUntil;
+    return read;
   });
   // One runner or several, the same checks: a runner whose setup() failed leaves no phase judged.
   const merged = mergeSummaries(summaries);
@@ -310,7 +299,10 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
     })),
     roundTripMs: preflight.roundTripMs,
     startedAt: startAt,
-    files: [...dashboards, ...runners.map((r) => r.summaryFile)],
+    files: [
+      ...dashboards.filter((file) => existsSync(file)),
+      ...summaries.map((s) => join(run.dir, s.source)),
+    ],
     exitCodes,
   };
 };

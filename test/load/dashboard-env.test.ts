@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dashboardEnv } from '../../src/k6-driver/run.ts';
+import { dashboardEnv } from '../../src/k6-driver/dashboard.ts';
 
 describe("k6's web dashboard", () => {
   it('has no port unless the user asked for it, and always exports the HTML report', () => {

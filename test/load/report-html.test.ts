@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RunnerClock } from '../../core/clocks.ts';
 import { escapeMarkup as escapeHtml } from '../../core/markup.ts';
+import { slotMetrics } from '../../core/phase-results.ts';
 import type { PhasePlan } from '../../core/plan.ts';
 import { summaryHtml } from '../../core/report-html.ts';
 import { judgeAll } from '../../core/verdict.ts';
-import { slotMetrics } from '../../load/lib/options.ts';
 import { planProbes } from '../../src/k6-driver/plan.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import { NETWORKS, simulate } from './simulate.ts';

@@ -2,10 +2,10 @@
 // uniform jitter each way) to the reference server's own limiter algorithms, recorded as k6 would record it.
 // Pure and seeded, so verdict tests can cover every limiter kind, network and window phase in milliseconds.
 import type { LoadSummary, PhaseResult } from '../../core/evidence.ts';
+import { slotsOf } from '../../core/phase-results.ts';
 import type { PhasePlan } from '../../core/plan.ts';
 import type { RunnerIdentity } from '../../core/runners.ts';
 import { scheduledMs } from '../../core/schedule.ts';
-import { slotsOf } from '../../load/lib/options.ts';
 import { type PlanOptions, planProbes } from '../../src/k6-driver/plan.ts';
 import { createLimitState, type LimiterKind, type LimitState } from '../../src/reference/limiter-kinds.ts';
 import { resolveTarget } from '../../src/runner/target.ts';

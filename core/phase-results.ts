@@ -1,0 +1,108 @@
+// A phase's evidence as k6 records it (one Trend per phase and kind of answer, tagged by slot; see
+// load/lib/options.ts) and as harness reads it back: from k6's end-of-test data (load/lib/summary.ts) or, where k6
+// was killed before that, from the checkpoint its harness-checkpoint output left (src/k6-driver/checkpoint.ts).
+import type { PhaseResult } from './evidence.ts';
+import type { PhasePlan } from './plan.ts';
+
+const ADMITTED = 'harness_admitted_rtt_';
+const LIMITED = 'harness_limited_rtt_';
+/** Room for the phase's part of a name beside the longer prefix: k6 takes names of up to 128 characters. */
+const PHASE_PART_MAX = 128 - Math.max(ADMITTED.length, LIMITED.length);
+
+export interface SlotMetricNames {
+  readonly admitted: string;
+  readonly limited: string;
+}
+
+/**
+ * Each phase records its answers in two Trends of its own, admitted and 429, the value being the request's round
+ * trip and the `slot` tag the slot of its send time. Per-phase metrics keep k6's matching of a sample against
+ * submetrics (a linear scan of the metric's submetrics) to that phase's slots. They are named after the phase, so
+ * the k6 web dashboard reads `harness_admitted_rtt_over_transactions`; a phase's characters k6 refuses (`-`)
+ * become `_`, and a name that would then be taken, or be too long, ends in the phase's index instead.
+ */
+export const slotMetrics = (phases: readonly PhasePlan[]): SlotMetricNames[] => {
+  const taken = new Set<string>();
+  const unique = (safe: string, index: number): string => {
+    if (!taken.has(safe) && safe.length <= PHASE_PART_MAX) return safe;
+    for (let again = 0; ; again++) {
+      const tail = again === 0 ? `_${index}` : `_${index}_${again}`;
+      const part = `${safe.slice(0, PHASE_PART_MAX - tail.length)}${tail}`;
+      if (!taken.has(part)) return part;
+    }
+  };
+  return phases.map((phase, index) => {
+    const part = unique(phase.name.replace(/[^a-zA-Z0-9_]/g, '_'), index);
+    taken.add(part);
+    return { admitted: `${ADMITTED}${part}`, limited: `${LIMITED}${part}` };
+  });
+};
+
+/** Slots past the phase's end that still hold evidence: the last iterations start late under load. */
+const TAIL_SLOTS = 25;
+
+export const slotsOf = (phase: PhasePlan): number => Math.ceil(phase.durationMs / phase.slotMs) + TAIL_SLOTS;
+
+/** The values of one metric or submetric (`name{tag:value}`) that a phase's result is read from. */
+export interface MetricValues {
+  readonly count?: number;
+  readonly rate?: number;
+  readonly min?: number;
+  readonly max?: number;
+  readonly 'p(99)'?: number;
+}
+
+/** Every phase's result, from the values of the metrics k6 recorded (absent ones read as empty). */
+export const phaseResults = (
+  values: (name: string) => MetricValues,
+  phases: readonly PhasePlan[],
+): PhaseResult[] => {
+  const metricNames = slotMetrics(phases);
+  return phases.map((phase, index) => {
+    const of = (metric: string) => values(`${metric}{scenario:${phase.name}}`);
+    const count = (metric: string) => of(metric).count ?? 0;
+    const names = metricNames[index]!;
+    const slot = (metric: string, i: number) => values(`${metric}{slot:${i}}`);
+    const slots = Array.from({ length: slotsOf(phase) }, (_, i) => i);
+    const admitted = values(names.admitted);
+    const limited = values(names.limited);
+    const answered = [admitted, limited].filter((v) => (v.count ?? 0) > 0);
+    return {
+      plan: phase,
+      offered: count('iterations') + count('dropped_iterations'),
+      admitted: admitted.count ?? 0,
+      limited: limited.count ?? 0,
+      refused: count('harness_refused'),
+      networkErrors: count('harness_network_errors'),
+      renewed: count('harness_renewed'),
+      tokenFailures:
+        count('harness_token_status') === 0
+          ? undefined
+          : {
+              count: count('harness_token_status'),
+              minStatus: of('harness_token_status').min ?? 0,
+              maxStatus: of('harness_token_status').max ?? 0,
+            },
+      noToken: count('harness_no_token'),
+      dropped: count('dropped_iterations'),
+      unslotted: count('harness_unslotted'),
+      retryAfterValid: (limited.count ?? 0) === 0 ? undefined : of('harness_retry_after_valid').rate,
+      retryAfterMax: (limited.count ?? 0) === 0 ? undefined : of('harness_retry_after_seconds').max,
+      roundTrips:
+        answered.length === 0
+          ? undefined
+          : {
+              minMs: Math.min(...answered.map((v) => v.min ?? 0)),
+              p99Ms: Math.max(...answered.map((v) => v['p(99)'] ?? 0)),
+              maxMs: Math.max(...answered.map((v) => v.max ?? 0)),
+            },
+      startLagMs: { p99: of('harness_start_lag')['p(99)'] ?? 0, max: of('harness_start_lag').max ?? 0 },
+      slots: {
+        admitted: slots.map((i) => slot(names.admitted, i).count ?? 0),
+        limited: slots.map((i) => slot(names.limited, i).count ?? 0),
+        admittedMaxRttMs: slots.map((i) => slot(names.admitted, i).max ?? 0),
+        limitedMinRttMs: slots.map((i) => slot(names.limited, i).min ?? 0),
+      },
+    };
+  });
+};
