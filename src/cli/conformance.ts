@@ -1,5 +1,6 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
 import { allChecks } from '../../conformance/index.ts';
+import { harnessCommand } from '../command-line.ts';
 import { loadProfile, validateProfile } from '../profile/read.ts';
 import { startReferenceServer } from '../reference/index.ts';
 import { gradeOutcome } from '../report/outcome.ts';
@@ -139,12 +140,13 @@ export const runConformanceCommand = async (
     const report = await runConformance(target, selection, {
       progress,
       version: harnessVersion(),
-      command: ['harness', ...process.argv.slice(2)].join(' '),
+      command: harnessCommand(process.argv.slice(2)),
       http: httpOptionsOf(network),
       ...(budget ? { budget } : {}),
       ...(options.deadline === undefined ? {} : { deadlineMs: options.deadline }),
       ...(stop ? { stop } : {}),
       replayArguments: replayArgumentsOf(options),
+      replayOnly: prepared.embedded,
     });
     if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
     const saved = await saveReports(() =>

@@ -1,11 +1,15 @@
 // What `--help` adds to commander's option list: examples per command, where load finds k6, and defaults written
 // as a person types them. The exit table stays in exit-codes.ts, its one source.
 import type { Command } from 'commander';
+import { HARNESS } from '../command-line.ts';
 import { HOW_TO_BUILD, TOOLS_DIR } from './k6.ts';
+
+/** `harness` as it runs from a shell (command-line.ts), in an example's command and in its comment. */
+const runnable = (text: string): string => text.replace(/(^|: |\()harness /g, `$1${HARNESS} `);
 
 /** Each example under a comment saying what it does: copied as is, it runs. */
 const examples = (rows: readonly (readonly [string, string])[]): string =>
-  `\nExamples:\n${rows.map(([command, what]) => `  # ${what}\n  ${command}`).join('\n')}`;
+  `\nExamples:\n${rows.map(([command, what]) => `  # ${runnable(what)}\n  ${runnable(command)}`).join('\n')}`;
 
 export const SERVE_HELP = examples([
   [

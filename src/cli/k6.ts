@@ -36,11 +36,14 @@ const answerOf = (bin: string): string | undefined => {
 };
 
 /** `k6 v2.2.0 (go1.26.8, linux/amd64)` gives `v2.2.0`; undefined when the binary does not answer like k6. */
-const versionOf = (bin: string): string | undefined => /^k6 (v\d+\.\d+\.\d+\S*)/.exec(answerOf(bin) ?? '')?.[1];
+const versionOf = (bin: string): string | undefined =>
+  /^k6 (v\d+\.\d+\.\d+\S*)/.exec(answerOf(bin) ?? '')?.[1];
 
 /** Whether `bin` has harness's checkpoint output built in: a stock k6 (K6_BIN, PATH) has not. */
 export const hasCheckpoint = (bin: string): boolean =>
-  answerOf(bin)?.split('\n').some((line) => line.includes(`${CHECKPOINT_OUTPUT} [output]`)) === true;
+  answerOf(bin)
+    ?.split('\n')
+    .some((line) => line.includes(`${CHECKPOINT_OUTPUT} [output]`)) === true;
 
 /** The version a runner's summary records; 'unknown' when k6 does not say. */
 export const k6Version = (bin: string): string => versionOf(bin) ?? 'unknown';

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
+import { HARNESS, harnessCommand } from '../command-line.ts';
 import {
   FAULT_FACTORS,
   FAULTS,
@@ -88,8 +89,9 @@ const banner = (
       `-d client_secret=${primary.client_secret} -d scope=tenant/${primary.tenant}`,
     options.profileOut
       ? `profile written to ${options.profileOut} (and printed on stdout)`
-      : 'profile printed on stdout: `harness serve > profile.yaml` saves it (or --profile-out FILE)',
-    `next, in another terminal: harness conformance --profile ${profileFile}  (then: harness load --profile ${profileFile})`,
+      : `profile printed on stdout: \`${HARNESS} serve > profile.yaml\` saves it (or --profile-out FILE)`,
+    `next, in another terminal: ${harnessCommand(['conformance', '--profile', profileFile])}  ` +
+      `(then: ${harnessCommand(['load', '--profile', profileFile])})`,
     'stop with Ctrl-C',
   ];
 };

@@ -2,6 +2,7 @@
 // $ACCESS_TOKEN, $X_API_KEY for an x-api-key header, $SECRET for any other), so a command can be pasted into a shell
 // that has them set, and no report ever needs the real values.
 import { type Evidence, REDACTED } from '../client/index.ts';
+import { harnessCommand } from '../command-line.ts';
 import { GRANT_TYPE, type Profile, scopeFor } from '../spec/index.ts';
 
 const REDACTED_TOKEN = /\S*…\(sha256:[0-9a-f]{12}\)/g;
@@ -54,9 +55,9 @@ export const reproFor = (evidence: readonly Evidence[], profile: Profile): strin
   return command.includes('$ACCESS_TOKEN') ? [tokenCommand(profile), command] : [command];
 };
 
-/** One word for the shell: quoted only when it holds anything a shell would read as more than text. */
-const shellWord = (word: string): string =>
-  /^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+/** The command that runs the check again against the same target (`replayArguments`: see replay-arguments.ts). */
+export const replayCommand = (checkId: string, replayArguments: readonly string[]): string =>
+  harnessCommand(['replay', checkId, ...replayArguments]);
 
 /**
  * A probe's burst (a limit and more within one window, from a pool of connections) is more than a shell loop of curls
@@ -69,9 +70,7 @@ export const replayFor = (
   evidence: Evidence,
   profile: Profile,
 ): string[] => [
-  ...(replayArguments === undefined
-    ? []
-    : [['harness', 'replay', checkId, ...replayArguments].map(shellWord).join(' ')]),
+  ...(replayArguments === undefined ? [] : [replayCommand(checkId, replayArguments)]),
   '# one request of the burst, by hand:',
   ...reproFor([evidence], profile),
 ];

@@ -11,7 +11,7 @@ import { CheckContext } from './context.ts';
 import { GRADES, type Grade, inconclusive, Outcome } from './grades.ts';
 import { plannedFor, planOf, runDeadlineMs, type Selected, TOKENS_ITEM } from './plan.ts';
 import type { Progress } from './progress.ts';
-import { reproFor } from './repro.ts';
+import { replayCommand, reproFor } from './repro.ts';
 import { noTokenReason, Session } from './session.ts';
 import type { Target } from './target.ts';
 import type { CheckDefinition, CheckResult, Lane, RunReport } from './types.ts';
@@ -30,6 +30,11 @@ export interface RunOptions {
   readonly stop?: AbortSignal;
   /** How `harness replay` reaches this target again (--profile and the like), for the probes' reproductions. */
   readonly replayArguments?: readonly string[];
+  /**
+   * The target ends with the run (the embedded reference server): a curl to its port finds nothing afterwards, so
+   * every check's reproduction is `harness replay` alone, which starts that server again.
+   */
+  readonly replayOnly?: boolean;
 }
 
 /** How a check ended; `byChoice` marks a SKIP the user chose (see skipByChoice), which leaves no rule unverified. */
@@ -134,6 +139,12 @@ const describe = (check: CheckDefinition) => ({
   tags: check.tags,
 });
 
+/** Where the target is gone once the run ends, a check's reproduction is `harness replay` alone (see replayOnly). */
+const replayedOnly = (result: CheckResult, options: RunOptions): CheckResult =>
+  options.replayOnly && options.replayArguments !== undefined && result.repro.length > 0
+    ? { ...result, repro: [replayCommand(result.id, options.replayArguments)] }
+    : result;
+
 const runLanes = async (checks: readonly CheckDefinition[], session: Session): Promise<Ran[]> => {
   const lanes = new Map<Lane, CheckDefinition[]>();
   for (const check of checks) lanes.set(check.lane, [...(lanes.get(check.lane) ?? []), check]);
@@ -234,7 +245,7 @@ export const runConformance = async (
   }
   const order = new Map(selection.map((s, i) => [s.check.id, i]));
   ran.sort((a, b) => order.get(a.result.id)! - order.get(b.result.id)!);
-  const results = ran.map((r) => r.result);
+  const results = ran.map((r) => replayedOnly(r.result, options));
   const unverified = ran
     .filter(
       ({ result, byChoice }) => result.grade === 'INCONCLUSIVE' || (result.grade === 'SKIP' && !byChoice),

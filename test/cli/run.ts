@@ -62,6 +62,22 @@ export const harness = async (
   }
 };
 
+/** A command line harness printed, run by a shell in the repository's root as a person pastes it there. */
+export const asPrinted = async (line: string, env: NodeJS.ProcessEnv = {}): Promise<Finished> => {
+  await acquire();
+  try {
+    return await new Promise((done) => {
+      const options = { cwd: resolve(import.meta.dirname, '../..'), env: { ...process.env, ...env } };
+      execFile('sh', ['-c', line], options, (error, stdout, stderr) => {
+        const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        done({ status, stdout, stderr });
+      });
+    });
+  } finally {
+    release();
+  }
+};
+
 /** Starts a long-running command and resolves once its stdout or stderr matches `ready`. */
 export const startHarness = (
   args: string[],

@@ -8,7 +8,7 @@ import { loadProfile } from '../../src/profile/read.ts';
 import { FAULTS } from '../../src/reference/index.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { findToxiproxy } from '../../src/testbed/toxiproxy.ts';
-import { harness, SIDE_BY_SIDE, startHarness } from './run.ts';
+import { asPrinted, harness, SIDE_BY_SIDE, startHarness } from './run.ts';
 
 describe('harness serve', () => {
   const profileFile = join(mkdtempSync(join(tmpdir(), 'harness-serve-')), 'profile.yaml');
@@ -33,10 +33,16 @@ describe('harness serve', () => {
     expect(profile.minute_ms).toBe(2000);
   });
 
-  it('says on stderr where it listens and what to run next', () => {
+  it('says on stderr where it listens and what to run next, a command that runs as printed', async () => {
     expect(server.stderr()).toMatch(/^harness reference server listening on http:\/\/127\.0\.0\.1:\d+$/m);
-    expect(server.stderr()).toContain(`harness conformance --profile ${profileFile}`);
-  });
+    const next = /^next, in another terminal: (.+?) {2}\(then: /m.exec(server.stderr())?.[1];
+    expect(next).toBe(`npx --no-install harness conformance --profile ${profileFile}`);
+    const run = await asPrinted(
+      `${next} --only token --report-dir ${mkdtempSync(join(tmpdir(), 'harness-'))}`,
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^summary: \d+ checks in [\d.]+ s: 0 FAIL/m);
+  }, 60_000);
 
   it('issues a token and limits a client by the SPEC.md table', async () => {
     const http = new HttpClient();

@@ -31,15 +31,20 @@ describe('replayFor', () => {
       request,
       profile,
     );
-    expect(command).toBe(`harness replay LIMIT-ADMITS-RULES-SCHEDULE --profile 'my team'\\''s $HOME.yaml'`);
+    expect(command).toBe(
+      `npx --no-install harness replay LIMIT-ADMITS-RULES-SCHEDULE --profile 'my team'\\''s $HOME.yaml'`,
+    );
     expect(replayFor('ID', ['--fault', 'no-limit-schedule', '--timeout', '15000'], request, profile)[0]).toBe(
-      'harness replay ID --fault no-limit-schedule --timeout 15000',
+      'npx --no-install harness replay ID --fault no-limit-schedule --timeout 15000',
     );
   });
 
   it('follows with one request to send by hand, its token and no secret', () => {
     const lines = replayFor('ID', [], request, profile);
-    expect(lines.slice(0, 2)).toEqual(['harness replay ID', '# one request of the burst, by hand:']);
+    expect(lines.slice(0, 2)).toEqual([
+      'npx --no-install harness replay ID',
+      '# one request of the burst, by hand:',
+    ]);
     expect(lines[2]).toMatch(/^ACCESS_TOKEN=\$\(curl .*client_secret=\$CLIENT_SECRET/);
     expect(lines[3]).toMatch(
       /^curl -sS -i -X GET "https:\/\/api\.example\.test\/api\/rules\/schedule" -H "authorization: Bearer \$ACCESS_TOKEN"$/,
