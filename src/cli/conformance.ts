@@ -3,6 +3,7 @@ import { allChecks } from '../../conformance/index.ts';
 import { harnessCommand } from '../command-line.ts';
 import { loadProfile, validateProfile } from '../profile/read.ts';
 import { startReferenceServer } from '../reference/index.ts';
+import { toMarkdown } from '../report/markdown.ts';
 import { gradeOutcome } from '../report/outcome.ts';
 import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import { REPORT_FILES, type ReportFormat, writeReports } from '../report/write.ts';
@@ -68,7 +69,7 @@ const budgetFor = (maxRequests: number | undefined, profile: Profile): RequestBu
  */
 const reportUnreachable = (dir: string, reason: string, formats: readonly ReportFormat[]) => {
   const title = 'harness conformance';
-  return reportNoRun(dir, UNREACHABLE, 'check', reason, {
+  return reportNoRun(dir, UNREACHABLE, 'check', reason, unreachableMarkdown(title, reason), {
     ...(formats.includes('markdown') ? { [REPORT_FILES.markdown]: unreachableMarkdown(title, reason) } : {}),
     ...(formats.includes('junit') ? { [REPORT_FILES.junit]: unreachableJUnit(title, reason) } : {}),
   });
@@ -149,8 +150,9 @@ export const runConformanceCommand = async (
       replayOnly: prepared.embedded,
     });
     if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
-    const saved = await saveReports(() =>
-      writeReports(report, { dir, formats: options.format, strict: options.strict === true }),
+    const saved = await saveReports(
+      () => writeReports(report, { dir, formats: options.format, strict: options.strict === true }),
+      toMarkdown(report),
     );
     const differences = baseline ? compareBaseline(report, baseline) : [];
     printSummary(report, saved.files, differences, {

@@ -19,7 +19,8 @@ import {
   writeLoadReports,
 } from '../report/load-reports.ts';
 import { gradeOutcome } from '../report/outcome.ts';
-import { UNREACHABLE, UNUSABLE, unreachableJUnit } from '../report/unreachable.ts';
+import { loadMarkdown } from '../report/step-summary.ts';
+import { UNREACHABLE, UNUSABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import { UsageError } from './errors.ts';
 import { exitCodeOf, FAILED, HARNESS_ERROR, NO_VERDICT, noVerdictLine, PASSED } from './exit-codes.ts';
 import { findK6, k6Version } from './k6.ts';
@@ -54,11 +55,15 @@ const reportUnjudged = async (
     ...options,
     phases: phases.map((p) => phaseAsRun(p, { grade: 'INCONCLUSIVE', message: reason }, startedAt, 0)),
   };
-  const saved = await saveReports(() => writeLoadReports(dir, run));
+  const saved = await saveLoadReports(dir, run);
   if (saved.files.length > 0) console.log(`reports: ${saved.files.join(', ')}`);
   console.log(phaseCounts(run.phases));
   return { exitCode: exitCodeOf([exitCode, saved.exitCode]), dir, files: saved.files, ...lostReports(saved) };
 };
+
+/** The run's reports, and its verdicts on the job summary. */
+const saveLoadReports = (dir: string, run: LoadReportRun) =>
+  saveReports(() => writeLoadReports(dir, run), loadMarkdown(run.label, run.phases, phaseCounts(run.phases)));
 
 /** Exit 3: the JUnit report CI publishes says why no phase ran, where the job would otherwise find no file. */
 const reportUnreachable = async (
@@ -67,8 +72,9 @@ const reportUnreachable = async (
   what: typeof UNREACHABLE | typeof UNUSABLE,
   reason: string,
 ): Promise<LoadCommandResult> => {
-  const noRun = await reportNoRun(dir, what, 'phase', reason, {
-    [junitFile(label)]: unreachableJUnit(`harness load ${label}`, reason, what),
+  const title = `harness load ${label}`;
+  const noRun = await reportNoRun(dir, what, 'phase', reason, unreachableMarkdown(title, reason, 'phase'), {
+    [junitFile(label)]: unreachableJUnit(title, reason, what),
   });
   return { ...noRun, dir };
 };
@@ -216,7 +222,7 @@ export const finishLoad = async (
   k6: K6Leftovers,
   say: (line: string) => void,
 ): Promise<LoadCommandResult> => {
-  const saved = await saveReports(() => writeLoadReports(dir, run));
+  const saved = await saveLoadReports(dir, run);
   const files = [...new Set([...k6.files, ...saved.files])];
   for (const line of loadSummaryLines(run, files)) console.log(line);
   // k6 stopped by a signal exits non-zero by design.

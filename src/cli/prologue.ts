@@ -79,6 +79,7 @@ export const reportNoRun = async (
   what: typeof UNREACHABLE | typeof UNUSABLE,
   noun: 'check' | 'phase',
   reason: string,
+  markdown: string,
   files: Readonly<Record<string, string>>,
 ): Promise<{
   readonly files: readonly string[];
@@ -86,7 +87,7 @@ export const reportNoRun = async (
   readonly reportsNotWritten?: true;
 }> => {
   console.error(`harness: ${reason}`);
-  const saved = await saveReports(() => writeUnreachableReports(dir, files));
+  const saved = await saveReports(() => writeUnreachableReports(dir, files), markdown);
   if (saved.files.length > 0) console.log(`reports: ${saved.files.join(', ')}`);
   const exitCode = exitCodeOf([TARGET_UNREACHABLE, saved.exitCode]);
   console.log(`summary: ${what}: no ${noun} run (exit ${exitCode})`);

@@ -2,6 +2,7 @@
 // written to after the last, where a disk that filled up or turned read-only meanwhile must not lose the verdicts.
 import { resolve } from 'node:path';
 import { ReportWriteError } from '../report/atomic.ts';
+import { appendStepSummary } from '../report/step-summary.ts';
 import { ReportDirError, timestampDir, type Written } from '../report/write.ts';
 import { UsageError } from './errors.ts';
 import { PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
@@ -27,10 +28,15 @@ export const lostReports = (saved: Pick<Saved, 'exitCode'>): { readonly reportsN
   saved.exitCode === PASSED ? {} : { reportsNotWritten: true };
 
 /**
- * Writes the reports, saying on stderr why `latest` stays or why they could not be written. The caller prints its
- * summary either way: when the reports are lost, stdout is the run's only record.
+ * Writes the reports, saying on stderr why `latest` stays or why they could not be written, and appends `markdown`
+ * (the verdicts) to the job summary where the job has one. The caller prints its summary either way: when the
+ * reports are lost, stdout is the run's only record.
  */
-export const saveReports = async (write: () => Promise<Written>): Promise<Saved> => {
+export const saveReports = async (write: () => Promise<Written>, markdown?: string): Promise<Saved> => {
+  if (markdown !== undefined) {
+    const failed = await appendStepSummary(markdown);
+    if (failed !== undefined) console.error(failed);
+  }
   try {
     const written = await write();
     if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);

@@ -25,11 +25,15 @@ export const unreachableJUnit = (suite: string, reason: string, what: string = U
   ].join('\n');
 
 /** The reason in a code block: it quotes addresses and error text, which Markdown would otherwise mangle. */
-export const unreachableMarkdown = (title: string, reason: string): string =>
+export const unreachableMarkdown = (
+  title: string,
+  reason: string,
+  noun: 'check' | 'phase' = 'check',
+): string =>
   [
     `# ${title}: ${UNREACHABLE}`,
     '',
-    `**The target did not answer, so no check ran (exit 3).** Check that it is up and reachable from this runner, then run again.`,
+    `**The target did not answer, so no ${noun} ran (exit 3).** Check that it is up and reachable from this runner, then run again.`,
     '',
     '```',
     reason.replaceAll('`', "'"),

@@ -51,7 +51,8 @@ export const harness = async (
   const started = performance.now();
   try {
     return await new Promise((resolve) => {
-      const options = { env: { ...process.env, ...env }, timeout: timeoutMs };
+      // A job summary of the machine running the tests is no place for the tests' runs.
+      const options = { env: { ...process.env, GITHUB_STEP_SUMMARY: '', ...env }, timeout: timeoutMs };
       execFile(process.execPath, [BIN, ...args], options, (error, stdout, stderr) => {
         const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ status, stdout, stderr, wallMs: performance.now() - started });

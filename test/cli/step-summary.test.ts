@@ -1,0 +1,88 @@
+// $GITHUB_STEP_SUMMARY: where a GitHub job has a summary page, conformance and load append their verdicts to it,
+// after what earlier steps wrote, failures first; where appending fails, one stderr line and the run stands.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { finishLoad } from '../../src/cli/load.ts';
+import { judgedRun } from '../../src/report/load-reports.ts';
+import { NETWORKS, simulate } from '../load/simulate.ts';
+import { harness, tmp } from './run.ts';
+
+const summaryFile = () => {
+  const file = join(tmp(), 'step-summary.md');
+  writeFileSync(file, 'an earlier step\n');
+  return file;
+};
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+describe('$GITHUB_STEP_SUMMARY', () => {
+  it('gets a conformance run appended: the FAIL first, then the summary', async () => {
+    const file = summaryFile();
+    const run = await harness(
+      ['conformance', '--fault', 'token-type-lowercase', '--only', 'token', '--report-dir', tmp()],
+      { GITHUB_STEP_SUMMARY: file },
+    );
+    expect(run.status, run.stderr).toBe(1);
+    const page = readFileSync(file, 'utf8');
+    expect(page.startsWith('an earlier step\n## harness conformance: ')).toBe(true);
+    expect(page).toMatch(/^\| FAIL \| `AUTH-TOKEN-TYPE` /m);
+    expect(page.indexOf('AUTH-TOKEN-TYPE')).toBeLessThan(page.indexOf('### Summary'));
+  }, 60_000);
+
+  it('gets a load run appended: a row per phase, failures first, and the counts', async () => {
+    const file = summaryFile();
+    vi.stubEnv('GITHUB_STEP_SUMMARY', file);
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const summary = simulate(
+      { kind: 'aligned', network: NETWORKS.lan, enforced: 1.5 },
+      { scenarios: ['transactions'] },
+    );
+    const run = judgedRun(summary, Date.now(), {
+      label: 'transactions',
+      runMs: 1,
+      properties: {},
+      strict: false,
+    });
+    await finishLoad(tmp(), run, { files: [], exitCodes: [] }, () => {});
+    const rows = readFileSync(file, 'utf8').split('\n');
+    expect(rows.slice(0, 4)).toEqual([
+      'an earlier step',
+      '## harness load: transactions',
+      '',
+      '| grade | phase | why |',
+    ]);
+    expect(rows[5]).toMatch(/^\| FAIL \| `\w+` \| .+ \|$/);
+    expect(rows.filter((r) => r.startsWith('| '))).toHaveLength(run.phases.length + 1);
+    expect(rows).toContainEqual(
+      expect.stringMatching(new RegExp(`^summary: ${run.phases.length} phases: \\d FAIL`)),
+    );
+  });
+
+  it('that cannot be appended to costs one stderr line, not the run', async () => {
+    vi.stubEnv('GITHUB_STEP_SUMMARY', join(tmp(), 'no', 'such', 'folder.md'));
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const err: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((line: string) => void err.push(line));
+    const summary = simulate(
+      { kind: 'aligned', network: NETWORKS.lan, enforced: 1 },
+      { scenarios: ['transactions'] },
+    );
+    const run = judgedRun(summary, Date.now(), {
+      label: 'transactions',
+      runMs: 1,
+      properties: {},
+      strict: false,
+    });
+    const result = await finishLoad(tmp(), run, { files: [], exitCodes: [] }, () => {});
+    expect(result.files.length).toBeGreaterThan(0);
+    expect(err).toEqual([
+      expect.stringMatching(
+        /^harness: could not add the verdicts to \$GITHUB_STEP_SUMMARY \(.*folder\.md\): ENOENT$/,
+      ),
+    ]);
+  });
+});
