@@ -148,9 +148,11 @@ describe('examples/ci/github-actions.yml', () => {
     }
   });
 
-  it('shows conformance.md on the job page, publishes the JUnit reports and uploads every report', () => {
+  it('leaves the job page to harness, publishes the JUnit reports and uploads each report once', () => {
+    // harness appends its verdicts to $GITHUB_STEP_SUMMARY itself; the step only covers a run that wrote none.
     const summary = step(conformance, (s) => s.run?.includes('GITHUB_STEP_SUMMARY') === true);
-    expect(summary?.run).toContain(`cat reports/latest/${REPORT_FILES.markdown}`);
+    expect(summary?.run).toContain(`if [ ! -f reports/latest/${REPORT_FILES.markdown} ]`);
+    expect(summary?.run).not.toContain('cat reports/');
     expect(summary?.if).toBe('${{ !cancelled() }}');
     // reports/*/ would match the run's folder and `latest` both, and read each result twice.
     const junit = (job: GitHubJob) => step(job, (s) => s.uses?.startsWith('EnricoMi/') === true)?.with?.files;
@@ -158,8 +160,18 @@ describe('examples/ci/github-actions.yml', () => {
     expect(junit(load)).toBe('reports/latest/load-*.xml');
     for (const job of [conformance, load]) {
       const upload = step(job, (s) => s.uses === 'actions/upload-artifact@v4');
-      expect(upload?.with?.path).toBe('reports/');
+      expect(upload?.with?.path).toBe('reports/\n!reports/latest\n');
       expect(upload?.if).toBe('${{ !cancelled() }}');
+    }
+  });
+
+  it('installs harness alone, globally, with npm downloads cached', () => {
+    for (const job of [conformance, load]) {
+      const install = step(job, (s) => s.name === 'Install harness');
+      expect(install?.run).toBe('npm install --global --no-audit --no-fund "$HARNESS_PACKAGE"');
+      const cache = step(job, (s) => s.uses === 'actions/cache@v4');
+      expect(cache?.with?.path).toBe('~/.npm');
+      expect(cache?.with?.key).toContain('hashFiles(env.HARNESS_PACKAGE)');
     }
   });
 });
