@@ -32,6 +32,7 @@ const actionlint = (file: string) =>
   spawnSync(ACTIONLINT, ['-no-color', '-ignore', QUEUE_UNKNOWN_TO_ACTIONLINT, file], { encoding: 'utf8' });
 
 interface Step {
+  name?: string;
   uses?: string;
   run?: string;
   if?: string;
