@@ -1,9 +1,8 @@
 // `harness certify`: conformance with every check and every client, then `load --scenario all`, and one signed
 // archive of every report, so a certifier can check later that nothing was changed (`harness verify`).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { archiveIndex, INDEX_PAGE } from '../certify/index-page.ts';
 import { readPrivateKey, redactProfile, sealArchive, sha256 } from '../certify/manifest.ts';
 import type { TarEntry } from '../certify/tar.ts';
 import { loadProfile } from '../profile/read.ts';
@@ -23,6 +22,8 @@ export interface CertifyOptions {
   profile?: string;
   key: string;
   out: string;
+  /** Where the two runs write their reports, as conformance and load do: the paths certify prints stay. */
+  reportDir: string;
 }
 
 export const SPEC_FILE = resolve(import.meta.dirname, '../spec/SPEC.md');
@@ -73,7 +74,7 @@ const checkInput = (options: CertifyOptions): Profile | undefined => {
   return profile;
 };
 
-const runCertify = async (options: CertifyOptions, staging: string, stop: AbortSignal): Promise<number> => {
+const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<number> => {
   const key = readPrivateKey(options.key);
   const profile = checkInput(options);
   const k6 = k6VersionLine(findK6());
@@ -84,7 +85,7 @@ const runCertify = async (options: CertifyOptions, staging: string, stop: AbortS
     {
       ...target,
       slow: true,
-      reportDir: join(staging, 'conformance'),
+      reportDir: options.reportDir,
       format: [...REPORT_FORMATS],
     },
     stop,
@@ -97,7 +98,7 @@ const runCertify = async (options: CertifyOptions, staging: string, stop: AbortS
       ...target,
       scenario: ['all'],
       instances: 1,
-      reportDir: join(staging, 'load'),
+      reportDir: options.reportDir,
       limit: {},
     },
     stop,
@@ -137,9 +138,20 @@ const runCertify = async (options: CertifyOptions, staging: string, stop: AbortS
     },
     load: { exitCode: load.exitCode, summary: loadSummary(load.exitCode, loadFiles) },
   };
-  const { archive, manifest } = sealArchive(body, files, key, finishedAt);
+  const index = {
+    path: INDEX_PAGE,
+    data: Buffer.from(
+      archiveIndex(
+        body,
+        files.map((f) => f.path),
+      ),
+    ),
+  };
+  const { archive, manifest } = sealArchive(body, [index, ...files], key, finishedAt);
   writeFileSync(options.out, archive);
-  console.log(`certification archive: ${options.out} (${files.length} files and the signed manifest)`);
+  console.log(
+    `certification archive: ${options.out} (${files.length + 1} files and the signed manifest; unpacked, ${INDEX_PAGE} links them)`,
+  );
   console.log(`signed: Ed25519, public key sha256 ${manifest.signer.publicKeySha256}`);
   console.log(`conformance: ${manifest.conformance.summary}`);
   console.log(`load: ${manifest.load.summary}`);
@@ -149,10 +161,5 @@ const runCertify = async (options: CertifyOptions, staging: string, stop: AbortS
 };
 
 export const certify = async (options: CertifyOptions): Promise<void> => {
-  const staging = await mkdtemp(join(tmpdir(), 'harness-certify-'));
-  try {
-    process.exitCode = await whileInterruptible((stop) => runCertify(options, staging, stop));
-  } finally {
-    await rm(staging, { recursive: true, force: true });
-  }
+  process.exitCode = await whileInterruptible((stop) => runCertify(options, stop));
 };

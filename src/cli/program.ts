@@ -285,6 +285,11 @@ export const buildProgram = (): Command => {
     .option('--profile <file>', 'target profile (YAML or JSON) with all four clients')
     .requiredOption('--key <file>', 'Ed25519 private key (PEM) that signs the manifest')
     .requiredOption('--out <file>', 'the archive to write (.tgz)')
+    .option(
+      '--report-dir <dir>',
+      'where the conformance and load runs write their reports, as those commands do',
+      'reports',
+    )
     .addHelpText('after', EXIT_CODES_HELP)
     .action(certify);
 

@@ -1,7 +1,7 @@
 // `harness certify` end to end: a real conformance run and `load --scenario all` into one signed archive, which
 // `harness verify` accepts as written and refuses once any byte of any file in it changes.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -21,6 +21,7 @@ const manifestOf = async (archive: string) =>
   );
 
 const embeddedArchive = join(dir, 'embedded.tgz');
+const embeddedReports = tmp();
 const profileArchive = join(dir, 'profile.tgz');
 let server: RunningReferenceServer;
 let embedded: { status: number | null; output: string };
@@ -31,11 +32,23 @@ let withProfile: Finished;
 beforeAll(async () => {
   server = await startReferenceServer({ minuteMs: 2000, tokenLifetimeSeconds: 5 });
   const { file, env } = profileFor(server);
-  const first = spawnHarness(['certify', '--key', key, '--out', embeddedArchive]);
+  const first = spawnHarness([
+    'certify',
+    '--key',
+    key,
+    '--out',
+    embeddedArchive,
+    '--report-dir',
+    embeddedReports,
+  ]);
   await first.waitFor(/^harness certify: load --scenario all/m).catch(() => undefined);
   const [{ code }, second] = await Promise.all([
     first.exited,
-    harness(['certify', '--profile', file, '--key', key, '--out', profileArchive], env, CERTIFY_MS),
+    harness(
+      ['certify', '--profile', file, '--key', key, '--out', profileArchive, '--report-dir', tmp()],
+      env,
+      CERTIFY_MS,
+    ),
   ]);
   embedded = { status: code, output: first.output() };
   withProfile = second;
@@ -67,6 +80,18 @@ describe('harness certify with no profile (the embedded server)', () => {
     );
     expect(manifest.conformance.exitCode).toBe(0);
     expect(manifest.k6).toMatch(/^k6 v2\./);
+  });
+
+  it('prints report paths that still exist once it has ended, and opens the archive with an index page', async () => {
+    const printed = [...embedded.output.matchAll(/^reports: (.+)$/gm)].flatMap((m) => m[1]!.split(', '));
+    expect(printed.length).toBeGreaterThan(4);
+    for (const file of printed) expect(existsSync(file), file).toBe(true);
+    expect(printed.every((file) => file.startsWith(embeddedReports))).toBe(true);
+    const index = (await untarGz(readFileSync(archive))).find((e) => e.path === 'index.html');
+    const links = [...index!.data.toString('utf8').matchAll(/<a href="([^"]+)">/g)].map((m) => m[1]);
+    expect(links.slice(0, 2)).toEqual(['conformance/conformance.html', 'load/load-all-summary.html']);
+    expect(links).toContain('SPEC.md');
+    expect((await manifestOf(archive)).files.map((f: { path: string }) => f.path)).toContain('index.html');
   });
 
   it('fails verification with exit 1 naming the first file changed', async () => {
@@ -114,7 +139,17 @@ describe('harness certify with a profile', () => {
     writeFileSync(partial, stringify({ ...profile, clients: { primary: profile.clients.primary } }));
     /** A certify run that must stop on its input, before it sends anything or writes `out`. */
     const refused = (profileFile: string, out: string) =>
-      harness(['certify', '--profile', profileFile, '--key', key, '--out', join(dir, out)]);
+      harness([
+        'certify',
+        '--profile',
+        profileFile,
+        '--key',
+        key,
+        '--out',
+        join(dir, out),
+        '--report-dir',
+        tmp(),
+      ]);
     const missing = await refused(partial, 'x.tgz');
     expect(missing.status).toBe(2);
     expect(missing.stderr.trim()).toBe(
@@ -138,7 +173,7 @@ describe('harness certify with a profile', () => {
       rsa,
     ]);
     const wrongKey = await harness(
-      ['certify', '--profile', file, '--key', rsa, '--out', join(dir, 'y.tgz')],
+      ['certify', '--profile', file, '--key', rsa, '--out', join(dir, 'y.tgz'), '--report-dir', tmp()],
       env,
     );
     expect(wrongKey.status).toBe(2);
