@@ -1,5 +1,7 @@
 // Parsers for flag values: each rejects bad input with commander's InvalidArgumentError, which names the flag.
+
 import { InvalidArgumentError } from 'commander';
+import { didYouMean } from '../did-you-mean.ts';
 import { REPORT_FORMATS, type ReportFormat } from '../report/write.ts';
 import {
   BUCKETS,
@@ -47,7 +49,8 @@ export const limitOverride = (value: string, previous: LimitOverrides = {}): Lim
 export const oneOf =
   <T extends string>(allowed: readonly T[], described = `one of ${allowed.join(', ')}`) =>
   (value: string): T => {
-    if (!allowed.includes(value as T)) throw new InvalidArgumentError(`expected ${described}`);
+    if (!allowed.includes(value as T))
+      throw new InvalidArgumentError(`expected ${described}${didYouMean(value, allowed)}`);
     return value as T;
   };
 

@@ -1,5 +1,6 @@
 // Every command and option of the CLI is declared here, in one place; actions live beside it, one file each.
 import { Command, Option } from 'commander';
+import { HARNESS } from '../command-line.ts';
 import { FAULT_FACTORS, FAULTS, LIMITER_KINDS, TOKEN_KINDS } from '../reference/index.ts';
 import { NETWORK_CONDITIONS } from '../testbed/toxiproxy.ts';
 import { certify } from './certify.ts';
@@ -30,7 +31,7 @@ const faultOption = (description: string): Option =>
   new Option('--fault <name>', description).argParser(
     oneOf(
       FAULTS.map((f) => f.name),
-      'a fault name (see harness serve --list-faults)',
+      `a fault name (see ${HARNESS} serve --list-faults)`,
     ),
   );
 

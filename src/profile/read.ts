@@ -2,6 +2,7 @@
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { isScalar, parseDocument, visit } from 'yaml';
+import { didYouMean } from '../did-you-mean.ts';
 import { InputError } from '../errors.ts';
 import { readAtMost } from '../read-at-most.ts';
 import { type Profile, profileSchema } from '../spec/index.ts';
@@ -18,7 +19,14 @@ import {
 } from './secrets.ts';
 
 // strictRequired is off because the `ids` entries use `oneOf: [{required: [...]}]` to say "from+pointer or value".
-const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+// verbose: an error carries the schema it broke, whose fields a mistyped one is matched against.
+const ajv = new Ajv({
+  allErrors: true,
+  strict: true,
+  strictRequired: false,
+  allowUnionTypes: true,
+  verbose: true,
+});
 const validate = ajv.compile<Profile>(profileSchema);
 
 /**
@@ -96,7 +104,9 @@ const PATTERN_MEANINGS = new Map<string, string>([
 const describe = (error: ErrorObject): string => {
   const at = error.instancePath || '/';
   if (error.keyword === 'additionalProperties') {
-    return `${at}: unknown field '${(error.params as { additionalProperty: string }).additionalProperty}'`;
+    const field = (error.params as { additionalProperty: string }).additionalProperty;
+    const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+    return `${at}: unknown field '${field}'${didYouMean(field, known)}`;
   }
   const meaning =
     error.keyword === 'pattern' && PATTERN_MEANINGS.get((error.params as { pattern: string }).pattern);

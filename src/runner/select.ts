@@ -1,5 +1,5 @@
 // --only / --skip / --slow: which checks run. Names are check IDs or tags, matched without regard to case.
-import { closest, distance } from 'fastest-levenshtein';
+import { suggestionFor } from '../did-you-mean.ts';
 import { InputError } from '../errors.ts';
 import type { Selected } from './plan.ts';
 import type { CheckDefinition } from './types.ts';
@@ -12,14 +12,6 @@ export interface SelectOptions {
 
 const matches = (check: CheckDefinition, names: readonly string[]): boolean =>
   names.some((name) => name === check.id.toLowerCase() || check.tags.includes(name));
-
-/** A typo is a few letters off; a name further from every known one than a third of its length is no typo. */
-const suggestionFor = (name: string, known: readonly string[]): string | undefined => {
-  const nearest = closest(name.toLowerCase(), known);
-  return distance(name.toLowerCase(), nearest) <= Math.max(2, Math.floor(name.length / 3))
-    ? nearest
-    : undefined;
-};
 
 export const selectChecks = (checks: readonly CheckDefinition[], options: SelectOptions): Selected[] => {
   const ids = new Map(checks.map((c) => [c.id.toLowerCase(), c.id]));

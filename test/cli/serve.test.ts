@@ -118,6 +118,7 @@ describe('harness serve --tokens jwt', () => {
 describe.concurrent('harness serve, bad input', SIDE_BY_SIDE, () => {
   it.each([
     [['serve', '--fault', 'nope'], "option '--fault <name>' argument 'nope' is invalid"],
+    [['serve', '--fault', 'token-type-lowercas'], '(did you mean token-type-lowercase?)'],
     [['serve', '--port', '70000'], "option '--port <n>' argument '70000' is invalid"],
     [['serve', '--limiter', 'leaky'], "option '--limiter <kind>' argument 'leaky' is invalid"],
     [['serve', '--tokens', 'paseto'], "option '--tokens <kind>' argument 'paseto' is invalid"],

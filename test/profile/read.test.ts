@@ -72,6 +72,11 @@ describe('profile loader', () => {
     ],
     ['an unknown field', `${VALID}colour: blue\n`, "p.yaml: /: unknown field 'colour'"],
     [
+      'a mistyped field, with the one it is near',
+      `${VALID}minute_msec: 2000\n`,
+      "p.yaml: /: unknown field 'minute_msec' (did you mean minute_ms?)",
+    ],
+    [
       'a malformed URL',
       VALID.replace('base_url: http://127.0.0.1:8080', 'base_url: ftp:/x'),
       'p.yaml: /base_url: must be an http(s) URL',
