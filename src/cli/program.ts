@@ -214,7 +214,7 @@ export const buildProgram = (): Command => {
       .addOption(
         new Option(
           '--duration <d>',
-          'length of each phase, e.g. 45s, 3m or 1m30s (default per phase: 5, 8 and 10 windows of a per-second limit; 1.2, 2.5 and 3 of a per-minute one)',
+          "each phase's length, not the run's (a scenario has three phases or more; the first line says the run's total), e.g. 45s, 3m or 1m30s (default per phase: 5, 8 and 10 windows of a per-second limit; 1.2, 2.5 and 3 of a per-minute one)",
         ).argParser(duration),
       )
       .addOption(
