@@ -1,13 +1,18 @@
 // A bucket's probe as the limit, sharing and limiter checks use it: what it sends (the plan), and the observations
 // every check of the bucket grades. One module both limits.ts and sharing.ts read, so neither depends on the other.
 import {
+  type AdmittedOverLimit,
   type CheckContext,
   type Exchange,
+  type LimitWindow,
   type LoggedRequest,
+  limitTimeline,
+  type ObservedRequest,
   type PlanItem,
   type ProbePlan,
   type ProbeResult,
   probeBucket,
+  type RefusedBelowLimit,
   relativeTo,
   replayFor,
   skip,
@@ -88,9 +93,31 @@ export const timesOf = (result: ProbeResult) => relativeTo(result.origin);
 export const bucketView = (ctx: CheckContext, bucket: BucketId, result: ProbeResult) =>
   ctx.session.log.view(bucket, { tenant: result.tenant });
 
-/** Records the exchanges behind an observation, so the report shows the requests the arithmetic names. */
+/** Records the exchanges behind an observation, so the report shows the requests the arithmetic names; once each. */
 export const recordRequests = (ctx: CheckContext, requests: readonly (LoggedRequest | undefined)[]): void => {
-  for (const request of requests) if (request?.exchange) ctx.record(request.exchange);
+  for (const request of requests)
+    if (request?.exchange && !ctx.evidence.includes(request.exchange.evidence)) ctx.record(request.exchange);
+};
+
+/**
+ * A limit verdict's proof, shown: its timeline, and as evidence the exchanges its message cites, the 429 it turns on
+ * and the first and last two of the requests it counts (before, only the probe's first request was evidence).
+ */
+export const showProof = (
+  ctx: CheckContext,
+  log: readonly ObservedRequest[],
+  limit: LimitWindow,
+  origin: number,
+  proof: RefusedBelowLimit | AdmittedOverLimit,
+): void => {
+  ctx.timeline = limitTimeline(log, limit, origin, proof);
+  const { refusal, counts } = proof.stretch;
+  const counted = log.filter(counts).sort((a, b) => a.sent - b.sent);
+  const cited = log.find((o) => o.label === refusal?.label && o.sent === refusal.sent);
+  recordRequests(
+    ctx,
+    [cited, ...counted.slice(0, 2), ...counted.slice(2).slice(-2)].map((o) => o?.request),
+  );
 };
 
 /** An answer refused for its token (after a refresh) says nothing about the limit. */

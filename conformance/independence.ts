@@ -7,7 +7,6 @@ import {
   type Exchange,
   fail,
   inconclusive,
-  limitTimeline,
   needsProfile,
   refusedBelowLimit,
   relativeTo,
@@ -15,6 +14,7 @@ import {
   type Target,
 } from '../src/runner/checks.ts';
 import { cite, type EndpointKey, type EndpointSpec, LIMIT_RULES } from '../src/spec/index.ts';
+import { showProof } from './bucket-probe.ts';
 
 /** The callable bucket with the smallest limit (cheapest to spend) and one with room left after its own probe. */
 export const independencePair = (target: Target): [EndpointKey, EndpointKey] | undefined => {
@@ -92,7 +92,7 @@ const spendingOneLeavesAnother = async (ctx: CheckContext): Promise<string> => {
     const second = refusedAlone(again);
     if (second === undefined) return inconclusive(`${ownTraffic} the second time`);
     const at = relativeTo(origin);
-    ctx.timeline = limitTimeline(otherLog(), otherLimit, origin, second);
+    showProof(ctx, otherLog(), otherLimit, origin, second);
     return fail(
       `with ${spent.key} spent, ${other.key} got 429 twice in a row: ${first.explain(at)}; then ${second.explain(at)}`,
     );

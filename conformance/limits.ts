@@ -12,7 +12,6 @@ import {
   inconclusive,
   isAdmitted,
   isSuccess,
-  limitTimeline,
   mostAdmittedInSpan,
   mostAdmittedWithinWindow,
   type Observation,
@@ -46,6 +45,7 @@ import {
   probe,
   probeRequests,
   recordRequests,
+  showProof,
   timesOf,
 } from './bucket-probe.ts';
 import { heldPattern } from './queueing.ts';
@@ -86,7 +86,7 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   if (blocked !== undefined) return inconclusive(blocked);
   if (previous !== undefined && last !== undefined) {
     recordRequests(ctx, [previous.refused.request, last.refused.request]);
-    ctx.timeline = limitTimeline(log, result.limit, result.origin, last);
+    showProof(ctx, log, result.limit, result.origin, last);
     const strongest = [previous, last].reduce((a, b) => (b.atMost < a.atMost ? b : a));
     return fail(
       `${strongest.atMost} admitted in the ${result.limit.windowMs} ms before the refusal of '${strongest.refused.label}' (SPEC.md: ${describeLimit(result)}), and refused below the limit twice in a row: ${previous.explain(at)}; then ${last.explain(at)}`,
@@ -97,7 +97,7 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   const once = proofs.find((p) => p !== undefined);
   if (once !== undefined) {
     recordRequests(ctx, [once.refused.request]);
-    ctx.timeline = limitTimeline(log, result.limit, result.origin, once);
+    showProof(ctx, log, result.limit, result.origin, once);
     if (ctx.target.profile.exclusive_tenant === true) {
       return fail(
         `${once.atMost} admitted in the ${result.limit.windowMs} ms before the refusal of '${once.refused.label}' (SPEC.md: ${describeLimit(result)}), and the profile says no other traffic uses the tenant (exclusive_tenant): ${once.explain(at)}`,
@@ -136,7 +136,7 @@ const refusesOverLimit = async (ctx: CheckContext, bucket: BucketId): Promise<st
   const log = bucketView(ctx, bucket, result).filter((o) => !variants.has(o.request));
   const proof = overLimitProof(log, result);
   if (proof !== undefined) {
-    ctx.timeline = limitTimeline(log, result.limit, result.origin, proof);
+    showProof(ctx, log, result.limit, result.origin, proof);
     return fail(`more admitted than SPEC.md allows (${describeLimit(result)}): ${proof.explain(at)}`);
   }
   const refusal = result.firstRefusal;

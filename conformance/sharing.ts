@@ -11,7 +11,6 @@ import {
   fail,
   inconclusive,
   isSuccess,
-  limitTimeline,
   needsClient,
   refusedBelowLimit,
   skip,
@@ -24,6 +23,7 @@ import {
   probePlan,
   probeRequests,
   recordRequests,
+  showProof,
   timesOf,
 } from './bucket-probe.ts';
 import { SHARING_RULES, type SharingRule } from './sharing-rules.ts';
@@ -58,7 +58,7 @@ const graded =
     if (blocked !== undefined) return inconclusive(`the ${rule.bucket} bucket: ${blocked}`);
     if (!rule.shares) {
       if (refusedAlone !== undefined) {
-        ctx.timeline = limitTimeline(ownLog, result.limit, result.origin, refusedAlone);
+        showProof(ctx, ownLog, result.limit, result.origin, refusedAlone);
         return fail(`${rule.variant} shares this tenant's limit: ${refusedAlone.explain(at)}`);
       }
       if (admitted > 0)
@@ -80,7 +80,7 @@ const graded =
     }
     const apart = proof(shared);
     if (apart !== undefined) {
-      ctx.timeline = limitTimeline(shared, result.limit, result.origin, apart);
+      showProof(ctx, shared, result.limit, result.origin, apart);
       return fail(`${rule.variant} draws from a limit of its own: counted together, ${apart.explain(at)}`);
     }
     return inconclusive(

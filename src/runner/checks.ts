@@ -8,12 +8,15 @@ export type { CheckContext } from './context.ts';
 export { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
 export { fail, inconclusive, info, skip, skipByChoice, warn } from './grades.ts';
 export {
+  type AdmittedOverLimit,
   admittedAfterRefusal,
   admittedInSpan,
   allRefused,
   isAdmitted,
+  type LimitWindow,
   mostAdmittedWithinWindow,
   type Observation,
+  type RefusedBelowLimit,
   refusedBelowLimit,
   relativeTo,
 } from './limit-bounds.ts';

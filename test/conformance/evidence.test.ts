@@ -1,0 +1,28 @@
+// A limit FAIL's evidence holds the exchanges its message cites: the 429 the proof turns on and requests it counts,
+// not only the probe's first request (issue 23: "Evidence: 1 exchange" showed 'spend #1' → 202 alone).
+import { describe, expect, it } from 'vitest';
+import { runAgainst } from '../../src/testbed/conformance.ts';
+
+describe('the evidence of a limit FAIL', () => {
+  it.each([
+    ['wrong-limit-execute', 'LIMIT-ENFORCED-RULES-EXECUTE', ['rules-execute']],
+    ['limit-per-client', 'LIMIT-TENANT-SHARED', ['LIMIT-TENANT-SHARED']],
+  ] as const)(
+    '%s: %s cites the 429 and the requests it counts',
+    async (fault, id, only) => {
+      const [report] = await runAgainst({ fault }, { only });
+      const check = report!.checks.find((c) => c.id === id)!;
+      expect(check.grade, check.message).toBe('FAIL');
+      const refusal = /'([^']+)' got 429/.exec(check.message)?.[1];
+      expect(refusal, check.message).toBeDefined();
+      const labels = check.evidence.map((e) => e.label);
+      expect(labels).toContain(refusal);
+      expect(check.evidence.some((e) => e.response?.status === 429)).toBe(true);
+      expect(
+        check.evidence.filter((e) => e.response !== undefined && e.response.status < 300).length,
+      ).toBeGreaterThan(1);
+      expect(new Set(check.evidence).size).toBe(check.evidence.length);
+    },
+    60_000,
+  );
+});
