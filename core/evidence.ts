@@ -24,6 +24,13 @@ export interface RoundTrips {
   readonly maxMs: number;
 }
 
+/** A phase's latency percentiles (ms), k6's http_req_duration of its requests. */
+export interface Latency {
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  readonly p99Ms: number;
+}
+
 export interface TokenFailures {
   readonly count: number;
   readonly minStatus: number;
@@ -55,6 +62,8 @@ export interface PhaseResult {
   readonly roundTrips: RoundTrips | undefined;
   /** How late k6 started iterations against its schedule (p99 and max, ms). */
   readonly startLagMs: { readonly p99: number; readonly max: number };
+  /** Absent when no request of the phase was answered (or the runner's k6 predates it). */
+  readonly latencyMs?: Latency;
   readonly slots: SlotEvidence;
 }
 
@@ -138,6 +147,14 @@ const mergeRoundTrips = (parts: readonly (RoundTrips | undefined)[]): RoundTrips
   };
 };
 
+/** Each percentile of the union lies between the parts' own: the largest is the cautious choice, as for p99 above. */
+const mergeLatency = (parts: readonly (Latency | undefined)[]): Latency | undefined => {
+  const known = parts.filter((p): p is Latency => p !== undefined);
+  if (known.length === 0) return undefined;
+  const most = (key: keyof Latency) => Math.max(...known.map((p) => p[key]));
+  return { p50Ms: most('p50Ms'), p95Ms: most('p95Ms'), p99Ms: most('p99Ms') };
+};
+
 const mergeTokenFailures = (parts: readonly (TokenFailures | undefined)[]): TokenFailures | undefined => {
   const known = parts.filter((p): p is TokenFailures => p !== undefined);
   if (known.length === 0) return undefined;
@@ -147,6 +164,8 @@ const mergeTokenFailures = (parts: readonly (TokenFailures | undefined)[]): Toke
     maxStatus: Math.max(...known.map((p) => p.maxStatus)),
   };
 };
+
+const latencyOf = (latencyMs: Latency | undefined) => (latencyMs === undefined ? {} : { latencyMs });
 
 const mergePhase = (parts: readonly PhaseResult[]): PhaseResult => {
   const limited = sum(parts.map((p) => p.limited));
@@ -171,6 +190,7 @@ const mergePhase = (parts: readonly PhaseResult[]): PhaseResult => {
       p99: Math.max(...parts.map((p) => p.startLagMs.p99)),
       max: Math.max(...parts.map((p) => p.startLagMs.max)),
     },
+    ...latencyOf(mergeLatency(parts.map((p) => p.latencyMs))),
     slots: mergeSlots(parts.map((p) => p.slots)),
   };
 };

@@ -1,7 +1,7 @@
 // A phase's evidence as k6 records it (one Trend per phase and kind of answer, tagged by slot; see
 // load/lib/options.ts) and as harness reads it back: from k6's end-of-test data (load/lib/summary.ts) or, where k6
 // was killed before that, from the checkpoint its harness-checkpoint output left (src/k6-driver/checkpoint.ts).
-import type { PhaseResult } from './evidence.ts';
+import type { Latency, PhaseResult } from './evidence.ts';
 import type { PhasePlan } from './plan.ts';
 
 const ADMITTED = 'harness_admitted_rtt_';
@@ -49,8 +49,20 @@ export interface MetricValues {
   readonly rate?: number;
   readonly min?: number;
   readonly max?: number;
+  readonly med?: number;
+  readonly 'p(95)'?: number;
   readonly 'p(99)'?: number;
 }
+
+/** A phase's latency percentiles from k6's http_req_duration of its requests; undefined when none was answered. */
+const latencyOf = (duration: MetricValues): Latency | undefined =>
+  (duration.count ?? 0) === 0
+    ? undefined
+    : { p50Ms: duration.med ?? 0, p95Ms: duration['p(95)'] ?? 0, p99Ms: duration['p(99)'] ?? 0 };
+
+/** `{ [key]: value }`, or nothing when the value is undefined: a summary's JSON holds no undefined field. */
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
 /** Every phase's result, from the values of the metrics k6 recorded (absent ones read as empty). */
 export const phaseResults = (
@@ -97,6 +109,7 @@ export const phaseResults = (
               maxMs: Math.max(...answered.map((v) => v.max ?? 0)),
             },
       startLagMs: { p99: of('harness_start_lag')['p(99)'] ?? 0, max: of('harness_start_lag').max ?? 0 },
+      ...optional('latencyMs', latencyOf(of('http_req_duration'))),
       slots: {
         admitted: slots.map((i) => slot(names.admitted, i).count ?? 0),
         limited: slots.map((i) => slot(names.limited, i).count ?? 0),

@@ -3,7 +3,7 @@
 // a merged run, its runners.
 // No scripts, nothing fetched. Pure TypeScript, shared by handleSummary and the harness CLI.
 import type { RunnerClock } from './clocks.ts';
-import { type LoadSummary, type PhaseResult, spreadOf } from './evidence.ts';
+import { type Latency, type LoadSummary, type PhaseResult, spreadOf } from './evidence.ts';
 import { GRADES } from './grade.ts';
 import { escapeMarkup as esc } from './markup.ts';
 import { offeredAt } from './plan.ts';
@@ -86,6 +86,11 @@ const row = ({ result, verdict }: Judged): string => {
 <tr class="row-${verdict.grade}"><td class="msg" colspan="${COLUMNS.length}"><span class="${verdict.grade}">${verdict.grade}</span>: ${esc(verdict.message)}${notes}</td></tr>`;
 };
 
+/** `p50 2 ms, p95 5 ms, p99 9 ms`: the terminal and the HTML say it alike. */
+export const latencyText = (latency: Latency): string =>
+  `p50 ${ms(latency.p50Ms)}, p95 ${ms(latency.p95Ms)}, p99 ${ms(latency.p99Ms)}`;
+const ms = (value: number) => `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
+
 const swatch = (colour: string, text: string) =>
   `<span><i class="sw" style="background:${colour}"></i>${text}</span>`;
 
@@ -93,6 +98,7 @@ const phaseSection = ({ result, verdict }: Judged): string => {
   const other = result.refused + result.networkErrors;
   return `<section class="phase phase-${verdict.grade}"><h3>${esc(result.plan.name)} <span class="${verdict.grade}">${verdict.grade}</span></h3>
 <div class="legend">${swatch(COLOURS.admitted, `admitted (${result.admitted})`)}${swatch(COLOURS.limited, `429 (${result.limited})`)}${swatch(COLOURS.other, `other status or no answer (${other}, not drawn: their send times are not recorded)`)}</div>
+${result.latencyMs === undefined ? '' : `<p class="latency">latency (k6's http_req_duration): ${latencyText(result.latencyMs)}</p>`}
 ${phaseChart(result)}</section>`;
 };
 

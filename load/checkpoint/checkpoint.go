@@ -22,9 +22,11 @@ func init() {
 	output.RegisterExtension("harness-checkpoint", newCheckpoint)
 }
 
-// Only harness's own metrics and the iteration counts: the rest of k6's samples are no evidence of a phase.
+// Only harness's own metrics, the iteration counts and the requests' durations (each phase's latency): the rest of
+// k6's samples are no evidence of a phase.
 func kept(name string) bool {
-	return strings.HasPrefix(name, "harness_") || name == "iterations" || name == "dropped_iterations"
+	return strings.HasPrefix(name, "harness_") || name == "iterations" || name == "dropped_iterations" ||
+		name == "http_req_duration"
 }
 
 type checkpoint struct {
@@ -77,7 +79,10 @@ func values(sink metrics.Sink) map[string]float64 {
 	case *metrics.GaugeSink:
 		return map[string]float64{"value": s.Value, "min": s.Min, "max": s.Max}
 	case *metrics.TrendSink:
-		return map[string]float64{"count": float64(s.Count()), "min": s.Min(), "max": s.Max(), "p(99)": s.P(0.99)}
+		return map[string]float64{
+			"count": float64(s.Count()), "min": s.Min(), "max": s.Max(),
+			"med": s.P(0.5), "p(95)": s.P(0.95), "p(99)": s.P(0.99),
+		}
 	case *metrics.RateSink:
 		return map[string]float64{"rate": float64(s.Trues) / float64(max(s.Total, 1))}
 	}

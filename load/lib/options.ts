@@ -49,6 +49,8 @@ const observersOf = (phase: PhasePlan, names: SlotMetricNames): Record<string, s
     [`harness_retry_after_valid${s}`]: ['rate>=0'],
     [`harness_retry_after_seconds${s}`]: ['max>=0'],
     [`harness_start_lag${s}`]: ['max>=0'],
+    // The phase's latency percentiles, as k6 reports them (sending, waiting and receiving; no connection set-up).
+    [`http_req_duration${s}`]: ['max>=0'],
   };
   for (const metric of [names.admitted, names.limited]) {
     t[metric] = ['max>=0'];
@@ -68,7 +70,8 @@ export const optionsFor = (
     scenarios: Object.fromEntries(phases.map((p) => [p.name, scenarioOf(p, roundTripMs, instances)])),
     thresholds: Object.assign({}, ...phases.map((p, i) => observersOf(p, names[i]!))),
     // count, min and max per slot are the evidence; p(99) of a phase's round trips sizes the verdict's tolerance.
-    summaryTrendStats: ['count', 'min', 'avg', 'max', 'p(99)'],
+    // med and p(95) beside p(99): the latency percentiles the reports show per phase.
+    summaryTrendStats: ['count', 'min', 'avg', 'med', 'max', 'p(95)', 'p(99)'],
     setupTimeout: `${setupTimeoutMs}ms`,
     // A probe reads only an answer's status and headers: k6 would otherwise hold every body whole (a target answering
     // 16 MB bodies took k6 past 4 GB). The few requests whose body is read ask for it (responseType: 'text').

@@ -108,6 +108,12 @@ const phaseResult = {
       required: ['p99', 'max'],
       properties: { p99: ms, max: ms },
     },
+    latencyMs: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['p50Ms', 'p95Ms', 'p99Ms'],
+      properties: { p50Ms: ms, p95Ms: ms, p99Ms: ms },
+    },
     slots: {
       type: 'object',
       additionalProperties: false,

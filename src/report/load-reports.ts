@@ -3,7 +3,7 @@
 // terminal shows.
 import type { LoadSummary } from '../../core/evidence.ts';
 import { GRADES } from '../../core/grade.ts';
-import { summaryHtml } from '../../core/report-html.ts';
+import { latencyText, summaryHtml } from '../../core/report-html.ts';
 import { byGrade, phaseLine, reportJson } from '../../core/verdict.ts';
 import { type GradedPhase, type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from './junit.ts';
 import { type Reporter, type Written, writeRun } from './write.ts';
@@ -57,12 +57,19 @@ export const phaseCounts = (phases: readonly Pick<GradedPhase, 'name' | 'grade'>
   return `summary: ${phases.length} phases: ${counts.join(', ')}${failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''}`;
 };
 
+/** Each phase's latency percentiles, on a line of its own below the verdicts. */
+const latencyLines = (run: LoadReportRun): string[] =>
+  (run.summary?.phases ?? []).flatMap(({ plan, latencyMs }) =>
+    latencyMs === undefined ? [] : [`latency  ${plan.name.padEnd(34)} ${latencyText(latencyMs)}`],
+  );
+
 /**
  * What the terminal shows of a judged run: a line per phase, failures first, then the reports (none when they could
  * not be written) and the counts.
  */
 export const loadSummaryLines = (run: LoadReportRun, files: readonly string[]): string[] => [
   ...run.phases.map((p) => phaseLine(p.grade, p.name, p.message)),
+  ...latencyLines(run),
   ...(files.length > 0 ? [`reports: ${files.join(', ')}`] : []),
   phaseCounts(run.phases),
 ];

@@ -59,6 +59,10 @@ describe.runIf(hasCheckpoint(findK6()))('a checkpoint of a finished run', () => 
     };
     const { summary } = summaryFromCheckpoint(readCheckpoint(runner!.checkpointFile!)!, runner!, context);
     expect(written.phases.some((p) => p.limited > 0)).toBe(true);
+    // Every phase's latency percentiles, from k6's http_req_duration, in both.
+    expect(
+      written.phases.every((p) => p.latencyMs !== undefined && p.latencyMs.p95Ms >= p.latencyMs.p50Ms),
+    ).toBe(true);
     expect(summary.phases).toEqual(written.phases);
     expect(summary.runner).toEqual(written.runner);
     expect(summary.lateMs).toEqual(written.lateMs);

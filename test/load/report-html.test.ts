@@ -70,6 +70,15 @@ describe('load HTML report', () => {
       expect(legend).toMatch(/admitted \(\d+\).*429 \(\d+\).*other status or no answer/);
   });
 
+  it("says each phase's latency percentiles below its legend, and nothing for a phase without them", () => {
+    const [first, ...rest] = summary.phases;
+    const latencyMs = { p50Ms: 2.25, p95Ms: 12.4, p99Ms: 130.6 };
+    const page = summaryHtml({ ...summary, phases: [{ ...first!, latencyMs }, ...rest] });
+    expect(page.match(/<p class="latency">[^<]*<\/p>/g)).toEqual([
+      '<p class="latency">latency (k6\'s http_req_duration): p50 2.3 ms, p95 12 ms, p99 131 ms</p>',
+    ]);
+  });
+
   it('keeps the table inside a container that scrolls it sideways rather than the page', () => {
     expect(html).toMatch(/<div class="table-wrap"><table>/);
     expect(html).toMatch(/\.table-wrap\{overflow-x:auto/);
