@@ -1,6 +1,9 @@
-// One phase's requests over time as an inline SVG: admitted and 429 stacked per bar of send time, the SPEC.md limit
-// per bar dashed, the phase's end dotted, axes in seconds of the run and in requests. The SVG scales to its
-// container's width (viewBox, width 100 %). Pure TypeScript, no scripts, nothing fetched.
+// One phase's requests over time as an inline SVG, per window as SPEC.md states its limits: for each bar of send
+// time, the requests sent in the window before it (admitted and 429 stacked), beside the SPEC.md limit per window
+// and the reading the verdict took. A faithful limiter's admits run along the limit, whatever its kind; per bar, its
+// bursts at window starts stood twice as high as a per-bar share of the limit, and a PASS looked like a breach. The
+// phase's end is dotted; axes in seconds of the run and in requests. The SVG scales to its container's width
+// (viewBox, width 100 %). Pure TypeScript, no scripts, nothing fetched.
 
 import type { PhaseResult } from './evidence.ts';
 import { escapeMarkup as escapeHtml } from './markup.ts';
@@ -14,9 +17,20 @@ const PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
 const MAX_BARS = 200;
 export const COLOURS = { admitted: '#2f9e5b', limited: '#d9534f', other: '#8a6d3b' } as const;
 
-const grouped = (values: readonly number[], size: number) =>
-  Array.from({ length: Math.ceil(values.length / size) }, (_, i) =>
-    values.slice(i * size, (i + 1) * size).reduce((a, b) => a + b, 0),
+/** For each slot, the sum over the `width` slots ending with it: what was sent in the window before. */
+const rolling = (values: readonly number[], width: number): number[] => {
+  let sum = 0;
+  return values.map((value, i) => {
+    sum += value - (i >= width ? values[i - width]! : 0);
+    return sum;
+  });
+};
+
+/** Every `size`-th value, the last slot of each bar: a rolling sum needs no adding up. */
+const atBarEnds = (values: readonly number[], size: number) =>
+  Array.from(
+    { length: Math.ceil(values.length / size) },
+    (_, i) => values[Math.min(values.length, (i + 1) * size) - 1]!,
   );
 
 /** A step of 1, 2 or 5 times a power of ten giving about `ticks` ticks up to `max`. */
@@ -36,27 +50,33 @@ const ticksUpTo = (from: number, to: number, count: number): number[] => {
 /** Up to three decimals, none trailing: 0.5, 12, 1.25. */
 const label = (v: number) => String(Number(v.toFixed(3)));
 
-export const phaseChart = (result: PhaseResult): string => {
+/** `reading`: the limit per window the verdict read, drawn beside SPEC.md's where there is one. */
+export const phaseChart = (result: PhaseResult, reading?: number): string => {
   const { plan } = result;
   const size = Math.max(1, Math.ceil(result.slots.admitted.length / MAX_BARS));
-  const admitted = grouped(result.slots.admitted, size);
-  const limited = grouped(result.slots.limited, size);
+  const perWindow = Math.max(1, Math.round(plan.limit.windowMs / plan.slotMs));
+  const admitted = atBarEnds(rolling(result.slots.admitted, perWindow), size);
+  const limited = atBarEnds(rolling(result.slots.limited, perWindow), size);
   const barMs = plan.slotMs * size;
-  const limitPerBar = (plan.limit.count * barMs) / plan.limit.windowMs;
-  const top = Math.max(1, limitPerBar, ...admitted.map((a, i) => a + (limited[i] ?? 0))) * 1.08;
+  const { count } = plan.limit;
+  // Where a window's span meets a fixed window's edge or a full token bucket, a faithful limiter admits up to twice
+  // the limit in it (a phase's first window, mostly): drawn, so that such a bar reads as allowed.
+  const edge = 2 * count;
+  const top = Math.max(1, edge, reading ?? 0, ...admitted.map((a, i) => a + (limited[i] ?? 0))) * 1.08;
   const startS = plan.startMs / 1000;
   const endS = (plan.startMs + admitted.length * barMs) / 1000;
   const x = (seconds: number) => PLOT.left + ((seconds - startS) / (endS - startS)) * PLOT_W;
-  const y = (count: number) => PLOT.top + PLOT_H - (count / top) * PLOT_H;
+  const y = (value: number) => PLOT.top + PLOT_H - (value / top) * PLOT_H;
   const bar = PLOT_W / Math.max(admitted.length, 1);
+  const window = `${label(plan.limit.windowMs / 1000)} s`;
   const bars = admitted.map((a, i) => {
     const l = limited[i] ?? 0;
     const left = (PLOT.left + i * bar).toFixed(1);
     const w = Math.max(0.5, bar * 0.85).toFixed(1);
-    const at = label(startS + (i * barMs) / 1000);
+    const at = label(startS + ((i + 1) * barMs) / 1000);
     const rect = (from: number, to: number, fill: string, what: string) =>
       to > from
-        ? `<rect x="${left}" y="${y(to).toFixed(1)}" width="${w}" height="${(y(from) - y(to)).toFixed(1)}" fill="${fill}"><title>${at} s: ${what}</title></rect>`
+        ? `<rect x="${left}" y="${y(to).toFixed(1)}" width="${w}" height="${(y(from) - y(to)).toFixed(1)}" fill="${fill}"><title>${window} up to ${at} s: ${what}</title></rect>`
         : '';
     return (
       rect(0, a, COLOURS.admitted, `${a} admitted`) + rect(a, a + l, COLOURS.limited, `${l} answered 429`)
@@ -72,16 +92,23 @@ export const phaseChart = (result: PhaseResult): string => {
       `<line x1="${x(s).toFixed(1)}" x2="${x(s).toFixed(1)}" y1="${PLOT.top + PLOT_H}" y2="${PLOT.top + PLOT_H + 4}" class="axis"/>` +
       `<text x="${x(s).toFixed(1)}" y="${PLOT.top + PLOT_H + 22}" text-anchor="middle">${label(s)}</text>`,
   );
-  const limitY = y(limitPerBar).toFixed(1);
+  // Labels at the right end, above their line: the bars begin at the left, where a label would sit on them.
+  const level = (value: number, style: string, text: string) => {
+    const at = y(value).toFixed(1);
+    return `<line x1="${PLOT.left}" x2="${WIDTH - PLOT.right}" y1="${at}" y2="${at}" class="${style}"/><text x="${WIDTH - PLOT.right - 6}" y="${(Number(at) - 5).toFixed(1)}" text-anchor="end" class="label">${text}</text>`;
+  };
+  const readingLine =
+    reading === undefined || Math.abs(reading - count) < count / 100
+      ? ''
+      : level(reading, 'reading', `read: ${label(Math.round(reading * 100) / 100)} per ${window}`);
   const endX = x((plan.startMs + plan.durationMs) / 1000).toFixed(1);
-  const unit = `${label(barMs)} ms`;
-  return `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(plan.name)}: requests admitted and answered 429 per ${unit} of send time">
+  return `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(plan.name)}: requests admitted and answered 429 in the ${window} before each moment of send time">
 ${yTicks.join('')}${bars.join('')}
-<line x1="${PLOT.left}" x2="${WIDTH - PLOT.right}" y1="${limitY}" y2="${limitY}" class="limit"/><text x="${PLOT.left + 6}" y="${(Number(limitY) - 5).toFixed(1)}">SPEC.md limit: ${label(limitPerBar)}</text>
+${level(edge, 'edge', `${edge}: the most a faithful fixed window or token bucket admits across an edge`)}${level(count, 'limit', `SPEC.md limit: ${count} per ${window}`)}${readingLine}
 <line x1="${endX}" x2="${endX}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="end"/><text x="${endX}" y="${PLOT.top + 16}" dx="-4" text-anchor="end">phase ends</text>
 <line x1="${PLOT.left}" x2="${PLOT.left}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="axis"/><line x1="${PLOT.left}" x2="${WIDTH - PLOT.right}" y1="${PLOT.top + PLOT_H}" y2="${PLOT.top + PLOT_H}" class="axis"/>
 ${xTicks.join('')}
 <text x="${PLOT.left + PLOT_W / 2}" y="${HEIGHT - 6}" text-anchor="middle" class="title">send time (s since the run's start)</text>
-<text transform="translate(18 ${PLOT.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" class="title">requests per ${unit}</text>
+<text transform="translate(18 ${PLOT.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" class="title">requests sent in the ${window} before</text>
 </svg>`;
 };

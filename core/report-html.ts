@@ -29,7 +29,8 @@ tr.row-FAIL td{background:#fdecec}tr.row-INCONCLUSIVE td{background:#f3effb}tr.r
 svg.chart{display:block;width:100%;height:auto;margin-top:6px;font:13px system-ui,sans-serif;fill:#1d2330}
 @media (max-width:1000px){svg.chart{font-size:21px}}svg.chart text{paint-order:stroke;stroke:#fff;stroke-width:3px}
 svg.chart .axis{stroke:#1d2330}svg.chart .grid{stroke:#e6e9ef}svg.chart .limit{stroke:#1d2330;stroke-dasharray:6 4}
-svg.chart .end{stroke:#5b6475;stroke-dasharray:2 3}svg.chart .title{fill:#5b6475}`;
+svg.chart .end{stroke:#5b6475;stroke-dasharray:2 3}svg.chart .title{fill:#5b6475}
+svg.chart .reading{stroke:#7b3fa0;stroke-dasharray:2 2}svg.chart .edge{stroke:#b8bfcc;stroke-dasharray:1 3}svg.chart .label{paint-order:stroke;stroke:#fff;stroke-width:4px;font-weight:600}`;
 
 interface Judged {
   readonly result: PhaseResult;
@@ -99,7 +100,7 @@ const phaseSection = ({ result, verdict }: Judged): string => {
   return `<section class="phase phase-${verdict.grade}"><h3>${esc(result.plan.name)} <span class="${verdict.grade}">${verdict.grade}</span></h3>
 <div class="legend">${swatch(COLOURS.admitted, `admitted (${result.admitted})`)}${swatch(COLOURS.limited, `429 (${result.limited})`)}${swatch(COLOURS.other, `other status or no answer (${other}, not drawn: their send times are not recorded)`)}</div>
 ${result.latencyMs === undefined ? '' : `<p class="latency">latency (k6's http_req_duration): ${latencyText(result.latencyMs)}</p>`}
-${phaseChart(result)}</section>`;
+${phaseChart(result, verdict.enforcedPerWindow)}</section>`;
 };
 
 const clockCell = (clock: RunnerClock | undefined): string => {

@@ -49,19 +49,54 @@ describe('load HTML report', () => {
       expect(tableOf(html)).toMatch(new RegExp(`class="[^"]*row-FAIL[^"]*"><td[^>]*>${name}<`));
   });
 
-  it('draws each phase on axes labelled in seconds of the run and requests per bar, scaled to the page width', () => {
+  it('draws each phase per window, on axes in seconds of the run and requests, scaled to the page width', () => {
     expect(html.match(/<svg /g)).toHaveLength(summary.phases.length);
     const chart = chartOf('within_execute');
     expect(chart).not.toMatch(/<svg[^>]* (width|height)=/);
     expect(html).toMatch(/svg\.chart\{[^}]*width:100%;height:auto/);
     expect(chart).toContain("send time (s since the run's start)");
-    expect(chart).toMatch(/requests per \d+ ms/);
+    expect(chart).toContain('requests sent in the 2 s before');
     // within_execute starts at 0 and lasts 2.4 s of 2 s "minutes", with its tail: ticks every half second.
     for (const tick of ['0', '0.5', '1', '1.5', '2']) expect(chart).toContain(`>${tick}</text>`);
-    expect(chart).toMatch(/SPEC\.md limit: 0\.6</);
+    expect(chart).toMatch(/SPEC\.md limit: 30 per 2 s</);
+    expect(chart).toMatch(/>60: the most a faithful fixed window or token bucket admits across an edge</);
     // over_transactions starts 20.44 s into the run: its axis says so.
     expect(chartOf('over_transactions')).toMatch(/>2[1-4]<\/text>/);
   });
+
+  it.each(['aligned', 'anchored', 'sliding-log', 'token-bucket'] as const)(
+    'shows a faithful %s limiter at the limit line and an over-admitting one above it, with its reading',
+    (kind) => {
+      const faithful = simulate(
+        { kind, network: NETWORKS.lan, enforced: 1 },
+        { scenarios: ['transactions'] },
+      );
+      const over = faithful.phases.find((p) => p.plan.name === 'over_transactions')!.plan;
+      /** The admitted bars of a phase's chart from `after` s into it until it ends (its tail slots drain). */
+      const admittedFrom = (page: string, name: string, after: number, startS: number) => {
+        const endS = startS + over.durationMs / 1000;
+        const from = page.indexOf(`<svg class="chart"`, page.indexOf(`<h3>${name} `));
+        const chart = page.slice(from, page.indexOf('</svg>', from));
+        return [...chart.matchAll(/up to ([\d.]+) s: (\d+) admitted/g)]
+          .filter((m) => Number(m[1]) >= startS + after && Number(m[1]) <= endS)
+          .map((m) => Number(m[2]));
+      };
+      const n = over.limit.count;
+      const passing = summaryHtml(faithful);
+      const windowS = over.limit.windowMs / 1000;
+      const all = admittedFrom(passing, 'over_transactions', 0, over.startMs / 1000);
+      const steady = admittedFrom(passing, 'over_transactions', 2 * windowS, over.startMs / 1000);
+      expect(steady.length).toBeGreaterThan(10);
+      // Per bar (before), a fixed window's burst stood at twice the line; per window it runs along it, and only the
+      // phase's first window, which meets an edge, reaches above it, below the edge line.
+      expect(Math.max(...steady)).toBeLessThanOrEqual(n * 1.05 + 2);
+      expect(Math.max(...all)).toBeLessThanOrEqual(2 * n);
+      expect(passing).not.toContain('class="reading"');
+      const failingBars = admittedFrom(html, 'over_transactions', 2 * windowS, over.startMs / 1000);
+      expect(Math.min(...failingBars)).toBeGreaterThan(n * 1.3);
+      expect(chartOf('over_transactions')).toMatch(/class="reading"\/><text[^>]*>read: [\d.]+ per 1 s</);
+    },
+  );
 
   it('names admitted, 429 and the other answers in each chart legend', () => {
     const legends = html.match(/<div class="legend">.*?<\/div>/g) ?? [];
