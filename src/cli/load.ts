@@ -1,4 +1,5 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
+import { relative } from 'node:path';
 import type { PhasePlan } from '../../core/plan.ts';
 import type { LoadGrade } from '../../core/verdict.ts';
 import { TargetError, TokenError } from '../client/index.ts';
@@ -61,9 +62,17 @@ const reportUnjudged = async (
   return { exitCode: exitCodeOf([exitCode, saved.exitCode]), dir, files: saved.files, ...lostReports(saved) };
 };
 
-/** The run's reports, and its verdicts on the job summary. */
-const saveLoadReports = (dir: string, run: LoadReportRun) =>
-  saveReports(() => writeLoadReports(dir, run), loadMarkdown(run.label, run.phases, phaseCounts(run.phases)));
+/** The run's reports (an index linking them and `alongside`, k6's own files), and its verdicts on the job summary. */
+const saveLoadReports = (dir: string, run: LoadReportRun, alongside: readonly string[] = []) =>
+  saveReports(
+    () =>
+      writeLoadReports(
+        dir,
+        run,
+        alongside.map((file) => relative(dir, file)),
+      ),
+    loadMarkdown(run.label, run.phases, phaseCounts(run.phases)),
+  );
 
 /** Exit 3: the JUnit report CI publishes says why no phase ran, where the job would otherwise find no file. */
 const reportUnreachable = async (
@@ -222,8 +231,9 @@ export const finishLoad = async (
   k6: K6Leftovers,
   say: (line: string) => void,
 ): Promise<LoadCommandResult> => {
-  const saved = await saveLoadReports(dir, run);
-  const files = [...new Set([...k6.files, ...saved.files])];
+  const saved = await saveLoadReports(dir, run, k6.files);
+  // harness's own first: the index and the verdict page, then k6's dashboard and its runners' summaries.
+  const files = [...new Set([...saved.files, ...k6.files])];
   for (const line of loadSummaryLines(run, files)) console.log(line);
   // k6 stopped by a signal exits non-zero by design.
   const k6Failed = !run.summary?.interrupted && k6.exitCodes.some((code) => code !== 0);

@@ -6,6 +6,7 @@ import { GRADES } from '../../core/grade.ts';
 import { latencyText, summaryHtml } from '../../core/report-html.ts';
 import { byGrade, phaseLine, reportJson } from '../../core/verdict.ts';
 import { type GradedPhase, type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from './junit.ts';
+import { RUN_INDEX, runIndex } from './run-index.ts';
 import { type Reporter, type Written, writeRun } from './write.ts';
 
 export interface LoadReportRun extends LoadJUnitOptions {
@@ -44,9 +45,28 @@ const summaryReporters = (summary: LoadSummary): Reporter<LoadReportRun>[] => [
   { file: (run) => summaryFile(run.label, 'html'), render: () => summaryHtml(summary) },
 ];
 
-/** Writes the run's reports into `dir` (the merged summary's JSON and HTML, then JUnit) and points `latest` at it. */
-export const writeLoadReports = (dir: string, run: LoadReportRun): Promise<Written> =>
-  writeRun(dir, run, [...(run.summary === undefined ? [] : summaryReporters(run.summary)), junitReporter]);
+/** index.html: the verdict page first, then the other reports and `alongside` (k6's files, relative to the folder). */
+const indexReporter = (alongside: readonly string[]): Reporter<LoadReportRun> => ({
+  file: () => RUN_INDEX,
+  render: (run, names) =>
+    runIndex(`harness load: ${run.label}`, phaseCounts(run.phases), [...names, ...alongside]),
+});
+
+/**
+ * Writes the run's reports into `dir` (the merged summary's JSON and HTML, JUnit, and an index.html linking them and
+ * `alongside`, k6's own files there) and points `latest` at it.
+ */
+export const writeLoadReports = (
+  dir: string,
+  run: LoadReportRun,
+  alongside: readonly string[] = [],
+): Promise<Written> =>
+  writeRun(dir, run, [
+    ...(run.summary === undefined ? [] : summaryReporters(run.summary)),
+    junitReporter,
+    // A page to open first, where there is a verdict page to open.
+    ...(run.summary === undefined ? [] : [indexReporter(alongside)]),
+  ]);
 
 /** `3 phases: 1 FAIL, 2 PASS; failed: over_transactions`: the terminal's last line. */
 export const phaseCounts = (phases: readonly Pick<GradedPhase, 'name' | 'grade'>[]): string => {

@@ -12,6 +12,8 @@ import { type WriteNew, writeWhole } from './atomic.ts';
 import { toHtml } from './html.ts';
 import { toJUnit } from './junit.ts';
 import { toMarkdown } from './markdown.ts';
+import { outcomeHeadline, runOutcome } from './outcome.ts';
+import { RUN_INDEX, runIndex } from './run-index.ts';
 import { conformanceSchema } from './schema.ts';
 
 export const REPORT_FORMATS = ['json', 'junit', 'html', 'markdown'] as const;
@@ -199,6 +201,12 @@ const CONFORMANCE_REPORTERS: Readonly<Record<ReportFormat, Reporter<ConformanceR
   markdown: { file: () => REPORT_FILES.markdown, render: ({ report }, names) => toMarkdown(report, names) },
 };
 
+const conformanceIndex: Reporter<ConformanceRun> = {
+  file: () => RUN_INDEX,
+  render: ({ report }, names) =>
+    runIndex(`harness conformance: ${report.target.base_url}`, outcomeHeadline(runOutcome(report)), names),
+};
+
 export const writeReports = (
   report: RunReport,
   options: { dir: string; formats: readonly ReportFormat[]; strict?: boolean; write?: WriteNew },
@@ -206,6 +214,10 @@ export const writeReports = (
   writeRun(
     options.dir,
     { report, strict: options.strict === true },
-    [...new Set(options.formats)].map((format) => CONFORMANCE_REPORTERS[format]),
+    [
+      ...[...new Set(options.formats)].map((format) => CONFORMANCE_REPORTERS[format]),
+      // A page to open first, where there is a page to open.
+      ...(options.formats.includes('html') ? [conformanceIndex] : []),
+    ],
     options.write,
   );

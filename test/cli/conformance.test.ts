@@ -36,13 +36,14 @@ describe('harness conformance against the faithful reference server', () => {
     expect(run.stderr).toContain('PASS         AUTH-TOKEN-FORM');
   });
 
-  it('writes the four reports and points latest at them', () => {
+  it('writes the four reports and an index page, and points latest at them', () => {
     const latest = realpathSync(join(run.reportDir, 'latest'));
     expect(readdirSync(latest).sort()).toEqual([
       'conformance.html',
       'conformance.json',
       'conformance.md',
       'conformance.xml',
+      'index.html',
     ]);
     const report = JSON.parse(readFileSync(join(latest, 'conformance.json'), 'utf8'));
     expect(report.counts.FAIL).toBe(0);

@@ -48,7 +48,7 @@ describe.runIf(existsSync('/proc/self'))('a signal to harness', () => {
     // Before, SIGHUP left an empty run folder.
     ['SIGHUP', 129],
   ] as const)(
-    '%s during conformance: exit %i, the four reports, the unfinished checks INCONCLUSIVE "interrupted"',
+    '%s during conformance: exit %i, the four reports and the index, the unfinished checks INCONCLUSIVE "interrupted"',
     {
       timeout: 60_000,
     },
@@ -67,6 +67,7 @@ describe.runIf(existsSync('/proc/self'))('a signal to harness', () => {
         'conformance.json',
         'conformance.md',
         'conformance.xml',
+        'index.html',
       ]);
       const report = JSON.parse(readFileSync(join(latest, 'conformance.json'), 'utf8')) as RunReport;
       const expiry = report.checks.find((c) => c.id === 'AUTH-TOKEN-EXPIRY')!;

@@ -152,6 +152,7 @@ describe('the npm package', SLOW, () => {
       'conformance.json',
       'conformance.md',
       'conformance.xml',
+      'index.html',
     ]);
   });
 

@@ -43,11 +43,21 @@ describe('load reporters', () => {
 
   it("write the summary's JSON and HTML beside the JUnit, and point latest at it", async () => {
     const dir = await runDir();
-    const written = await writeLoadReports(dir, run);
+    const written = await writeLoadReports(dir, run, ['load-transactions.html', 'runners/runner-1.json']);
     expect(written.files.map((f) => basename(f))).toEqual([
       'load-transactions-summary.json',
       'load-transactions-summary.html',
       'load-transactions.xml',
+      'index.html',
+    ]);
+    // The page to open first: the verdict page, then the other reports and k6's files beside them.
+    const index = await readFile(join(dir, 'index.html'), 'utf8');
+    expect([...index.matchAll(/<a href="([^"]+)">/g)].map((m) => m[1])).toEqual([
+      'load-transactions-summary.html',
+      'load-transactions-summary.json',
+      'load-transactions.xml',
+      'load-transactions.html',
+      'runners/runner-1.json',
     ]);
     expect(await readFile(join(dir, 'load-transactions-summary.json'), 'utf8')).toBe(reportJson(summary));
     expect(await readFile(join(dir, 'load-transactions-summary.html'), 'utf8')).toBe(summaryHtml(summary));

@@ -31,10 +31,15 @@ describe('writeReports', () => {
     const result = await writeReports(FIXTURE, { dir, formats: ['json', 'junit', 'html', 'markdown'] });
     expect(result).toEqual({
       dir,
-      files: ['conformance.json', 'conformance.xml', 'conformance.html', 'conformance.md'].map((f) =>
-        join(dir, f),
+      files: ['conformance.json', 'conformance.xml', 'conformance.html', 'conformance.md', 'index.html'].map(
+        (f) => join(dir, f),
       ),
     });
+    // The page to open first links the verdict page first, then the other reports.
+    const links = [...(await readFile(join(dir, 'index.html'), 'utf8')).matchAll(/<a href="([^"]+)">/g)].map(
+      (m) => m[1],
+    );
+    expect(links).toEqual(['conformance.html', 'conformance.json', 'conformance.xml', 'conformance.md']);
     const json = JSON.parse(await readFile(join(dir, 'conformance.json'), 'utf8'));
     expect(json).toEqual(JSON.parse(JSON.stringify(FIXTURE)));
     expect(conformanceErrors(json)).toEqual([]);
@@ -59,7 +64,7 @@ describe('writeReports', () => {
       '2026-11-21T23-45-12Z-2',
       'latest',
     ]);
-    expect(await readdir(second)).toEqual(['conformance.html']);
+    expect((await readdir(second)).sort()).toEqual(['conformance.html', 'index.html']);
   });
 
   it('creates the directory when given a plain path', async () => {
