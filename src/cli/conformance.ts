@@ -9,6 +9,7 @@ import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/un
 import { REPORT_FILES, type ReportFormat, writeReports } from '../report/write.ts';
 import { compareBaseline, loadBaseline } from '../runner/baseline.ts';
 import { RequestBudget } from '../runner/budget.ts';
+import { liveProgress } from '../runner/live-progress.ts';
 import { runDeadlineMs } from '../runner/plan.ts';
 import { streamProgress } from '../runner/progress.ts';
 import { runConformance } from '../runner/runner.ts';
@@ -136,7 +137,10 @@ export const runConformanceCommand = async (
       );
       return { exitCode, dir };
     }
-    const progress = streamProgress((line) => console.error(line));
+    // On a terminal, one live line; in a CI log, a line per event.
+    const progress = process.stderr.isTTY
+      ? liveProgress(process.stderr)
+      : streamProgress((line) => console.error(line));
     progress.line(hide(`harness conformance: ${profile.base_url}${embeddedNote(prepared)}`));
     const report = await runConformance(target, selection, {
       progress,

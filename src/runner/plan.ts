@@ -30,6 +30,13 @@ const probesMs = (target: Target): number => 5 * (1000 + longestWindowMs(target)
 const estimatedRunMs = (target: Target, expiry = true): number =>
   Math.max(probesMs(target), expiry ? target.tokenLifetimeSeconds * 1000 + longestWindowMs(target) : 0);
 
+/** About how long the checks that run take (what the live progress counts down from). */
+export const expectedRunMs = (target: Target, running: readonly CheckDefinition[]): number =>
+  estimatedRunMs(
+    target,
+    running.some((c) => c.slow),
+  );
+
 /** The HttpClient's defaults, which the deadline allows for when the run sets no timeout of its own. */
 const DEFAULT_CONNECT_AND_REQUEST_MS = 5_000 + 15_000;
 
@@ -44,14 +51,7 @@ export const runDeadlineMs = (
 ): number => {
   const perRequest =
     requestTimeoutMs === undefined ? DEFAULT_CONNECT_AND_REQUEST_MS : 5_000 + requestTimeoutMs;
-  return (
-    2 *
-      estimatedRunMs(
-        target,
-        running.some((c) => c.slow),
-      ) +
-    4 * perRequest
-  );
+  return 2 * expectedRunMs(target, running) + 4 * perRequest;
 };
 
 /** The token manager's requests, which no one check plans: the run sets them aside. */

@@ -4,11 +4,15 @@ import { type GradePainter, gradePainter } from './colour.ts';
 import type { Grade } from './grades.ts';
 
 export interface Progress {
+  /** The run begins: how many checks will run, and about how long it should take. */
+  begin?(checks: number, expectedMs: number): void;
   started(id: string): void;
   finished(id: string, grade: Grade, message: string, durationMs: number): void;
   /** A deliberate wait (a window to reset, a token to expire), counted down; `signal` ends it early (rejecting). */
   waiting(id: string, ms: number, why: string, signal?: AbortSignal): Promise<void>;
   line(text: string): void;
+  /** The run is over: a live line must be gone before the summary goes to stdout. */
+  end?(): void;
 }
 
 const COUNTDOWN_STEP_MS = 10_000;
@@ -38,6 +42,8 @@ export const streamProgress = (
 
 /** The same progress with `hide` applied to every message, wait reason and line. */
 export const redactedProgress = (progress: Progress, hide: (text: string) => string): Progress => ({
+  begin: (checks, expectedMs) => progress.begin?.(checks, expectedMs),
+  end: () => progress.end?.(),
   started: (id) => progress.started(id),
   finished: (id, grade, message, durationMs) => progress.finished(id, grade, hide(message), durationMs),
   waiting: (id, ms, why, signal) => progress.waiting(id, ms, hide(why), signal),

@@ -9,7 +9,7 @@ import { clock } from './bucket-log.ts';
 import { BudgetExhausted, type RequestBudget } from './budget.ts';
 import { CheckContext } from './context.ts';
 import { GRADES, type Grade, inconclusive, Outcome } from './grades.ts';
-import { plannedFor, planOf, runDeadlineMs, type Selected, TOKENS_ITEM } from './plan.ts';
+import { expectedRunMs, plannedFor, planOf, runDeadlineMs, type Selected, TOKENS_ITEM } from './plan.ts';
 import type { Progress } from './progress.ts';
 import { replayCommand, reproFor } from './repro.ts';
 import { noTokenReason, Session } from './session.ts';
@@ -181,6 +181,7 @@ export const runConformance = async (
   const ran: Ran[] = [];
   const deadlineMs = options.deadlineMs ?? runDeadlineMs(target, running, options.http?.requestTimeoutMs);
   session.deadlineAt = clock() + deadlineMs;
+  session.progress.begin?.(running.length, expectedRunMs(target, running));
   session.replayArguments = options.replayArguments;
   const deadline = setTimeout(() => {
     session.progress.line(
@@ -223,6 +224,7 @@ export const runConformance = async (
     );
     ran.push(...(await alongside));
   } finally {
+    session.progress.end?.();
     clearTimeout(deadline);
     options.stop?.removeEventListener('abort', interrupt);
     await session.close();
