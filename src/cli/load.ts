@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import type { PhasePlan } from '../../core/plan.ts';
 import type { LoadGrade } from '../../core/verdict.ts';
 import { TargetError, TokenError } from '../client/index.ts';
+import { countsSoFar } from '../k6-driver/checkpoint.ts';
 import { k6Network } from '../k6-driver/k6-network.ts';
 import { k6PlanFor } from '../k6-driver/plan.ts';
 import { PreflightError } from '../k6-driver/preflight.ts';
@@ -180,7 +181,8 @@ export const runLoadCommand = async (
         dir,
         label,
         onLine: say,
-        onSchedule: (startAt, phases) => startProgress(phases, startAt, process.stderr),
+        onSchedule: (startAt, phases, checkpoints) =>
+          startProgress(phases, startAt, process.stderr, { counts: countsSoFar(checkpoints, phases) }),
         network: forK6,
         http: httpOptionsOf(network),
         // Each runner's summary names them: a merged run is a record of what ran.

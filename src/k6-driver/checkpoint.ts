@@ -6,8 +6,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadSummary } from '../../core/evidence.ts';
 import { loadEnvName } from '../../core/load-env.ts';
-import { type MetricValues, phaseResults } from '../../core/phase-results.ts';
-import type { K6Plan } from '../../core/plan.ts';
+import { type MetricValues, phaseResults, slotMetrics } from '../../core/phase-results.ts';
+import type { K6Plan, PhasePlan } from '../../core/plan.ts';
 import { gracefulStopMs } from '../../core/schedule.ts';
 import { CHECKPOINT_OUTPUT, hasCheckpoint } from '../cli/k6.ts';
 
@@ -138,4 +138,20 @@ export const runnerSummary = (
       judgedUntil: { reason, atMs: overMs },
     };
   }
+};
+
+/** Each phase's answers k6 has counted so far, admitted and 429, over every runner's last checkpoint. */
+export const countsSoFar = (files: readonly string[], phases: readonly PhasePlan[]) => {
+  const names = slotMetrics(phases);
+  return () => {
+    const shots = files.map(readCheckpoint).filter((shot) => shot !== undefined);
+    if (shots.length === 0) return undefined;
+    const count = (metric: string) => shots.reduce((n, shot) => n + (shot.metrics[metric]?.count ?? 0), 0);
+    return new Map(
+      phases.map((phase, i) => [
+        phase.name,
+        { admitted: count(names[i]!.admitted), limited: count(names[i]!.limited) },
+      ]),
+    );
+  };
 };

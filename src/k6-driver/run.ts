@@ -44,8 +44,15 @@ export interface LoadRun {
   readonly http?: HttpClientOptions;
   /** A signal: k6 stops (SIGTERM, which makes it write its summary), and unfinished phases are not judged. */
   readonly stop?: AbortSignal;
-  /** Told the common start and the phases once it is known; its progress stops when k6 exits or a signal comes. */
-  readonly onSchedule?: (startAt: number, phases: readonly PhasePlan[]) => Progress;
+  /**
+   * Told the common start, the phases and where k6's checkpoints go (none with a stock k6) once they are known; its
+   * progress stops when k6 exits or a signal comes.
+   */
+  readonly onSchedule?: (
+    startAt: number,
+    phases: readonly PhasePlan[],
+    checkpoints: readonly string[],
+  ) => Progress;
   /** What each runner's summary records as HARNESS_VERSION and HARNESS_K6_VERSION ('unknown' without). */
   readonly versions?: { readonly harness: string; readonly k6: string };
 }
@@ -254,7 +261,8 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   const { plan, phases, preflight, startAt, runId, runners, dashboards, targetName } =
     await prepareRunners(run);
   let stoppedAt: LoadSummary['interrupted'];
-  const progress = run.onSchedule?.(startAt, phases);
+  const checkpoints = runners.flatMap((r) => (r.checkpointFile === undefined ? [] : [r.checkpointFile]));
+  const progress = run.onSchedule?.(startAt, phases, checkpoints);
   run.stop?.addEventListener(
     'abort',
     () => {

@@ -48,4 +48,20 @@ describe('load progress', () => {
     vi.advanceTimersByTime(5000);
     expect(written.at(-1)).toBe('\r\x1b[2K');
   });
+
+  it("on a terminal: the running phase's admitted and 429 rates, from what k6 has counted so far", () => {
+    const { output, written } = capture(true);
+    const start = Date.now();
+    // 400 admitted and 100 refused a second, as k6's checkpoints count them.
+    const counts = () => {
+      const seconds = (Date.now() - start) / 1000;
+      return new Map([
+        ['within_a', { admitted: Math.round(400 * seconds), limited: Math.round(100 * seconds) }],
+      ]);
+    };
+    const progress = startProgress(PHASES, start, output, { tickMs: 250, counts });
+    vi.advanceTimersByTime(2500);
+    expect(written.at(-1)).toBe('\r\x1b[2Kload: 3 s of 6 s: within_a 400 admitted/s, 100 429/s');
+    progress.stop();
+  });
 });

@@ -7,7 +7,7 @@ const terminal = (columns = 200) => {
   const writes: string[] = [];
   return { writes, term: { write: (text: string) => void writes.push(text), columns } };
 };
-const plain = (_grade: string, text: string) => text;
+const plain = (grade: string, text?: string) => text ?? grade;
 
 describe('liveProgress', () => {
   it('rewrites one status line, prints what did not pass above it, and clears it at the end', async () => {
