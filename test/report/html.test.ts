@@ -18,6 +18,13 @@ describe('toHtml', () => {
     expect(html).toContain('<meta charset="utf-8">');
   });
 
+  it('ends with a glossary of every grade, before the footer', () => {
+    const glossary = html.slice(html.indexOf('<details class="glossary">'), html.indexOf('<footer>'));
+    expect(glossary).toContain('<summary>What the grades mean</summary>');
+    for (const grade of ['ERROR', 'FAIL', 'INCONCLUSIVE', 'WARN', 'SKIP', 'INFO', 'PASS'])
+      expect(glossary).toMatch(new RegExp(`<dt class="${grade}">${grade}</dt><dd>[^<]+</dd>`));
+  });
+
   it('summarises the run in the header', () => {
     const header = html.slice(position('<header'), position('</header>'));
     expect(header).toContain('Certifiable: no');
