@@ -138,8 +138,18 @@ export const load = (
       close: () => target.close(),
       ...(signal
         ? {
-            interrupt: async (send: (name: NodeJS.Signals, to?: 'k6') => void) => {
-              while (target.apiRequests.length < (to === 'k6' ? 9000 : 200)) await delay(50);
+            interrupt: async (send: (name: NodeJS.Signals, to?: 'k6') => void, output: () => string) => {
+              // k6 alone: once the first phase is over, which the third's start says (as the test waits for it).
+              const ready = () =>
+                to === 'k6'
+                  ? output().includes('phase knee_transactions started')
+                  : target.apiRequests.length >= 200;
+              while (!ready()) {
+                // A run that ended first has nothing left to interrupt.
+                if (/^summary: /m.test(output())) return;
+                await delay(50);
+              }
+              if (to === 'k6') await delay(500);
               send(signal, to);
             },
             // Killed, harness leaves its children to the watchdog, which gives k6 up to 3 s to stop.
