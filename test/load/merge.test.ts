@@ -145,6 +145,7 @@ describe('harness load merge, on real runner summaries', () => {
     expect(runners[0]).toMatchObject({ setupCompleted: true, harnessVersion: 'test', k6Version: 'v2.2.0' });
     expect(runners[0]!.planDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(merged.files.map((f) => f.slice(merged.dir.length + 1)).sort()).toEqual([
+      'index.html',
       'load-merged-summary.html',
       'load-merged-summary.json',
       'load-merged.xml',
