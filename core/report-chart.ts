@@ -92,23 +92,38 @@ export const phaseChart = (result: PhaseResult, reading?: number): string => {
       `<line x1="${x(s).toFixed(1)}" x2="${x(s).toFixed(1)}" y1="${PLOT.top + PLOT_H}" y2="${PLOT.top + PLOT_H + 4}" class="axis"/>` +
       `<text x="${x(s).toFixed(1)}" y="${PLOT.top + PLOT_H + 22}" text-anchor="middle">${label(s)}</text>`,
   );
-  // Labels at the right end, above their line: the bars begin at the left, where a label would sit on them.
-  const level = (value: number, style: string, text: string) => {
-    const at = y(value).toFixed(1);
-    return `<line x1="${PLOT.left}" x2="${WIDTH - PLOT.right}" y1="${at}" y2="${at}" class="${style}"/><text x="${WIDTH - PLOT.right - 6}" y="${(Number(at) - 5).toFixed(1)}" text-anchor="end" class="label">${text}</text>`;
+  // Each line's label in a place of its own, so that none sits on another: the edge's at the left (above the bars
+  // of a phase's start), the limit's at the right, the reading's in the middle, below its line when under the limit.
+  const level = (
+    value: number,
+    style: string,
+    text: string,
+    place: 'left' | 'middle' | 'right',
+    below = false,
+  ) => {
+    const at = y(value);
+    const x = { left: PLOT.left + 6, middle: PLOT.left + PLOT_W / 2, right: WIDTH - PLOT.right - 6 }[place];
+    const anchor = { left: 'start', middle: 'middle', right: 'end' }[place];
+    return `<line x1="${PLOT.left}" x2="${WIDTH - PLOT.right}" y1="${at.toFixed(1)}" y2="${at.toFixed(1)}" class="${style}"/><text x="${x.toFixed(1)}" y="${(below ? at + 16 : at - 5).toFixed(1)}" text-anchor="${anchor}" class="label">${text}</text>`;
   };
   const readingLine =
     reading === undefined || Math.abs(reading - count) < count / 100
       ? ''
-      : level(reading, 'reading', `read: ${label(Math.round(reading * 100) / 100)} per ${window}`);
+      : level(
+          reading,
+          'reading',
+          `read: ${label(Math.round(reading * 100) / 100)} per ${window}`,
+          'middle',
+          reading < count,
+        );
   const endX = x((plan.startMs + plan.durationMs) / 1000).toFixed(1);
   return `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(plan.name)}: requests admitted and answered 429 in the ${window} before each moment of send time">
 ${yTicks.join('')}${bars.join('')}
-${level(edge, 'edge', `${edge}: the most a faithful fixed window or token bucket admits across an edge`)}${level(count, 'limit', `SPEC.md limit: ${count} per ${window}`)}${readingLine}
-<line x1="${endX}" x2="${endX}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="end"/><text x="${endX}" y="${PLOT.top + 16}" dx="-4" text-anchor="end">phase ends</text>
+${level(edge, 'edge', `${edge}: the most a faithful fixed window or token bucket admits across an edge`, 'left')}${level(count, 'limit', `SPEC.md limit: ${count} per ${window}`, 'right')}${readingLine}
+<line x1="${endX}" x2="${endX}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="end"/><text x="${endX}" y="${PLOT.top + PLOT_H - 6}" dx="-4" text-anchor="end" class="label">phase ends</text>
 <line x1="${PLOT.left}" x2="${PLOT.left}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="axis"/><line x1="${PLOT.left}" x2="${WIDTH - PLOT.right}" y1="${PLOT.top + PLOT_H}" y2="${PLOT.top + PLOT_H}" class="axis"/>
 ${xTicks.join('')}
 <text x="${PLOT.left + PLOT_W / 2}" y="${HEIGHT - 6}" text-anchor="middle" class="title">send time (s since the run's start)</text>
-<text transform="translate(18 ${PLOT.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" class="title">requests sent in the ${window} before</text>
+<text transform="translate(18 ${PLOT.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" class="title">sent in the ${window} before</text>
 </svg>`;
 };

@@ -55,7 +55,7 @@ describe('load HTML report', () => {
     expect(chart).not.toMatch(/<svg[^>]* (width|height)=/);
     expect(html).toMatch(/svg\.chart\{[^}]*width:100%;height:auto/);
     expect(chart).toContain("send time (s since the run's start)");
-    expect(chart).toContain('requests sent in the 2 s before');
+    expect(chart).toContain('>sent in the 2 s before<');
     // within_execute starts at 0 and lasts 2.4 s of 2 s "minutes", with its tail: ticks every half second.
     for (const tick of ['0', '0.5', '1', '1.5', '2']) expect(chart).toContain(`>${tick}</text>`);
     expect(chart).toMatch(/SPEC\.md limit: 30 per 2 s</);
