@@ -45,13 +45,20 @@ export const exitCodeOf = (codes: readonly number[]): number => {
   return codes.reduce((worst, code) => (rank(code) < rank(worst) ? code : worst), PASSED);
 };
 
-/** Why a run exits NO_VERDICT, on one line of stderr: which checks or phases decided nothing, or that none ran. */
-export const noVerdictLine = (what: 'checks' | 'phases', ids: readonly string[]): string =>
+/**
+ * Why a run exits NO_VERDICT, on one line of stderr: which checks or phases decided nothing, or that none ran, and
+ * what to do (`remedy`: by default, to retry once the target can be measured).
+ */
+export const noVerdictLine = (
+  what: 'checks' | 'phases',
+  ids: readonly string[],
+  remedy = 'retry once the target can be measured',
+): string =>
   ids.length === 0
     ? `harness: no verdict (exit ${NO_VERDICT}): not one ${what === 'checks' ? 'check' : 'phase'} to judge: nothing failed, and nothing was verified either`
     : `harness: no verdict (exit ${NO_VERDICT}): ${ids.length} ${what === 'checks' ? "checks INCONCLUSIVE or SKIPped for the target's doing" : 'phases INCONCLUSIVE'} ` +
       `(${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}): nothing failed, and ` +
-      'nothing was verified there either; retry once the target can be measured';
+      `nothing was verified there either; ${remedy}`;
 
 /** The exit table as `--help` prints it. */
 export const EXIT_CODES_HELP = `

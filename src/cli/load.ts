@@ -243,13 +243,20 @@ export const finishLoad = async (
   const exitCode = exitCodeOf([loadExitCode(run.phases, k6Failed, run.strict === true), saved.exitCode]);
   if (exitCode === NO_VERDICT) {
     const undecided = run.phases.filter((p) => p.grade === 'INCONCLUSIVE');
+    const advice = inconclusiveAdvice(undecided.map((p) => p.message));
+    // Where harness fell short (a starved k6, say), the target was fine: the advice says what to change instead.
+    const remedy =
+      advice.length > 0
+        ? 'harness fell short, not the target: the advice below says what to change'
+        : undefined;
     console.error(
       noVerdictLine(
         'phases',
         undecided.map((p) => p.name),
+        remedy,
       ),
     );
-    for (const line of inconclusiveAdvice(undecided.map((p) => p.message))) say(line);
+    for (const line of advice) say(line);
   }
   return { exitCode, dir, files, ...lostReports(saved) };
 };

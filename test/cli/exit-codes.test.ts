@@ -9,12 +9,24 @@ import {
   FAILED,
   HARNESS_ERROR,
   NO_VERDICT,
+  noVerdictLine,
   PASSED,
   REPORTS_NOT_WRITTEN,
   TARGET_UNREACHABLE,
 } from '../../src/cli/exit-codes.ts';
 import { loadExitCode } from '../../src/cli/load.ts';
 import { harness } from './run.ts';
+
+describe('noVerdictLine', () => {
+  it('says to retry once the target can be measured, unless told that harness fell short', () => {
+    expect(noVerdictLine('checks', ['LIMIT-ENFORCED-RULES-SCHEDULE'])).toMatch(
+      /: nothing failed, and nothing was verified there either; retry once the target can be measured$/,
+    );
+    const starved = noVerdictLine('phases', ['over_transactions'], 'harness fell short, not the target');
+    expect(starved).toMatch(/either; harness fell short, not the target$/);
+    expect(starved).not.toContain('retry once the target');
+  });
+});
 
 describe('exitCodeOf', () => {
   it.each([
