@@ -217,6 +217,13 @@ const retryAfterHonoured = async (ctx: CheckContext, bucket: BucketId): Promise<
     recordRequests(ctx, [back]);
     return `Retry-After ${retryAfterShown(first)} s: '${back.label}', sent ${Math.round(back.sent - result.firstRefusal.answered)} ms after the first 429 arrived, was admitted`;
   }
+  if (honour.late !== undefined) {
+    const { retry, seconds } = honour.late;
+    recordRequests(ctx, [retry.request]);
+    return inconclusive(
+      `'${retry.label}', sent ${after(honour.late, retry.sent)}, was admitted, but more than ${retryToleranceMs(limit)} ms after its Retry-After of ${seconds} s and the tolerance had passed (a loaded runner sent it late): a Retry-After too short would not show`,
+    );
+  }
   if (honour.undecided !== undefined) {
     const { retry, seconds, spender } = honour.undecided;
     recordRequests(ctx, [retry.request]);

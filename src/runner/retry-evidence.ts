@@ -57,13 +57,19 @@ export interface RetryAfterHonour {
   readonly honoured?: RetryAfterTest;
   /** Refused past its Retry-After, but something else may have taken the room. */
   readonly undecided?: RetryAfterTest;
+  /**
+   * Admitted, but sent more than the tolerance after its Retry-After had passed (a loaded runner's timers ran late):
+   * by then a Retry-After too short may have passed too, so the admit shows nothing of it.
+   */
+  readonly late?: RetryAfterTest;
   /** Integer Retry-Afters no longer than a window plus the tolerance: the ones harness waits out. */
   readonly waitable: number;
 }
 
 /**
  * Every 429 with an integer Retry-After the probe can wait out, tested by the first request sent after it passed (a
- * 401, retried at once with a fresh token, is no test). The first broken one is the FAIL's evidence.
+ * 401, retried at once with a fresh token, is no test). The first broken one is the FAIL's evidence; an admit honours
+ * it only if sent within the tolerance of its passing, as a short Retry-After shows only before the real wait ends.
  */
 export const retryAfterHonour = (log: readonly ObservedRequest[], limit: BucketLimit): RetryAfterHonour => {
   const tolerance = retryToleranceMs(limit);
@@ -71,6 +77,7 @@ export const retryAfterHonour = (log: readonly ObservedRequest[], limit: BucketL
   let broken: RetryAfterTest | undefined;
   let honoured: RetryAfterTest | undefined;
   let undecided: RetryAfterTest | undefined;
+  let late: RetryAfterTest | undefined;
   let waitable = 0;
   for (const refusal of refusalsOf(log)) {
     const seconds = retryAfterSeconds(refusal.request.exchange!);
@@ -80,7 +87,8 @@ export const retryAfterHonour = (log: readonly ObservedRequest[], limit: BucketL
     const retry = candidates.find((o) => o.sent >= deadline);
     if (retry === undefined) continue;
     if (isAdmitted(retry)) {
-      honoured ??= { refusal, seconds, retry };
+      if (retry.sent > deadline + tolerance) late ??= { refusal, seconds, retry };
+      else honoured ??= { refusal, seconds, retry };
       continue;
     }
     if (!isRefused(retry)) continue;
@@ -93,5 +101,6 @@ export const retryAfterHonour = (log: readonly ObservedRequest[], limit: BucketL
     ...(broken ? { broken } : {}),
     ...(honoured ? { honoured } : {}),
     ...(undecided ? { undecided } : {}),
+    ...(late ? { late } : {}),
   };
 };
