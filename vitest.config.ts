@@ -16,6 +16,8 @@ const LONG = [
   'test/load/bounds.test.ts',
   'test/load/token-failure.test.ts',
   'test/network/network.test.ts',
+  // A k6 run to its end, to compare its checkpoint with its summary.
+  'test/k6-driver/checkpoint.test.ts',
 ];
 
 /**

@@ -17,6 +17,7 @@ describe('harness load', () => {
     );
     expect(run.summary.phases.filter((p) => p.plan.phase === 'within').map((p) => p.limited)).toEqual([0, 0]);
     expect(run.names.sort()).toEqual([
+      'index.html',
       'load-transactions+execute-summary.html',
       'load-transactions+execute-summary.json',
       'load-transactions+execute.html',
