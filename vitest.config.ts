@@ -31,6 +31,8 @@ const LONG_ALONE = [
   // A whole certify run (conformance, then k6 through every scenario): beside two other files it starved k6 and
   // the probes of the files next to it (INCONCLUSIVE where they assert a verdict) in two fresh-clone runs.
   'test/cli/certify-lost-reports.test.ts',
+  // Two certify runs side by side: 121 s, the longest file of npm test, which took 480 s on 2026-11-27.
+  'test/cli/certify.test.ts',
 ];
 
 // A renamed long file would silently leave both suites.
