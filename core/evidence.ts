@@ -147,12 +147,15 @@ const mergeRoundTrips = (parts: readonly (RoundTrips | undefined)[]): RoundTrips
   };
 };
 
-/** Each percentile of the union lies between the parts' own: the largest is the cautious choice, as for p99 above. */
-const mergeLatency = (parts: readonly (Latency | undefined)[]): Latency | undefined => {
+/**
+ * Each percentile of the union lies between the parts' own: the largest is the cautious choice, as for p99 above.
+ * No field when no part has one (a summary's JSON holds no undefined field).
+ */
+const mergeLatency = (parts: readonly (Latency | undefined)[]): { latencyMs?: Latency } => {
   const known = parts.filter((p): p is Latency => p !== undefined);
-  if (known.length === 0) return undefined;
+  if (known.length === 0) return {};
   const most = (key: keyof Latency) => Math.max(...known.map((p) => p[key]));
-  return { p50Ms: most('p50Ms'), p95Ms: most('p95Ms'), p99Ms: most('p99Ms') };
+  return { latencyMs: { p50Ms: most('p50Ms'), p95Ms: most('p95Ms'), p99Ms: most('p99Ms') } };
 };
 
 const mergeTokenFailures = (parts: readonly (TokenFailures | undefined)[]): TokenFailures | undefined => {
@@ -164,8 +167,6 @@ const mergeTokenFailures = (parts: readonly (TokenFailures | undefined)[]): Toke
     maxStatus: Math.max(...known.map((p) => p.maxStatus)),
   };
 };
-
-const latencyOf = (latencyMs: Latency | undefined) => (latencyMs === undefined ? {} : { latencyMs });
 
 const mergePhase = (parts: readonly PhaseResult[]): PhaseResult => {
   const limited = sum(parts.map((p) => p.limited));
@@ -190,7 +191,7 @@ const mergePhase = (parts: readonly PhaseResult[]): PhaseResult => {
       p99: Math.max(...parts.map((p) => p.startLagMs.p99)),
       max: Math.max(...parts.map((p) => p.startLagMs.max)),
     },
-    ...latencyOf(mergeLatency(parts.map((p) => p.latencyMs))),
+    ...mergeLatency(parts.map((p) => p.latencyMs)),
     slots: mergeSlots(parts.map((p) => p.slots)),
   };
 };

@@ -54,15 +54,16 @@ export interface MetricValues {
   readonly 'p(99)'?: number;
 }
 
-/** A phase's latency percentiles from k6's http_req_duration of its requests; undefined when none was answered. */
-const latencyOf = (duration: MetricValues): Latency | undefined =>
+/**
+ * A phase's latency percentiles from k6's http_req_duration of its requests; no field when none was answered (a
+ * summary's JSON holds no undefined field).
+ */
+const latencyOf = (duration: MetricValues): { latencyMs?: Latency } =>
   (duration.count ?? 0) === 0
-    ? undefined
-    : { p50Ms: duration.med ?? 0, p95Ms: duration['p(95)'] ?? 0, p99Ms: duration['p(99)'] ?? 0 };
-
-/** `{ [key]: value }`, or nothing when the value is undefined: a summary's JSON holds no undefined field. */
-const optional = <K extends string, V>(key: K, value: V | undefined) =>
-  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+    ? {}
+    : {
+        latencyMs: { p50Ms: duration.med ?? 0, p95Ms: duration['p(95)'] ?? 0, p99Ms: duration['p(99)'] ?? 0 },
+      };
 
 /** Every phase's result, from the values of the metrics k6 recorded (absent ones read as empty). */
 export const phaseResults = (
@@ -109,7 +110,7 @@ export const phaseResults = (
               maxMs: Math.max(...answered.map((v) => v.max ?? 0)),
             },
       startLagMs: { p99: of('harness_start_lag')['p(99)'] ?? 0, max: of('harness_start_lag').max ?? 0 },
-      ...optional('latencyMs', latencyOf(of('http_req_duration'))),
+      ...latencyOf(of('http_req_duration')),
       slots: {
         admitted: slots.map((i) => slot(names.admitted, i).count ?? 0),
         limited: slots.map((i) => slot(names.limited, i).count ?? 0),

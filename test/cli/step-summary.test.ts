@@ -14,6 +14,14 @@ const summaryFile = () => {
   return file;
 };
 
+/** The transactions scenario judged against a simulated limiter enforcing `enforced` times the limit. */
+const judged = (enforced: number) =>
+  judgedRun(
+    simulate({ kind: 'aligned', network: NETWORKS.lan, enforced }, { scenarios: ['transactions'] }),
+    Date.now(),
+    { label: 'transactions', runMs: 1, properties: {}, strict: false },
+  );
+
 afterEach(() => {
   vi.unstubAllEnvs();
   vi.restoreAllMocks();
@@ -37,16 +45,7 @@ describe('$GITHUB_STEP_SUMMARY', () => {
     const file = summaryFile();
     vi.stubEnv('GITHUB_STEP_SUMMARY', file);
     vi.spyOn(console, 'log').mockImplementation(() => {});
-    const summary = simulate(
-      { kind: 'aligned', network: NETWORKS.lan, enforced: 1.5 },
-      { scenarios: ['transactions'] },
-    );
-    const run = judgedRun(summary, Date.now(), {
-      label: 'transactions',
-      runMs: 1,
-      properties: {},
-      strict: false,
-    });
+    const run = judged(1.5);
     await finishLoad(tmp(), run, { files: [], exitCodes: [] }, () => {});
     const rows = readFileSync(file, 'utf8').split('\n');
     expect(rows.slice(0, 4)).toEqual([
@@ -67,16 +66,7 @@ describe('$GITHUB_STEP_SUMMARY', () => {
     vi.spyOn(console, 'log').mockImplementation(() => {});
     const err: string[] = [];
     vi.spyOn(console, 'error').mockImplementation((line: string) => void err.push(line));
-    const summary = simulate(
-      { kind: 'aligned', network: NETWORKS.lan, enforced: 1 },
-      { scenarios: ['transactions'] },
-    );
-    const run = judgedRun(summary, Date.now(), {
-      label: 'transactions',
-      runMs: 1,
-      properties: {},
-      strict: false,
-    });
+    const run = judged(1);
     const result = await finishLoad(tmp(), run, { files: [], exitCodes: [] }, () => {});
     expect(result.files.length).toBeGreaterThan(0);
     expect(err).toEqual([
