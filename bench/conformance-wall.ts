@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { allChecks } from '../conformance/index.ts';
 import { startReferenceServer } from '../src/reference/index.ts';
-import { silentProgress } from '../src/runner/progress.ts';
 import { runConformance } from '../src/runner/runner.ts';
 import { selectChecks } from '../src/runner/select.ts';
 import { resolveTarget } from '../src/runner/target.ts';
@@ -39,7 +38,6 @@ export const measureConformanceWall = async (
     const target = resolveTarget(behind?.profile ?? server.profile());
     const started = performance.now();
     const report = await runConformance(target, selectChecks(allChecks(target), { slow: false }), {
-      progress: silentProgress,
       version: 'bench',
       command: 'bench',
     });

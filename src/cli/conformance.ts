@@ -1,6 +1,7 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
 import { allChecks } from '../../conformance/index.ts';
 import { harnessCommand } from '../command-line.ts';
+import { EventStream } from '../events/stream.ts';
 import { loadProfile, validateProfile } from '../profile/read.ts';
 import { startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
@@ -11,11 +12,11 @@ import { compareBaseline, loadBaseline } from '../runner/baseline.ts';
 import { RequestBudget } from '../runner/budget.ts';
 import { liveProgress } from '../runner/live-progress.ts';
 import { runDeadlineMs } from '../runner/plan.ts';
-import { streamProgress } from '../runner/progress.ts';
+import { lineProgress } from '../runner/progress.ts';
 import { runConformance } from '../runner/runner.ts';
 import { selectChecks } from '../runner/select.ts';
 import { printPlan, printSummary } from '../runner/summary.ts';
-import type { RunReport } from '../runner/types.ts';
+import type { ConformanceEvent, RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import type { ConformanceOptions } from './conformance-options.ts';
 import { UsageError } from './errors.ts';
@@ -24,7 +25,7 @@ import { listChecks } from './list-checks.ts';
 import { httpOptionsOf, originsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { replayArgumentsOf } from './replay-arguments.ts';
-import { lostReports, saveReports } from './report-dir.ts';
+import { jobSummary, lostReports, reportFiles } from './report-dir.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
@@ -140,10 +141,21 @@ export const runConformanceCommand = async (
     // On a terminal, one live line; in a CI log, a line per event.
     const progress = process.stderr.isTTY
       ? liveProgress(process.stderr)
-      : streamProgress((line) => console.error(line));
-    progress.line(hide(`harness conformance: ${profile.base_url}${embeddedNote(prepared)}`));
-    const report = await runConformance(target, selection, {
+      : lineProgress((line) => console.error(line));
+    const files = reportFiles<ConformanceEvent>(({ report }) =>
+      writeReports(report, { dir, formats: options.format, strict: options.strict === true }),
+    );
+    const events = new EventStream<ConformanceEvent>([
       progress,
+      files.listen,
+      jobSummary(({ report }) => toMarkdown(report)),
+    ]);
+    events.emit({
+      type: 'note',
+      text: hide(`harness conformance: ${profile.base_url}${embeddedNote(prepared)}`),
+    });
+    const report = await runConformance(target, selection, {
+      events,
       version: harnessVersion(),
       command: harnessCommand(process.argv.slice(2)),
       http: httpOptionsOf(network),
@@ -154,10 +166,7 @@ export const runConformanceCommand = async (
       replayOnly: prepared.embedded,
     });
     if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
-    const saved = await saveReports(
-      () => writeReports(report, { dir, formats: options.format, strict: options.strict === true }),
-      toMarkdown(report),
-    );
+    const saved = files.saved();
     const differences = baseline ? compareBaseline(report, baseline) : [];
     printSummary(report, saved.files, differences, {
       everyCheck: selection.some((s) => s.deselected),

@@ -9,7 +9,7 @@ import { runnerFile } from '../k6-driver/run.ts';
 import { printable } from '../printable.ts';
 import { judgedRun } from '../report/load-reports.ts';
 import { UsageError } from './errors.ts';
-import { finishLoad, loadReportProperties } from './load.ts';
+import { finishLoad, loadReportProperties, loadStream } from './load.ts';
 import { notARunnerSummary, readInput, refuseOtherPlans, runnerSummaryOf } from './merge-input.ts';
 import { reportDirFor } from './report-dir.ts';
 
@@ -85,7 +85,11 @@ export const runLoadMergeCommand = async (
     properties: loadReportProperties(summary.target, set.length),
     strict: options.strict === true,
   });
-  const finished = await finishLoad(dir, run, { files: kept, exitCodes: [] }, (line) => console.error(line));
+  // No progress to show: what the stream says besides the reports is printed as it comes.
+  const stream = loadStream(dir, (event) => {
+    if (event.type === 'note') console.error(event.text);
+  });
+  const finished = await finishLoad(stream, run, { files: kept, exitCodes: [] });
   return { exitCode: finished.exitCode, dir, files: finished.files };
 };
 

@@ -1,18 +1,45 @@
-// Progress of a `harness load` run while k6 runs quietly: on a terminal one line that updates in place, in a CI
-// log a plain line as each phase starts. Driven by the plan's schedule, which every k6 instance keeps (it starts each
-// phase at the common start + startMs), so nothing of k6's output needs parsing; on a terminal, the admitted and 429
-// rates of the phases under way come from what k6 has counted so far (its checkpoints, src/k6-driver/checkpoint.ts).
+// Progress of a `harness load` run while k6 runs quietly. The plan's schedule drives it, which every k6 instance
+// keeps (it starts each phase at the common start + startMs), so nothing of k6's output needs parsing: scheduleEvents
+// turns the schedule, and what k6 has counted so far (its checkpoints, src/k6-driver/checkpoint.ts), into the run's
+// events; loadTerminal shows them, on a terminal as one line that updates in place, in a CI log as a line per phase.
 import type { PhasePlan } from '../../core/plan.ts';
+import type { EventStream, Listener } from '../events/stream.ts';
+import type { LoadReportRun } from '../report/load-reports.ts';
+
+/** A phase under way, and its admitted and 429 answers a second over the last second (none until k6 counted two). */
+export interface RunningPhase {
+  readonly name: string;
+  readonly perSecond?: { readonly admitted: number; readonly limited: number };
+}
+
+export type LoadEvent =
+  | {
+      readonly type: 'phase-started';
+      readonly name: string;
+      /** From 1, in schedule order, of `phases`. */
+      readonly index: number;
+      readonly phases: number;
+      readonly startMs: number;
+      readonly durationMs: number;
+      readonly totalMs: number;
+    }
+  /** Where the schedule is, every tick. */
+  | {
+      readonly type: 'tick';
+      readonly atMs: number;
+      readonly totalMs: number;
+      readonly running: readonly RunningPhase[];
+    }
+  /** k6 has exited, or a signal came: a live line must go before anything else is printed. */
+  | { readonly type: 'phases-ended' }
+  /** A line for the person watching: what the run is, what k6 said. */
+  | { readonly type: 'note'; readonly text: string }
+  /** `alongside`: k6's own files for the run's index page. */
+  | { readonly type: 'run-finished'; readonly run: LoadReportRun; readonly alongside: readonly string[] };
 
 export interface ProgressOutput {
   readonly isTTY?: boolean;
   write(text: string): unknown;
-}
-
-export interface Progress {
-  /** Erases the updating line, so that a line printed next starts at the left margin (the next tick redraws). */
-  clear(): void;
-  stop(): void;
 }
 
 type Scheduled = Pick<PhasePlan, 'name' | 'startMs' | 'durationMs'>;
@@ -28,26 +55,34 @@ const RATE_MS = 1000;
 const ERASE_LINE = '\r\x1b[2K';
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
-export const startProgress = (
+/** Emits the schedule's events from `startAt` (epoch ms) until stopped (k6 exited, or a signal came). */
+export const scheduleEvents = (
   phases: readonly Scheduled[],
   startAt: number,
-  output: ProgressOutput,
+  events: Pick<EventStream<LoadEvent>, 'emit'>,
   {
     now = Date.now,
     tickMs = 250,
     counts,
   }: { now?: () => number; tickMs?: number; counts?: PhaseCounts } = {},
-): Progress => {
+): { stop(): void } => {
   // The counts a second ago and now: the rate is their difference over the time between.
   let before: { at: number; counts: ReturnType<PhaseCounts> } | undefined;
   let latest: typeof before;
-  const rateOf = (name: string): string => {
+  const running = (name: string): RunningPhase => {
     const [then, last] = [before?.counts?.get(name), latest?.counts?.get(name)];
-    if (then === undefined || last === undefined || before === undefined || latest === undefined) return name;
+    if (then === undefined || last === undefined || before === undefined || latest === undefined)
+      return { name };
     const span = (latest.at - before.at) / 1000;
-    if (span <= 0) return name;
-    const perSecond = (n: number) => Math.round(n / span);
-    return `${name} ${perSecond(last.admitted - then.admitted)} admitted/s, ${perSecond(last.limited - then.limited)} 429/s`;
+    if (span <= 0) return { name };
+    const rate = (n: number) => Math.round(n / span);
+    return {
+      name,
+      perSecond: {
+        admitted: rate(last.admitted - then.admitted),
+        limited: rate(last.limited - then.limited),
+      },
+    };
   };
   const readCounts = () => {
     const at = now();
@@ -58,47 +93,75 @@ export const startProgress = (
   const totalMs = Math.max(0, ...phases.map((p) => p.startMs + p.durationMs));
   const ordered = [...phases].sort((a, b) => a.startMs - b.startMs);
   const announced = new Set<Scheduled>();
+  const tick = () => {
+    const at = now() - startAt;
+    if (at < 0) return;
+    // Every phase whose start has come, even one shorter than a tick, is announced, in schedule order.
+    for (const [i, phase] of ordered.entries()) {
+      if (phase.startMs > at || announced.has(phase)) continue;
+      announced.add(phase);
+      events.emit({ type: 'phase-started', ...phase, index: i + 1, phases: ordered.length, totalMs });
+    }
+    readCounts();
+    const under = ordered
+      .filter((p) => p.startMs <= at && at < p.startMs + p.durationMs)
+      .map((p) => running(p.name));
+    events.emit({ type: 'tick', atMs: Math.min(at, totalMs), totalMs, running: under });
+  };
+  const timer = setInterval(tick, tickMs);
+  // The timer never keeps harness alive on its own: k6's exit (or a signal) ends the run, and stop() the events.
+  timer.unref();
+  let stopped = false;
+  return {
+    stop: () => {
+      clearInterval(timer);
+      if (!stopped) events.emit({ type: 'phases-ended' });
+      stopped = true;
+    },
+  };
+};
+
+const runningText = ({ name, perSecond }: RunningPhase) =>
+  perSecond === undefined ? name : `${name} ${perSecond.admitted} admitted/s, ${perSecond.limited} 429/s`;
+
+/** The terminal's listener: on a TTY one line rewritten in place, elsewhere a line per phase as it starts. */
+export const loadTerminal = (output: ProgressOutput): Listener<LoadEvent> => {
   let drawn = false;
   let shown = '';
   const clear = () => {
     if (drawn) output.write(ERASE_LINE);
     drawn = false;
   };
-  const tick = () => {
-    const at = now() - startAt;
-    if (at < 0) return;
-    if (output.isTTY) {
-      readCounts();
-      const running = ordered
-        .filter((p) => p.startMs <= at && at < p.startMs + p.durationMs)
-        .map((p) => rateOf(p.name));
-      const where =
-        running.length > 0 ? running.join(', ') : at < totalMs ? 'between phases' : 'k6 finishing';
-      const line = `load: ${seconds(Math.min(at, totalMs))} of ${seconds(totalMs)}: ${where}`;
-      // Redrawn only when it changes: a terminal log (script, tmux) keeps every write.
-      if (!drawn || line !== shown) output.write(`${ERASE_LINE}${line}`);
-      drawn = true;
-      shown = line;
-      return;
+  return (event) => {
+    switch (event.type) {
+      case 'phase-started':
+        if (output.isTTY) return;
+        output.write(
+          `load: phase ${event.name} started (${event.index} of ${event.phases}, ` +
+            `${seconds(event.durationMs)}, at ${seconds(event.startMs)} of ${seconds(event.totalMs)})\n`,
+        );
+        return;
+      case 'tick': {
+        if (!output.isTTY) return;
+        const where =
+          event.running.length > 0
+            ? event.running.map(runningText).join(', ')
+            : event.atMs < event.totalMs
+              ? 'between phases'
+              : 'k6 finishing';
+        const line = `load: ${seconds(event.atMs)} of ${seconds(event.totalMs)}: ${where}`;
+        // Redrawn only when it changes: a terminal log (script, tmux) keeps every write.
+        if (!drawn || line !== shown) output.write(`${ERASE_LINE}${line}`);
+        drawn = true;
+        shown = line;
+        return;
+      }
+      case 'note':
+        clear();
+        output.write(`${event.text}\n`);
+        return;
+      case 'phases-ended':
+        return clear();
     }
-    // Every phase whose start has come, even one shorter than a tick, gets its line, in schedule order.
-    for (const [i, phase] of ordered.entries()) {
-      if (phase.startMs > at || announced.has(phase)) continue;
-      announced.add(phase);
-      output.write(
-        `load: phase ${phase.name} started (${i + 1} of ${ordered.length}, ` +
-          `${seconds(phase.durationMs)}, at ${seconds(phase.startMs)} of ${seconds(totalMs)})\n`,
-      );
-    }
-  };
-  const timer = setInterval(tick, tickMs);
-  // The timer never keeps harness alive on its own: k6's exit (or a signal) ends the run, and stop() the line.
-  timer.unref();
-  return {
-    clear,
-    stop: () => {
-      clearInterval(timer);
-      clear();
-    },
   };
 };

@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import type { PhasePlan } from '../../core/plan.ts';
 import type { LoadGrade } from '../../core/verdict.ts';
 import { TargetError, TokenError } from '../client/index.ts';
+import { EventStream, type Listener } from '../events/stream.ts';
 import { countsSoFar } from '../k6-driver/checkpoint.ts';
 import { k6Network } from '../k6-driver/k6-network.ts';
 import { k6PlanFor } from '../k6-driver/plan.ts';
@@ -29,10 +30,10 @@ import { findK6, k6Version } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
 import { k8sRequested, writeK8s } from './load-k8s.ts';
 import type { LoadCommandResult, LoadOptions } from './load-options.ts';
-import { startProgress } from './load-progress.ts';
+import { type LoadEvent, loadTerminal, scheduleEvents } from './load-progress.ts';
 import { httpOptionsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
-import { lostReports, saveReports } from './report-dir.ts';
+import { jobSummary, lostReports, reportFiles } from './report-dir.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
@@ -45,35 +46,50 @@ const EMBEDDED_MINUTE_MS = 2000;
  * each phase INCONCLUSIVE with why, so CI's JUnit says what happened rather than finding no file.
  */
 const reportUnjudged = async (
-  dir: string,
+  stream: LoadStream,
   phases: readonly PhasePlan[],
   reason: string,
   startedAt: number,
   options: Omit<LoadReportRun, 'phases'>,
   exitCode: number,
 ): Promise<LoadCommandResult> => {
-  console.error(`harness: ${reason}: no phase judged`);
+  stream.events.emit({ type: 'note', text: `harness: ${reason}: no phase judged` });
   const run = {
     ...options,
     phases: phases.map((p) => phaseAsRun(p, { grade: 'INCONCLUSIVE', message: reason }, startedAt, 0)),
   };
-  const saved = await saveLoadReports(dir, run);
+  await stream.events.finish({ type: 'run-finished', run, alongside: [] });
+  const saved = stream.saved();
   if (saved.files.length > 0) console.log(`reports: ${saved.files.join(', ')}`);
   console.log(phaseCounts(run.phases));
-  return { exitCode: exitCodeOf([exitCode, saved.exitCode]), dir, files: saved.files, ...lostReports(saved) };
+  return {
+    exitCode: exitCodeOf([exitCode, saved.exitCode]),
+    dir: stream.dir,
+    files: saved.files,
+    ...lostReports(saved),
+  };
 };
 
-/** The run's reports (an index linking them and `alongside`, k6's own files), and its verdicts on the job summary. */
-const saveLoadReports = (dir: string, run: LoadReportRun, alongside: readonly string[] = []) =>
-  saveReports(
-    () =>
-      writeLoadReports(
-        dir,
-        run,
-        alongside.map((file) => relative(dir, file)),
-      ),
-    loadMarkdown(run.label, run.phases, phaseCounts(run.phases)),
+/**
+ * A load run's events, heard by `terminal` (its progress), then by the report files (an index linking them and k6's
+ * own files) and the job summary, which take the run once it has finished.
+ */
+export const loadStream = (dir: string, terminal: Listener<LoadEvent>) => {
+  const files = reportFiles<LoadEvent>(({ run, alongside }) =>
+    writeLoadReports(
+      dir,
+      run,
+      alongside.map((file) => relative(dir, file)),
+    ),
   );
+  const events = new EventStream<LoadEvent>([
+    terminal,
+    files.listen,
+    jobSummary(({ run }) => loadMarkdown(run.label, run.phases, phaseCounts(run.phases))),
+  ]);
+  return { dir, events, saved: files.saved };
+};
+type LoadStream = ReturnType<typeof loadStream>;
 
 /** Exit 3: the JUnit report CI publishes says why no phase ran, where the job would otherwise find no file. */
 const reportUnreachable = async (
@@ -136,7 +152,6 @@ export const runLoadCommand = async (
       };
   return withTarget(source, options, async (prepared) => {
     const { profile, target, network, hide } = prepared;
-    const say = (line: string) => console.error(hide(line));
     if (options.list) {
       for (const probe of availableProbes(target)) console.log(`${probe.name.padEnd(22)} ${probe.describes}`);
       return { exitCode: 0, files: [] };
@@ -159,6 +174,8 @@ export const runLoadCommand = async (
         hide(`${UNREACHABLE}, no phase run: ${unreachable}`),
       );
     }
+    const stream = loadStream(dir, loadTerminal(process.stderr));
+    const say = (line: string) => stream.events.emit({ type: 'note', text: hide(line) });
     const started = Date.now();
     say(
       `harness load: ${label} against ${profile.base_url}${embeddedNote(prepared)}, ` +
@@ -182,7 +199,7 @@ export const runLoadCommand = async (
         label,
         onLine: say,
         onSchedule: (startAt, phases, checkpoints) =>
-          startProgress(phases, startAt, process.stderr, { counts: countsSoFar(checkpoints, phases) }),
+          scheduleEvents(phases, startAt, stream.events, { counts: countsSoFar(checkpoints, phases) }),
         network: forK6,
         http: httpOptionsOf(network),
         // Each runner's summary names them: a merged run is a record of what ran.
@@ -192,7 +209,7 @@ export const runLoadCommand = async (
     } catch (error) {
       if (error instanceof LoadInterrupted) {
         const phases = probes.flatMap((p) => p.phases);
-        return await reportUnjudged(dir, phases, error.message, started, reportOptions(), NO_VERDICT);
+        return await reportUnjudged(stream, phases, error.message, started, reportOptions(), NO_VERDICT);
       }
       // The pre-flight could not talk to the target or get a token or an id: no phase can run, and the fault is the
       // target's.
@@ -208,12 +225,12 @@ export const runLoadCommand = async (
       // what it measured is lost with it, but CI still gets reports saying so.
       const phases = probes.flatMap((p) => p.phases);
       const why = `${(error as Error).message}: what k6 measured went with it`;
-      return await reportUnjudged(dir, phases, why, started, reportOptions(), HARNESS_ERROR);
+      return await reportUnjudged(stream, phases, why, started, reportOptions(), HARNESS_ERROR);
     } finally {
       forK6.dispose();
     }
     const run = judgedRun(outcome.summary, outcome.startedAt, reportOptions());
-    return await finishLoad(dir, run, outcome, say);
+    return await finishLoad(stream, run, outcome);
   });
 };
 
@@ -228,12 +245,12 @@ export interface K6Leftovers {
  * that judges summaries k6 wrote elsewhere (`harness load merge`).
  */
 export const finishLoad = async (
-  dir: string,
+  stream: LoadStream,
   run: LoadReportRun,
   k6: K6Leftovers,
-  say: (line: string) => void,
 ): Promise<LoadCommandResult> => {
-  const saved = await saveLoadReports(dir, run, k6.files);
+  await stream.events.finish({ type: 'run-finished', run, alongside: k6.files });
+  const saved = stream.saved();
   // harness's own first: the index and the verdict page, then k6's dashboard and its runners' summaries.
   const files = [...new Set([...saved.files, ...k6.files])];
   for (const line of loadSummaryLines(run, files)) console.log(line);
@@ -256,9 +273,9 @@ export const finishLoad = async (
         remedy,
       ),
     );
-    for (const line of advice) say(line);
+    for (const line of advice) console.error(line);
   }
-  return { exitCode, dir, files, ...lostReports(saved) };
+  return { exitCode, dir: stream.dir, files, ...lostReports(saved) };
 };
 
 export const load = async (options: LoadOptions): Promise<void> => {

@@ -1,6 +1,7 @@
 // The run's report directory: made before the first request, so a place that cannot hold reports loses no run; and
 // written to after the last, where a disk that filled up or turned read-only meanwhile must not lose the verdicts.
 import { resolve } from 'node:path';
+import type { Listener, RunEvent } from '../events/stream.ts';
 import { ReportWriteError } from '../report/atomic.ts';
 import { appendStepSummary } from '../report/step-summary.ts';
 import { ReportDirError, timestampDir, type Written } from '../report/write.ts';
@@ -27,16 +28,17 @@ export interface Saved {
 export const lostReports = (saved: Pick<Saved, 'exitCode'>): { readonly reportsNotWritten?: true } =>
   saved.exitCode === PASSED ? {} : { reportsNotWritten: true };
 
+/** Appends `markdown` (the verdicts) to the job summary where the job has one, saying on stderr when that fails. */
+const addToJobSummary = async (markdown: string): Promise<void> => {
+  const failed = await appendStepSummary(markdown);
+  if (failed !== undefined) console.error(failed);
+};
+
 /**
- * Writes the reports, saying on stderr why `latest` stays or why they could not be written, and appends `markdown`
- * (the verdicts) to the job summary where the job has one. The caller prints its summary either way: when the
- * reports are lost, stdout is the run's only record.
+ * Writes the reports, saying on stderr why `latest` stays or why they could not be written. The caller prints its
+ * summary either way: when the reports are lost, stdout is the run's only record.
  */
-export const saveReports = async (write: () => Promise<Written>, markdown?: string): Promise<Saved> => {
-  if (markdown !== undefined) {
-    const failed = await appendStepSummary(markdown);
-    if (failed !== undefined) console.error(failed);
-  }
+const writeSaved = async (write: () => Promise<Written>): Promise<Saved> => {
   try {
     const written = await write();
     if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
@@ -49,4 +51,34 @@ export const saveReports = async (write: () => Promise<Written>, markdown?: stri
     );
     return { files: error.written, exitCode: REPORTS_NOT_WRITTEN };
   }
+};
+
+/** The reports of a run that never started (no event stream): its verdicts on the job summary, then its files. */
+export const saveReports = async (write: () => Promise<Written>, markdown: string): Promise<Saved> => {
+  await addToJobSummary(markdown);
+  return writeSaved(write);
+};
+
+type Finished<E extends RunEvent> = Extract<E, { readonly type: 'run-finished' }>;
+const isFinished = <E extends RunEvent>(event: E): event is Finished<E> => event.type === 'run-finished';
+
+/** The job summary as a listener: the run's verdicts, as `markdown` puts them, once it has finished. */
+export const jobSummary =
+  <E extends RunEvent>(markdown: (finished: Finished<E>) => string): Listener<E> =>
+  async (event) => {
+    if (isFinished(event)) await addToJobSummary(markdown(event));
+  };
+
+/** The report files as a listener: `write` once the run has finished, and `saved()` says how that went. */
+export const reportFiles = <E extends RunEvent>(write: (finished: Finished<E>) => Promise<Written>) => {
+  let saved: Saved | undefined;
+  return {
+    listen: (async (event) => {
+      if (isFinished(event)) saved = await writeSaved(() => write(event));
+    }) satisfies Listener<E>,
+    saved: (): Saved => {
+      if (saved === undefined) throw new Error('the reports were asked for before the run finished');
+      return saved;
+    },
+  };
 };

@@ -12,7 +12,6 @@ import type { PhasePlan } from '../../core/plan.ts';
 import { vusFor } from '../../core/schedule.ts';
 import { judgeAll, type Verdict } from '../../core/verdict.ts';
 import { spawnGroup } from '../child-group.ts';
-import type { Progress } from '../cli/load-progress.ts';
 import type { HttpClientOptions } from '../client/index.ts';
 import { profileRedactor } from '../profile/secrets.ts';
 import { resolveTarget } from '../runner/target.ts';
@@ -52,7 +51,7 @@ export interface LoadRun {
     startAt: number,
     phases: readonly PhasePlan[],
     checkpoints: readonly string[],
-  ) => Progress;
+  ) => { stop(): void };
   /** What each runner's summary records as HARNESS_VERSION and HARNESS_K6_VERSION ('unknown' without). */
   readonly versions?: { readonly harness: string; readonly k6: string };
 }
@@ -143,13 +142,7 @@ const foldingRepeats = (onLine: (line: string) => void) => {
   };
 };
 
-const runInstance = (
-  run: LoadRun,
-  index: number,
-  env: NodeJS.ProcessEnv,
-  args: string[],
-  progress: Progress | undefined,
-): Promise<number> =>
+const runInstance = (run: LoadRun, index: number, env: NodeJS.ProcessEnv, args: string[]): Promise<number> =>
   new Promise((done, fail) => {
     const child = spawnGroup(run.k6, ['run', '--quiet', ...args, SCRIPT], {
       env,
@@ -158,10 +151,7 @@ const runInstance = (
       ...(run.network?.dir ? { leaves: [run.network.dir] } : {}),
     });
     const prefix = run.instances > 1 ? `[k6 ${index + 1}/${run.instances}] ` : '[k6] ';
-    const output = foldingRepeats((line) => {
-      progress?.clear();
-      run.onLine?.(`${prefix}${line}`);
-    });
+    const output = foldingRepeats((line) => run.onLine?.(`${prefix}${line}`));
     for (const stream of [child.stdout, child.stderr]) {
       let pending = '';
       stream?.on('data', (chunk: Buffer) => {
@@ -274,7 +264,7 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   const exitCodes = await Promise.all(
     runners.map(({ env, args }, i) => {
       if (liveDashboard(process.env)) run.onLine?.(`k6 dashboard: ${dashboardUrl(process.env, i)}`);
-      return runInstance(run, i, env, [...args], progress);
+      return runInstance(run, i, env, [...args]);
     }),
   ).finally(() => progress?.stop());
   const shared = { plan, instances: run.instances, targetName, startAt, runId, versions: run.versions };

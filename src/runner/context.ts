@@ -75,6 +75,6 @@ export class CheckContext {
   }
 
   wait(ms: number, why: string): Promise<void> {
-    return this.session.progress.waiting(this.id, ms, why, this.session.ended);
+    return this.session.wait(this.id, ms, why);
   }
 }

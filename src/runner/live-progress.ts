@@ -1,12 +1,36 @@
 // Progress on a terminal, as k6 shows it: one line rewritten in place (checks done of all, FAILs so far, time
 // left, and the longest wait under way), with each check that did not pass printed above it as it finishes.
-// Off a terminal, streamProgress (progress.ts) writes a line per event instead, which a CI log keeps.
+// Off a terminal, lineProgress (progress.ts) writes a line per event instead, which a CI log keeps.
+import { stripVTControlCharacters } from 'node:util';
+import type { Listener } from '../events/stream.ts';
 import { type GradePainter, gradePainter } from './colour.ts';
 import type { Grade } from './grades.ts';
-import { type Progress, sleep } from './progress.ts';
+import { checkLine } from './progress.ts';
+import type { ConformanceEvent } from './types.ts';
 
 const REDRAW_MS = 1000;
 const seconds = (ms: number) => `${Math.max(0, Math.ceil(ms / 1000))} s`;
+
+const ESCAPE = '\x1b';
+
+/** `line` cut to `width` visible characters (colour codes take none, and all are kept), ending in … when cut. */
+const fitted = (line: string, width: number): string => {
+  if (stripVTControlCharacters(line).length <= width) return line;
+  let room = width - 1;
+  let kept = '';
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] === ESCAPE) {
+      // A colour code, `ESC [ … m`, kept whole.
+      const end = line.indexOf('m', i);
+      kept += line.slice(i, end + 1);
+      i = end;
+    } else if (room > 0) {
+      kept += line[i];
+      room -= 1;
+    }
+  }
+  return `${kept}…`;
+};
 
 export interface Terminal {
   write(text: string): void;
@@ -17,7 +41,7 @@ export const liveProgress = (
   terminal: Terminal,
   paint: GradePainter = gradePainter(process.stderr),
   now: () => number = Date.now,
-): Progress => {
+): Listener<ConformanceEvent> => {
   let total = 0;
   let expectedMs = 0;
   let startedAt = now();
@@ -36,8 +60,7 @@ export const liveProgress = (
       `conformance: ${done} of ${total} checks, ${failed > 0 ? paint('FAIL', `${failed} FAIL`) : '0 FAIL'}` +
       `${undecided > 0 ? `, ${undecided} INCONCLUSIVE` : ''}, about ${seconds(left)} left` +
       `${wait ? `; ${id} waiting ${seconds(wait.until - now())} ${wait.why}` : ''}`;
-    const width = terminal.columns ?? 120;
-    return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+    return fitted(line, terminal.columns ?? 120);
   };
   const clear = () => {
     if (shown) terminal.write('\r\x1b[2K');
@@ -55,36 +78,33 @@ export const liveProgress = (
     draw();
   };
 
-  return {
-    begin: (checks, ms) => {
-      total = checks;
-      expectedMs = ms;
-      startedAt = now();
-      timer = setInterval(draw, REDRAW_MS);
-      timer.unref();
-      draw();
-    },
-    started: () => {},
-    finished: (id, grade, message, durationMs) => {
-      done += 1;
-      counts.set(grade, (counts.get(grade) ?? 0) + 1);
-      waits.delete(id);
-      if (grade === 'PASS' || grade === 'INFO') draw();
-      else above(`  ${paint(grade, grade.padEnd(12))} ${id} (${Math.round(durationMs)} ms): ${message}`);
-    },
-    waiting: async (id, ms, why, signal) => {
-      waits.set(id, { until: now() + ms, why });
-      draw();
-      try {
-        await sleep(ms, signal);
-      } finally {
-        waits.delete(id);
+  return (event) => {
+    switch (event.type) {
+      case 'run-started':
+        total = event.checks;
+        expectedMs = event.expectedMs;
+        startedAt = now();
+        timer = setInterval(draw, REDRAW_MS);
+        timer.unref();
+        return draw();
+      case 'check-finished': {
+        done += 1;
+        counts.set(event.grade, (counts.get(event.grade) ?? 0) + 1);
+        waits.delete(event.id);
+        if (event.grade === 'PASS' || event.grade === 'INFO') return draw();
+        return above(checkLine(paint, event.id, event.grade, event.message, event.durationMs));
       }
-    },
-    line: above,
-    end: () => {
-      if (timer) clearInterval(timer);
-      clear();
-    },
+      case 'wait-started':
+        waits.set(event.id, { until: now() + event.ms, why: event.why });
+        return draw();
+      case 'wait-ended':
+        waits.delete(event.id);
+        return;
+      case 'note':
+        return above(event.text);
+      case 'checks-ended':
+        if (timer) clearInterval(timer);
+        return clear();
+    }
   };
 };

@@ -6,7 +6,7 @@ import { clock, type LoggedRequest } from './bucket-log.ts';
 import { edgeAfter } from './limit-bounds.ts';
 import { retryAfterSeconds, retryAfterShown, retryToleranceMs } from './probe-result.ts';
 import type { BucketProbe } from './probe-steps.ts';
-import { sleep } from './progress.ts';
+import { sleep } from './sleep.ts';
 
 const POLL = 'edge poll';
 const AFTER_EDGE = `${POLL} after the edge`;

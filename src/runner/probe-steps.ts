@@ -15,9 +15,9 @@ import {
   type Variant,
   type VariantResult,
 } from './probe-result.ts';
-import { sleep } from './progress.ts';
 import { retryAfterHonour } from './retry-evidence.ts';
 import type { CallOptions, Session } from './session.ts';
+import { sleep } from './sleep.ts';
 import type { BucketLimit } from './target.ts';
 
 /** Beyond this, requests queue in the client and a burst stops being one. */

@@ -3,6 +3,7 @@
 // "alongside" lane (the token-expiry check, which mostly waits) runs beside all of them from the start.
 import { createHash } from 'node:crypto';
 import { type HttpClientOptions, TargetError, TokenError } from '../client/index.ts';
+import { EventStream } from '../events/stream.ts';
 import { profileRedactor } from '../profile/secrets.ts';
 import { BUCKETS, type BucketId, type EndpointKey, type Profile, sectionOf } from '../spec/index.ts';
 import { clock } from './bucket-log.ts';
@@ -10,14 +11,14 @@ import { BudgetExhausted, type RequestBudget } from './budget.ts';
 import { CheckContext } from './context.ts';
 import { GRADES, type Grade, inconclusive, Outcome } from './grades.ts';
 import { expectedRunMs, plannedFor, planOf, runDeadlineMs, type Selected, TOKENS_ITEM } from './plan.ts';
-import type { Progress } from './progress.ts';
 import { replayCommand, reproFor } from './repro.ts';
 import { noTokenReason, Session } from './session.ts';
 import type { Target } from './target.ts';
-import type { CheckDefinition, CheckResult, Lane, RunReport } from './types.ts';
+import type { CheckDefinition, CheckResult, ConformanceEvent, Lane, RunReport } from './types.ts';
 
 export interface RunOptions {
-  readonly progress: Progress;
+  /** Where the run tells what it does: progress, report files, the job summary (none: a silent run). */
+  readonly events?: EventStream<ConformanceEvent>;
   readonly version: string;
   readonly command: string;
   /** How to reach the target: TLS, proxy, request timeout. */
@@ -92,7 +93,7 @@ const runCheck = async (check: CheckDefinition, session: Session): Promise<Ran> 
   const ctx = new CheckContext(check.id, session);
   const startedAt = new Date().toISOString();
   const started = performance.now();
-  session.progress.started(check.id);
+  session.emit({ type: 'check-started', id: check.id });
   let verdict: Verdict;
   try {
     if (session.ended.aborted) inconclusive(`${session.ended.reason}: not started`);
@@ -113,7 +114,8 @@ const runCheck = async (check: CheckDefinition, session: Session): Promise<Ran> 
     }
   }
   const durationMs = performance.now() - started;
-  session.progress.finished(check.id, verdict.grade, verdict.message, durationMs);
+  const { grade, message } = verdict;
+  session.emit({ type: 'check-finished', id: check.id, grade, message, durationMs });
   return {
     result: {
       ...describe(check),
@@ -169,7 +171,8 @@ export const runConformance = async (
   selection: readonly Selected[],
   options: RunOptions,
 ): Promise<RunReport> => {
-  const session = new Session(target, options.progress, options.http, options.budget);
+  const events = options.events ?? new EventStream();
+  const session = new Session(target, events, options.http, options.budget);
   const plan = planOf(selection, target);
   options.budget?.setAsideForRun(plan.filter((item) => item.key === TOKENS_ITEM));
   for (const item of plan.filter((i) => i.probe)) {
@@ -181,12 +184,13 @@ export const runConformance = async (
   const ran: Ran[] = [];
   const deadlineMs = options.deadlineMs ?? runDeadlineMs(target, running, options.http?.requestTimeoutMs);
   session.deadlineAt = clock() + deadlineMs;
-  session.progress.begin?.(running.length, expectedRunMs(target, running));
+  session.emit({ type: 'run-started', checks: running.length, expectedMs: expectedRunMs(target, running) });
   session.replayArguments = options.replayArguments;
   const deadline = setTimeout(() => {
-    session.progress.line(
-      `harness: the run deadline (${deadlineMs / 1000} s) passed: ending the checks still running`,
-    );
+    session.emit({
+      type: 'note',
+      text: `harness: the run deadline (${deadlineMs / 1000} s) passed: ending the checks still running`,
+    });
     void session.end(`run deadline passed (${deadlineMs / 1000} s)`);
   }, deadlineMs);
   const interrupt = () => void session.end(String(options.stop?.reason));
@@ -224,7 +228,7 @@ export const runConformance = async (
     );
     ran.push(...(await alongside));
   } finally {
-    session.progress.end?.();
+    session.emit({ type: 'checks-ended' });
     clearTimeout(deadline);
     options.stop?.removeEventListener('abort', interrupt);
     await session.close();
@@ -292,5 +296,7 @@ export const runConformance = async (
     checks: results,
   };
   // Evidence was redacted when captured; the target, labels, reproductions and messages quote the profile.
-  return session.http.redactor.within(report) as RunReport;
+  const redacted = session.http.redactor.within(report) as RunReport;
+  await events.finish({ type: 'run-finished', report: redacted });
+  return redacted;
 };

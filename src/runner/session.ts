@@ -20,8 +20,9 @@ import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '..
 import { type BucketLog, clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
 import { CountingHttpClient, endpointMatcher } from './counting-client.ts';
+import type { CheckEvent } from './events.ts';
 import { skip, skipByChoice } from './grades.ts';
-import { type Progress, redactedProgress } from './progress.ts';
+import { sleep } from './sleep.ts';
 import type { Target } from './target.ts';
 
 export interface CallOptions {
@@ -37,8 +38,6 @@ export const noTokenReason = (error: TokenError): string =>
 
 export class Session {
   readonly http: CountingHttpClient;
-  /** What the run says as it goes, with every value the redactor knows hidden: messages can quote the profile. */
-  readonly progress: Progress;
   readonly tokens: TokenManager;
   readonly api: ApiClient;
   readonly #memo = new Map<string, Promise<unknown>>();
@@ -59,7 +58,7 @@ export class Session {
 
   constructor(
     readonly target: Target,
-    progress: Progress,
+    readonly events: { emit(event: CheckEvent): void },
     network: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'> = {},
     budget?: RequestBudget,
   ) {
@@ -79,7 +78,6 @@ export class Session {
     setMaxListeners(0, this.#end.signal);
     // Registered before any traffic, so even the first request's evidence is redacted.
     teachProfile(this.http.redactor, target.profile);
-    this.progress = redactedProgress(progress, (text) => this.http.redactor.known(text));
     this.tokens = new TokenManager({
       authUrl: target.profile.auth_url,
       tenant: target.profile.tenant,
@@ -87,6 +85,25 @@ export class Session {
       rememberFailures: true,
     });
     this.api = new ApiClient({ baseUrl: target.profile.base_url, http: this.http, tokens: this.tokens });
+  }
+
+  /** Tells the run's listeners, with every value the redactor knows hidden: messages can quote the profile. */
+  emit(event: CheckEvent): void {
+    const hide = (text: string) => this.http.redactor.known(text);
+    if (event.type === 'check-finished') this.events.emit({ ...event, message: hide(event.message) });
+    else if (event.type === 'wait-started') this.events.emit({ ...event, why: hide(event.why) });
+    else if (event.type === 'note') this.events.emit({ ...event, text: hide(event.text) });
+    else this.events.emit(event);
+  }
+
+  /** A deliberate wait, told to the listeners; it ends early (rejecting) when the run does. */
+  async wait(id: string, ms: number, why: string): Promise<void> {
+    this.emit({ type: 'wait-started', id, ms, why });
+    try {
+      await sleep(ms, this.ended);
+    } finally {
+      this.emit({ type: 'wait-ended', id });
+    }
   }
 
   client(role: ClientRole): TokenClient {

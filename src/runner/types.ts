@@ -1,6 +1,7 @@
 import type { Evidence } from '../client/index.ts';
 import type { BucketId, Clause, Convention } from '../spec/index.ts';
 import type { CheckContext } from './context.ts';
+import type { CheckEvent } from './events.ts';
 import type { Grade, ServerVerdict } from './grades.ts';
 import type { LimitTimeline } from './limit-timeline.ts';
 import type { PlanItem } from './plan-item.ts';
@@ -85,3 +86,6 @@ export interface RunReport {
   readonly sent: Readonly<Record<string, number>>;
   readonly checks: readonly CheckResult[];
 }
+
+/** Everything a conformance run tells its listeners: the checks' events, then the report. */
+export type ConformanceEvent = CheckEvent | { readonly type: 'run-finished'; readonly report: RunReport };

@@ -4,7 +4,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { allChecks } from '../../conformance/index.ts';
 import { type ReferenceServerOptions, startReferenceServer } from '../reference/index.ts';
-import { silentProgress } from '../runner/progress.ts';
 import { runConformance } from '../runner/runner.ts';
 import { selectChecks } from '../runner/select.ts';
 import { resolveTarget } from '../runner/target.ts';
@@ -59,7 +58,6 @@ export const runAgainst = async (
       });
       reports.push(
         await runConformance(target, selection, {
-          progress: silentProgress,
           version: 'test',
           command: 'test',
         }),

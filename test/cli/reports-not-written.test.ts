@@ -6,7 +6,7 @@ import { chmodSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORTS_NOT_WRITTEN } from '../../src/cli/exit-codes.ts';
-import { finishLoad } from '../../src/cli/load.ts';
+import { finishLoad, loadStream } from '../../src/cli/load.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { judgedRun } from '../../src/report/load-reports.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
@@ -186,7 +186,11 @@ describe('finishLoad, when the load reports cannot be written', () => {
     vi.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
     vi.spyOn(console, 'error').mockImplementation((line: string) => void err.push(line));
     try {
-      const failed = await finishLoad(dir, run, { files: [], exitCodes: [] }, () => {});
+      const failed = await finishLoad(
+        loadStream(dir, () => {}),
+        run,
+        { files: [], exitCodes: [] },
+      );
       // Says the reports were lost, so certify archives none of them and names why.
       expect(failed).toEqual({ exitCode: 1, dir, files: [], reportsNotWritten: true });
       expect(out).toHaveLength(run.phases.length + 1);
@@ -195,9 +199,15 @@ describe('finishLoad, when the load reports cannot be written', () => {
         `harness: reports not written (exit 6): cannot create ${dir}: EEXIST; no file is left half written, and the summary on stdout is all this run leaves`,
       ]);
       const passing = { ...run, phases: run.phases.map((p) => ({ ...p, grade: 'PASS' as const })) };
-      expect((await finishLoad(dir, passing, { files: [], exitCodes: [] }, () => {})).exitCode).toBe(
-        REPORTS_NOT_WRITTEN,
-      );
+      expect(
+        (
+          await finishLoad(
+            loadStream(dir, () => {}),
+            passing,
+            { files: [], exitCodes: [] },
+          )
+        ).exitCode,
+      ).toBe(REPORTS_NOT_WRITTEN);
     } finally {
       vi.restoreAllMocks();
     }

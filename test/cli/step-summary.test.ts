@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { finishLoad } from '../../src/cli/load.ts';
+import { finishLoad, loadStream } from '../../src/cli/load.ts';
 import { judgedRun } from '../../src/report/load-reports.ts';
 import { NETWORKS, simulate } from '../load/simulate.ts';
 import { harness, tmp } from './run.ts';
@@ -46,7 +46,11 @@ describe('$GITHUB_STEP_SUMMARY', () => {
     vi.stubEnv('GITHUB_STEP_SUMMARY', file);
     vi.spyOn(console, 'log').mockImplementation(() => {});
     const run = judged(1.5);
-    await finishLoad(tmp(), run, { files: [], exitCodes: [] }, () => {});
+    await finishLoad(
+      loadStream(tmp(), () => {}),
+      run,
+      { files: [], exitCodes: [] },
+    );
     const rows = readFileSync(file, 'utf8').split('\n');
     expect(rows.slice(0, 4)).toEqual([
       'an earlier step',
@@ -67,7 +71,11 @@ describe('$GITHUB_STEP_SUMMARY', () => {
     const err: string[] = [];
     vi.spyOn(console, 'error').mockImplementation((line: string) => void err.push(line));
     const run = judged(1);
-    const result = await finishLoad(tmp(), run, { files: [], exitCodes: [] }, () => {});
+    const result = await finishLoad(
+      loadStream(tmp(), () => {}),
+      run,
+      { files: [], exitCodes: [] },
+    );
     expect(result.files.length).toBeGreaterThan(0);
     expect(err).toEqual([
       expect.stringMatching(

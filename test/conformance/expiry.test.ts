@@ -3,7 +3,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
-import { silentProgress } from '../../src/runner/progress.ts';
 import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
@@ -61,7 +60,6 @@ describe('AUTH-TOKEN-EXPIRY with the tenant limit spent by its other integration
     // calls could all go out before the other app's first, and the case would not be tested.
     await limitSpent;
     const report = await runConformance(target, selection, {
-      progress: silentProgress,
       version: 'test',
       command: 'test',
     }).finally(() => {

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { conformanceErrors } from '../../src/report/write.ts';
-import { silentProgress } from '../../src/runner/progress.ts';
 import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
@@ -34,7 +33,6 @@ const run = async (
   });
   const started = performance.now();
   const report = await runConformance(target, selection, {
-    progress: silentProgress,
     version: 'test',
     command: 'test',
     http: { requestTimeoutMs: REQUEST_TIMEOUT_MS },

@@ -1,5 +1,8 @@
+// Load progress as two halves of the run's event stream: the schedule (and k6's counts) become events, and the
+// terminal's listener shows them, in a CI log as a line per phase, on a TTY as one line rewritten in place.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startProgress } from '../../src/cli/load-progress.ts';
+import { type LoadEvent, loadTerminal, scheduleEvents } from '../../src/cli/load-progress.ts';
+import { EventStream } from '../../src/events/stream.ts';
 
 const PHASES = [
   { name: 'within_a', startMs: 0, durationMs: 3000 },
@@ -9,7 +12,8 @@ const PHASES = [
 
 const capture = (isTTY: boolean) => {
   const written: string[] = [];
-  return { output: { isTTY, write: (text: string) => written.push(text) }, written };
+  const events = new EventStream<LoadEvent>([loadTerminal({ isTTY, write: (text) => written.push(text) })]);
+  return { events, written };
 };
 
 describe('load progress', () => {
@@ -21,8 +25,8 @@ describe('load progress', () => {
   });
 
   it('in a log: one plain line per phase as it starts, a short phase between ticks included, in order', () => {
-    const { output, written } = capture(false);
-    const progress = startProgress(PHASES, Date.now() + 1000, output, { tickMs: 500 });
+    const { events, written } = capture(false);
+    const schedule = scheduleEvents(PHASES, Date.now() + 1000, events, { tickMs: 500 });
     vi.advanceTimersByTime(900);
     expect(written).toEqual([]);
     vi.advanceTimersByTime(3700);
@@ -32,25 +36,36 @@ describe('load progress', () => {
       'load: phase knee_a started (3 of 3, 3 s, at 3 s of 6 s)\n',
     ]);
     vi.advanceTimersByTime(5000);
-    progress.stop();
+    schedule.stop();
     expect(written).toHaveLength(3);
   });
 
   it('on a terminal: one line rewritten in place with the time and the phase running, erased on stop', () => {
-    const { output, written } = capture(true);
-    const progress = startProgress(PHASES, Date.now(), output, { tickMs: 250 });
+    const { events, written } = capture(true);
+    const schedule = scheduleEvents(PHASES, Date.now(), events, { tickMs: 250 });
     vi.advanceTimersByTime(4000);
     expect(written.at(-1)).toBe('\r\x1b[2Kload: 4 s of 6 s: knee_a');
     expect(written.join('')).not.toContain('\n');
     expect(new Set(written).size, 'the same line is not written again').toBe(written.length);
-    progress.stop();
+    schedule.stop();
     expect(written.at(-1)).toBe('\r\x1b[2K');
     vi.advanceTimersByTime(5000);
     expect(written.at(-1)).toBe('\r\x1b[2K');
   });
 
+  it('on a terminal: a note (a line k6 printed) erases the live line first, and the next tick draws it again', () => {
+    const { events, written } = capture(true);
+    const schedule = scheduleEvents(PHASES, Date.now(), events, { tickMs: 250 });
+    vi.advanceTimersByTime(500);
+    events.emit({ type: 'note', text: '[k6] a warning' });
+    expect(written.slice(-2)).toEqual(['\r\x1b[2K', '[k6] a warning\n']);
+    vi.advanceTimersByTime(250);
+    expect(written.at(-1)).toBe('\r\x1b[2Kload: 1 s of 6 s: within_a');
+    schedule.stop();
+  });
+
   it("on a terminal: the running phase's admitted and 429 rates, from what k6 has counted so far", () => {
-    const { output, written } = capture(true);
+    const { events, written } = capture(true);
     const start = Date.now();
     // 400 admitted and 100 refused a second, as k6's checkpoints count them.
     const counts = () => {
@@ -59,9 +74,9 @@ describe('load progress', () => {
         ['within_a', { admitted: Math.round(400 * seconds), limited: Math.round(100 * seconds) }],
       ]);
     };
-    const progress = startProgress(PHASES, start, output, { tickMs: 250, counts });
+    const schedule = scheduleEvents(PHASES, start, events, { tickMs: 250, counts });
     vi.advanceTimersByTime(2500);
     expect(written.at(-1)).toBe('\r\x1b[2Kload: 3 s of 6 s: within_a 400 admitted/s, 100 429/s');
-    progress.stop();
+    schedule.stop();
   });
 });

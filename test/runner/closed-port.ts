@@ -2,7 +2,6 @@
 // the token request included, is refused at once, so what a check gets is what its own code decides.
 import { createServer } from 'node:net';
 import type { Selected } from '../../src/runner/plan.ts';
-import { silentProgress } from '../../src/runner/progress.ts';
 import { runConformance } from '../../src/runner/runner.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { CheckDefinition, RunReport } from '../../src/runner/types.ts';
@@ -43,5 +42,5 @@ export const runOnClosedPort = async (selection: readonly Selected[], secret: st
     tenant: 'acme',
     clients: { primary: { client_id: 'a', client_secret: secret } },
   });
-  return runConformance(target, selection, { progress: silentProgress, version: 'test', command: 'test' });
+  return runConformance(target, selection, { version: 'test', command: 'test' });
 };

@@ -4,7 +4,6 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { allChecks } from '../../conformance/index.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
-import { silentProgress } from '../../src/runner/progress.ts';
 import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
@@ -118,7 +117,6 @@ export const checksThrough = async (only: string[], tamper: Tamper): Promise<Rec
     const target = resolveTarget({ ...profile, ...routedThrough(profile, proxy.origin) });
     const selection = selectChecks(allChecks(target), { only, slow: true });
     const report = await runConformance(target, selection, {
-      progress: silentProgress,
       version: 'test',
       command: 'test',
     });
