@@ -3,13 +3,13 @@ import { allChecks } from '../../conformance/index.ts';
 import { validateProfile } from '../profile/read.ts';
 import { DEFAULT_OBSERVABILITY } from '../reference/options.ts';
 import { resolveTarget } from '../runner/target.ts';
-import { table } from '../text-table.ts';
+import { table, terminalWidth } from '../text-table.ts';
 
 /**
  * The checks of the embedded server: SPEC.md's endpoints and its observability endpoints (a profile names its own,
  * whose checks are named alike). This stand-in profile is never sent anywhere; its secret is a placeholder.
  */
-const SPEC_TARGET = resolveTarget(
+export const SPEC_TARGET = resolveTarget(
   validateProfile(
     {
       base_url: 'http://127.0.0.1',
@@ -36,5 +36,7 @@ export const listChecks = (json: boolean): void => {
     return;
   }
   const rows = checks.map((c) => [c.id, c.tags.join(','), c.clause, c.title]);
-  for (const line of table([['ID', 'TAGS', 'CLAUSE', 'TITLE'], ...rows])) console.log(line);
+  for (const line of table([['ID', 'TAGS', 'CLAUSE', 'TITLE'], ...rows], terminalWidth(process.stdout))) {
+    console.log(line);
+  }
 };

@@ -12,6 +12,7 @@ import {
   type TokenKind,
 } from '../reference/index.ts';
 import { type NetworkCondition, startReferenceBehind } from '../testbed/toxiproxy.ts';
+import { table, terminalWidth } from '../text-table.ts';
 import { UsageError } from './errors.ts';
 import type { LimitOverrides } from './parse.ts';
 
@@ -35,11 +36,13 @@ interface ServeOptions {
 }
 
 const listFaults = (): void => {
-  const width = Math.max(...FAULTS.map((f) => f.name.length));
-  for (const fault of FAULTS) {
+  const rows = FAULTS.map((fault) => {
     const factor = FAULT_FACTORS[fault.name];
     const scaled = factor ? ` (--fault-factor: ${factor.scales}; default ${+factor.default.toFixed(3)})` : '';
-    console.log(`${fault.name.padEnd(width)}  ${fault.clause.padEnd(16)} ${fault.rule}${scaled}`);
+    return [fault.name, fault.clause, `${fault.rule}${scaled}`];
+  });
+  for (const line of table([['FAULT', 'CLAUSE', 'WHAT IT BREAKS'], ...rows], terminalWidth(process.stdout))) {
+    console.log(line);
   }
 };
 

@@ -1,6 +1,6 @@
 // What a person reads on stdout: the plan (--dry-run), or the run's outcome with failures first and the summary last.
 import type { BucketId, EndpointKey, EndpointSpec } from '../spec/index.ts';
-import { table } from '../text-table.ts';
+import { table, terminalWidth } from '../text-table.ts';
 import type { Difference } from './baseline.ts';
 import { type GradePainter, gradePainter } from './colour.ts';
 import { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
@@ -65,7 +65,7 @@ export const printPlan = (
   if (excluded.length > 0) out('not run:');
   for (const line of table(
     excluded.map((s) => [s.check.id, why(s) ?? '']),
-    { indent: '  ' },
+    { indent: '  ', ...terminalWidth(process.stdout) },
   ))
     out(line);
   const perEndpoint = new Map<string, { requests: number; margin: number }>();
@@ -152,7 +152,10 @@ export const printSummary = (
   out();
   const rows = table(
     listed.map((c) => [c.grade, c.id, c.clause, c.message]),
-    { style: (cell, column, row) => (column === 0 ? paint(listed[row]!.grade, cell) : cell) },
+    {
+      style: (cell, column, row) => (column === 0 ? paint(listed[row]!.grade, cell) : cell),
+      ...terminalWidth(process.stdout),
+    },
   );
   for (const line of rows) out(line);
   if (differences.length > 0) {

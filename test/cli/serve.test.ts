@@ -149,9 +149,12 @@ describe.concurrent('harness serve, bad input', SIDE_BY_SIDE, () => {
   it('lists every fault with its clause', async () => {
     const result = await harness(['serve', '--list-faults']);
     expect(result.status).toBe(0);
-    const lines = result.stdout.trim().split('\n');
+    const [heading, ...lines] = result.stdout.trim().split('\n');
+    expect(heading).toMatch(/^FAULT\s+CLAUSE\s+WHAT IT BREAKS$/);
     expect(lines).toHaveLength(FAULTS.length);
-    for (const [i, fault] of FAULTS.entries()) expect(lines[i]).toMatch(new RegExp(`^${fault.name}\\s+§`));
+    // Columns two spaces apart at least, however long the clause ("§4 token payload").
+    for (const [i, fault] of FAULTS.entries())
+      expect(lines[i]).toMatch(new RegExp(`^${fault.name}\\s+§.*?\\S {2,}\\S`));
   });
 });
 

@@ -1,0 +1,52 @@
+// Terminal tables sized to the terminal: the last column wraps beside its row, or goes under it where the other
+// columns leave too little room; without a width (a pipe, a file) every row stays on one line.
+import { describe, expect, it } from 'vitest';
+import { table, wrapWords } from '../src/text-table.ts';
+
+const ROWS = [
+  ['ID', 'CLAUSE', 'TITLE'],
+  ['AUTH-TOKEN-TYPE', '§2', 'token_type is `Bearer`, the spelling SPEC.md gives in its example response'],
+];
+
+describe('table', () => {
+  it('keeps every row on one line without a width', () => {
+    expect(table(ROWS)).toEqual([
+      'ID               CLAUSE  TITLE',
+      'AUTH-TOKEN-TYPE  §2      token_type is `Bearer`, the spelling SPEC.md gives in its example response',
+    ]);
+  });
+
+  it('wraps the last column under itself, so no line is wider than the terminal', () => {
+    const lines = table(ROWS, { width: 60 });
+    expect(lines).toEqual([
+      'ID               CLAUSE  TITLE',
+      'AUTH-TOKEN-TYPE  §2      token_type is `Bearer`, the',
+      '                         spelling SPEC.md gives in its',
+      '                         example response',
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+  });
+
+  it('puts the last column under its row, indented, where the other columns leave too little room', () => {
+    const lines = table(ROWS, { width: 40, indent: '  ' });
+    expect(lines).toEqual([
+      '  ID  CLAUSE',
+      '      TITLE',
+      '  AUTH-TOKEN-TYPE  §2',
+      '      token_type is `Bearer`, the',
+      '      spelling SPEC.md gives in its',
+      '      example response',
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+  });
+});
+
+describe('wrapWords', () => {
+  it('gives a word longer than the room a line to itself rather than cutting it', () => {
+    expect(wrapWords('a LIMIT-ENFORCED-OBSERVABILITY-TRANSACTION-SUMMARY b', 10)).toEqual([
+      'a',
+      'LIMIT-ENFORCED-OBSERVABILITY-TRANSACTION-SUMMARY',
+      'b',
+    ]);
+  });
+});
