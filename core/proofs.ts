@@ -13,10 +13,20 @@ import {
 } from './faithful-bounds.ts';
 import type { Timeline } from './timeline.ts';
 
+/** Where a proof lies on the run's clock (ms since its start), for a chart to mark. */
+export interface ProofSpan {
+  /** The requests the proof counts were sent or arrived in [fromMs, toMs]. */
+  readonly fromMs: number;
+  readonly toMs: number;
+  /** The send time of the 429 the proof rests on, where it rests on one. */
+  readonly refusalMs?: number;
+}
+
 export interface Proof {
   /** Which way the limit is broken: more admitted than it allows, or refused while it had room. */
   readonly breaks: 'too-many' | 'too-few';
   readonly message: string;
+  readonly span: ProofSpan;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -56,6 +66,7 @@ export const tooManyAfterRefusal = (tl: Timeline, from: number, to: number): Pro
           excess: excess / bound,
           proof: {
             breaks: 'too-many',
+            span: { fromMs: j * q, toMs: j * q + k * w, refusalMs: j * q },
             message:
               `${total} requests admitted within ${k} window${k === 1 ? '' : 's'} after a 429 ` +
               `(sent at ${seconds(j * q)}, answered by ${seconds(refusedBy)}): a faithful limiter admits at most ${k} × ${n} = ${bound}`,
@@ -87,6 +98,7 @@ export const tooManyInInterval = (tl: Timeline, from: number, to: number): Proof
           excess: admitted / bound - 1,
           proof: {
             breaks: 'too-many',
+            span: { fromMs: start * q, toMs: end },
             message:
               `${admitted} requests admitted between ${seconds(start * q)} and ${seconds(end)}: ` +
               `any faithful limiter admits at most ${bound} in ${seconds(span)} (${windowsMet(limit, span)} fixed windows of ${n} may meet it)`,
@@ -129,6 +141,7 @@ export const tooFewBeforeRefusal = (tl: Timeline, from: number, to: number): Pro
         possible: most,
         proof: {
           breaks: 'too-few',
+          span: { fromMs: Math.max(0, j * q - w), toMs: arrivedBy, refusalMs: j * q },
           message:
             `a 429 (sent at ${seconds(j * q)}, answered by ${seconds(arrivedBy)}) with at most ${most} requests ` +
             `admitted in the window before it: a faithful limiter refuses only after ${least} (assuming no other traffic of the tenant)`,

@@ -7,6 +7,7 @@
 
 import type { PhaseResult } from './evidence.ts';
 import { escapeMarkup as escapeHtml } from './markup.ts';
+import type { ProofSpan } from './proofs.ts';
 
 const WIDTH = 1200;
 const HEIGHT = 270;
@@ -50,8 +51,30 @@ const ticksUpTo = (from: number, to: number, count: number): number[] => {
 /** Up to three decimals, none trailing: 0.5, 12, 1.25. */
 const label = (v: number) => String(Number(v.toFixed(3)));
 
-/** `reading`: the limit per window the verdict read, drawn beside SPEC.md's where there is one. */
-export const phaseChart = (result: PhaseResult, reading?: number): string => {
+/**
+ * A FAIL's proof: its span shaded behind the bars, and the 429 it rests on as a line labelled at the top, its label on
+ * the side with room, so that the page shows which request the message's arithmetic starts from.
+ */
+const markProof = (
+  proof: ProofSpan,
+  { x, startS, endS }: { x: (seconds: number) => number; startS: number; endS: number },
+): string => {
+  const within = (ms: number) => Math.min(endS, Math.max(startS, ms / 1000));
+  const [from, to] = [x(within(proof.fromMs)), x(within(proof.toMs))];
+  const band = `<rect x="${from.toFixed(1)}" y="${PLOT.top}" width="${Math.max(1, to - from).toFixed(1)}" height="${PLOT_H}" class="proof-span"><title>the requests the FAIL's proof counts: ${label(proof.fromMs / 1000)} s to ${label(proof.toMs / 1000)} s</title></rect>`;
+  if (proof.refusalMs === undefined) {
+    return `${band}<text x="${((from + to) / 2).toFixed(1)}" y="${PLOT.top + 14}" text-anchor="middle" class="label proof">the span that proves the FAIL</text>`;
+  }
+  const at = x(within(proof.refusalMs));
+  const leftHalf = at < PLOT.left + PLOT_W / 2;
+  return `${band}<line x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="proof"/><text x="${at.toFixed(1)}" y="${PLOT.top + 14}" dx="${leftHalf ? 5 : -5}" text-anchor="${leftHalf ? 'start' : 'end'}" class="label proof">the 429 that proves the FAIL (sent at ${label(proof.refusalMs / 1000)} s)</text>`;
+};
+
+/**
+ * `reading`: the limit per window the verdict read, drawn beside SPEC.md's where there is one; `proof`: where a FAIL's
+ * proof lies, shaded, with the 429 it rests on marked.
+ */
+export const phaseChart = (result: PhaseResult, reading?: number, proof?: ProofSpan): string => {
   const { plan } = result;
   const size = Math.max(1, Math.ceil(result.slots.admitted.length / MAX_BARS));
   const perWindow = Math.max(1, Math.round(plan.limit.windowMs / plan.slotMs));
@@ -117,8 +140,9 @@ export const phaseChart = (result: PhaseResult, reading?: number): string => {
           reading < count,
         );
   const endX = x((plan.startMs + plan.durationMs) / 1000).toFixed(1);
+  const proofMark = proof === undefined ? '' : markProof(proof, { x, startS, endS });
   return `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(plan.name)}: requests admitted and answered 429 in the ${window} before each moment of send time">
-${yTicks.join('')}${bars.join('')}
+${proofMark}${yTicks.join('')}${bars.join('')}
 ${level(edge, 'edge', `${edge}: the most a faithful fixed window or token bucket admits across an edge`, 'left')}${level(count, 'limit', `SPEC.md limit: ${count} per ${window}`, 'right')}${readingLine}
 <line x1="${endX}" x2="${endX}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="end"/><text x="${endX}" y="${PLOT.top + PLOT_H - 6}" dx="-4" text-anchor="end" class="label">phase ends</text>
 <line x1="${PLOT.left}" x2="${PLOT.left}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="axis"/><line x1="${PLOT.left}" x2="${WIDTH - PLOT.right}" y1="${PLOT.top + PLOT_H}" y2="${PLOT.top + PLOT_H}" class="axis"/>

@@ -30,7 +30,8 @@ svg.chart{display:block;width:100%;height:auto;margin-top:6px;font:13px system-u
 @media (max-width:1000px){svg.chart{font-size:21px}}svg.chart text{paint-order:stroke;stroke:#fff;stroke-width:3px}
 svg.chart .axis{stroke:#1d2330}svg.chart .grid{stroke:#e6e9ef}svg.chart .limit{stroke:#1d2330;stroke-dasharray:6 4}
 svg.chart .end{stroke:#5b6475;stroke-dasharray:2 3}svg.chart .title{fill:#5b6475}
-svg.chart .reading{stroke:#7b3fa0;stroke-dasharray:2 2}svg.chart .edge{stroke:#b8bfcc;stroke-dasharray:1 3}svg.chart .label{paint-order:stroke;stroke:#fff;stroke-width:4px;font-weight:600}`;
+svg.chart .reading{stroke:#7b3fa0;stroke-dasharray:2 2}svg.chart .proof-span{fill:#c0262d;fill-opacity:.08}
+svg.chart line.proof{stroke:#c0262d;stroke-width:2}svg.chart text.proof{fill:#c0262d}svg.chart .edge{stroke:#b8bfcc;stroke-dasharray:1 3}svg.chart .label{paint-order:stroke;stroke:#fff;stroke-width:4px;font-weight:600}`;
 
 interface Judged {
   readonly result: PhaseResult;
@@ -58,6 +59,12 @@ const verdictLine = (judged: readonly Judged[]): string => {
   );
   return `<div class="verdict ${worst}"><span class="${worst}">${worst}</span>: ${judged.length} phases, ${counts.join(', ')}${named.length > 0 ? `<ul>${named.join('')}</ul>` : ''}</div>`;
 };
+
+/** What a phase's name says it does, under the table (its offered rates are shares of the limit: k6-driver/plan.ts). */
+const PHASE_WORDS =
+  'Phases: <b>within</b> offers 90 % of the limit, where no 429 may come; <b>over</b> offers twice the limit (or --rate), and the ' +
+  'limit is read between its 429s; <b>knee</b> rises from half the limit to twice it, to see where refusals begin; ' +
+  '<b>beside</b> is another tenant, offering half its limit while the first is held over its own.';
 
 const COLUMNS = [
   'phase and endpoint',
@@ -100,7 +107,7 @@ const phaseSection = ({ result, verdict }: Judged): string => {
   return `<section class="phase phase-${verdict.grade}"><h3>${esc(result.plan.name)} <span class="${verdict.grade}">${verdict.grade}</span></h3>
 <div class="legend">${swatch(COLOURS.admitted, `admitted (${result.admitted})`)}${swatch(COLOURS.limited, `429 (${result.limited})`)}${swatch(COLOURS.other, `other status or no answer (${other}, not drawn: their send times are not recorded)`)}</div>
 ${result.latencyMs === undefined ? '' : `<p class="latency">latency (k6's http_req_duration): ${latencyText(result.latencyMs)}</p>`}
-${phaseChart(result, verdict.enforcedPerWindow)}</section>`;
+${phaseChart(result, verdict.enforcedPerWindow, verdict.grade === 'FAIL' ? verdict.proof : undefined)}</section>`;
 };
 
 const clockCell = (clock: RunnerClock | undefined): string => {
@@ -139,6 +146,7 @@ export const summaryHtml = (summary: LoadSummary): string => {
 ${verdictLine(judged)}
 <div class="table-wrap"><table><thead><tr>${COLUMNS.map((c) => `<th>${c}</th>`).join('')}</tr></thead>
 <tbody>${judged.map(row).join('\n')}</tbody></table></div>
+<div class="muted">${PHASE_WORDS}</div>
 <h2>Requests over time, by send time, in the order the phases ran</h2>
 ${judged.map(phaseSection).join('\n')}
 ${runnersSection(summary)}

@@ -13,7 +13,7 @@ import { openingBurst, type Reading, sustained } from './estimate.ts';
 import { type LoadSummary, type PhaseResult, spreadOf, type TokenFailures } from './evidence.ts';
 import { type Grade, gradeRank } from './grade.ts';
 import { offeredAt, type PhasePlan } from './plan.ts';
-import { tooFewBeforeRefusal, tooManyAfterRefusal, tooManyInInterval } from './proofs.ts';
+import { type ProofSpan, tooFewBeforeRefusal, tooManyAfterRefusal, tooManyInInterval } from './proofs.ts';
 import { retryAfterBeyondWindow } from './retry-after.ts';
 import { slotRange, type Timeline, timelinesOf } from './timeline.ts';
 import { TOKEN_REQUESTS_PER_SECOND } from './token-turns.ts';
@@ -30,6 +30,8 @@ export interface Verdict {
   readonly enforcedPerWindow?: number;
   /** How far that reading is from SPEC.md's limit, in percent (signed). */
   readonly errorPercent?: number;
+  /** A FAIL's proof on the run's clock, which the report's chart marks. */
+  readonly proof?: ProofSpan;
 }
 
 /** Round trips that vary by more than this (p99 − min) make counts at a span's ends noisier: 2 % instead of 1 %. */
@@ -93,12 +95,19 @@ const shortfalls = (result: PhaseResult, spread: StartSpread): string[] => {
   ];
 };
 
-const faults = (result: PhaseResult, tl: Timeline, first: number, end: number): string[] => {
+/** What breaks SPEC.md in the phase, each said with its arithmetic, and where the first proof of a limit lies. */
+const faults = (
+  result: PhaseResult,
+  tl: Timeline,
+  first: number,
+  end: number,
+): { found: string[]; proof?: ProofSpan } => {
   const found: string[] = [];
   const afterRefusal = tooManyAfterRefusal(tl, first, end);
   // (B) alone cannot tell a token bucket holding more than N (WARN) from no limit, unless nothing was refused.
   const inInterval = result.limited === 0 ? tooManyInInterval(tl, first, end) : undefined;
-  const tooMany = afterRefusal ?? (inInterval && { message: `no 429 at all; ${inInterval.message}` });
+  const tooMany =
+    afterRefusal ?? (inInterval && { ...inInterval, message: `no 429 at all; ${inInterval.message}` });
   if (tooMany) found.push(`more admitted than ${describeLimit(result.plan)} allows: ${tooMany.message}`);
   const tooFew = tooFewBeforeRefusal(tl, first, end);
   if (tooFew) found.push(`limited below ${describeLimit(result.plan)}: ${tooFew.message}`);
@@ -110,7 +119,8 @@ const faults = (result: PhaseResult, tl: Timeline, first: number, end: number): 
     found.push(
       `${result.refused} requests answered with a status other than 2xx or 429 (a redirect, never followed, among them)`,
     );
-  return found;
+  const proof = (tooMany ?? tooFew)?.span;
+  return proof === undefined ? { found } : { found, proof };
 };
 
 /** A burst larger than any limiter holding at most N admits, from a limiter that does refuse: a bigger bucket. */
@@ -205,9 +215,16 @@ const judgeEvidence = (result: PhaseResult, tl: Timeline, spread: StartSpread): 
   // The reading stops where the phase stops offering: its tail slots hold the next phase's first requests.
   const offering = first + Math.ceil(plan.durationMs / plan.slotMs);
   const reading = plan.phase === 'within' ? undefined : sustained(tl, first, offering, plan.offeredPerWindow);
-  const found = faults(result, tl, first, end);
-  if (found.length > 0)
-    return { grade: 'FAIL', message: found.join('; '), notes: [], ...measured(reading, plan.limit.count) };
+  const { found, proof } = faults(result, tl, first, end);
+  if (found.length > 0) {
+    const failed = {
+      grade: 'FAIL',
+      message: found.join('; '),
+      notes: [],
+      ...measured(reading, plan.limit.count),
+    } as const;
+    return proof === undefined ? failed : { ...failed, proof };
+  }
   const short = shortfalls(result, spread);
   if (short.length > 0) {
     const rate = perSecond(offeredAt(plan, plan.durationMs), plan);

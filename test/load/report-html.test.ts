@@ -98,6 +98,25 @@ describe('load HTML report', () => {
     },
   );
 
+  it("marks a FAIL's proof in its chart, the 429 it rests on at the send time its message names, and nothing on a PASS", () => {
+    let marked = 0;
+    for (const name of failing) {
+      const verdict = grades[summary.phases.findIndex((p) => p.plan.name === name)]!;
+      const chart = chartOf(name);
+      expect(chart).toContain('class="proof-span"');
+      const sentAt = /after a 429 \(sent at (\d+\.\d+) s/.exec(verdict.message);
+      if (sentAt) {
+        expect(chart).toMatch(/<line [^>]*class="proof"\/>/);
+        expect(chart).toContain(`the 429 that proves the FAIL (sent at ${Number(sentAt[1])} s)`);
+        marked += 1;
+      }
+    }
+    expect(marked).toBeGreaterThan(0);
+    const passing = summary.phases.filter((_, i) => grades[i]!.grade === 'PASS').map((p) => p.plan.name);
+    expect(passing.length).toBeGreaterThan(0);
+    for (const name of passing) expect(chartOf(name)).not.toContain('proof');
+  });
+
   it('names admitted, 429 and the other answers in each chart legend', () => {
     const legends = html.match(/<div class="legend">.*?<\/div>/g) ?? [];
     expect(legends).toHaveLength(summary.phases.length);
