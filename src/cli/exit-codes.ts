@@ -53,12 +53,15 @@ export const noVerdictLine = (
   what: 'checks' | 'phases',
   ids: readonly string[],
   remedy = 'retry once the target can be measured',
-): string =>
-  ids.length === 0
-    ? `harness: no verdict (exit ${NO_VERDICT}): not one ${what === 'checks' ? 'check' : 'phase'} to judge: nothing failed, and nothing was verified either`
-    : `harness: no verdict (exit ${NO_VERDICT}): ${ids.length} ${what === 'checks' ? "checks INCONCLUSIVE or SKIPped for the target's doing" : 'phases INCONCLUSIVE'} ` +
-      `(${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}): nothing failed, and ` +
-      `nothing was verified there either; ${remedy}`;
+): string => {
+  const one = what === 'checks' ? 'check' : 'phase';
+  const counted = `${ids.length} ${ids.length === 1 ? one : what}`;
+  return ids.length === 0
+    ? `harness: no verdict (exit ${NO_VERDICT}): not one ${one} to judge: nothing failed, and nothing was verified either`
+    : `harness: no verdict (exit ${NO_VERDICT}): ${counted} ${what === 'checks' ? "INCONCLUSIVE or SKIPped for the target's doing" : 'INCONCLUSIVE'} ` +
+        `(${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}): nothing failed, and ` +
+        `nothing was verified there either; ${remedy}`;
+};
 
 /** The exit table as `--help` prints it. */
 export const EXIT_CODES_HELP = `

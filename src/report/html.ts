@@ -139,9 +139,38 @@ const GLOSSARY: Readonly<Record<Grade, string>> = {
   PASS: 'the rule holds, and the evidence shows it',
 };
 
+/** The names the rate-limit probe gives its requests, as the evidence and its timelines show them (`spend #101`). */
+const PROBE_WORDS: readonly (readonly [string, string])[] = [
+  ['bucket', 'the endpoints that share one SPEC.md limit, and the count of requests the limit allows them'],
+  [
+    'spend #n',
+    "the probe's first burst: one request more than the limit, sent at once, so that a 429 must come",
+  ],
+  [
+    'edge poll #n',
+    'one request at a time after that 429, to find when the limit lets requests through again',
+  ],
+  [
+    'wait poll #n',
+    'one request while a Retry-After is waited out, to see whether capacity came back before it said',
+  ],
+  [
+    'fresh #n',
+    "a second full burst, sent once the spend's answers are a window old: the limit is counted again",
+  ],
+  ['window end #n', 'a burst timed to arrive as a window ends, to measure how long the window really is'],
+  [
+    'capacity back early',
+    'a burst after a wait poll got through early: a window that reset early does so again',
+  ],
+];
+
 const glossary = () =>
-  html`<details class="glossary"><summary>What the grades mean</summary><dl>${joinMarkup(
+  html`<details class="glossary"><summary>What the grades and the probe's request names mean</summary><dl>${joinMarkup(
     GRADES.map((grade) => html`<dt class="${grade}">${grade}</dt><dd>${GLOSSARY[grade]}</dd>`),
+    '',
+  )}${joinMarkup(
+    PROBE_WORDS.map(([word, meaning]) => html`<dt>${word}</dt><dd>${meaning}</dd>`),
     '',
   )}</dl></details>`;
 

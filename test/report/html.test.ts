@@ -18,9 +18,11 @@ describe('toHtml', () => {
     expect(html).toContain('<meta charset="utf-8">');
   });
 
-  it('ends with a glossary of every grade, before the footer', () => {
+  it("ends with a glossary of every grade and of the probe's request names, before the footer", () => {
     const glossary = html.slice(html.indexOf('<details class="glossary">'), html.indexOf('<footer>'));
-    expect(glossary).toContain('<summary>What the grades mean</summary>');
+    expect(glossary).toContain("<summary>What the grades and the probe's request names mean</summary>");
+    for (const word of ['bucket', 'spend #n', 'edge poll #n', 'fresh #n'])
+      expect(glossary).toContain(`<dt>${word}</dt>`);
     for (const grade of ['ERROR', 'FAIL', 'INCONCLUSIVE', 'WARN', 'SKIP', 'INFO', 'PASS'])
       expect(glossary).toMatch(new RegExp(`<dt class="${grade}">${grade}</dt><dd>[^<]+</dd>`));
   });
