@@ -52,22 +52,34 @@ const ticksUpTo = (from: number, to: number, count: number): number[] => {
 const label = (v: number) => String(Number(v.toFixed(3)));
 
 /**
- * A FAIL's proof: its span shaded behind the bars, and the 429 it rests on as a line labelled at the top, its label on
- * the side with room, so that the page shows which request the message's arithmetic starts from.
+ * A FAIL's proof: its span shaded behind the bars, and over them the 429 it rests on as a line labelled just under
+ * the edge's line (whose label holds the top left), on the side with room, so that the page shows which request the
+ * message's arithmetic starts from.
  */
 const markProof = (
   proof: ProofSpan,
-  { x, startS, endS }: { x: (seconds: number) => number; startS: number; endS: number },
-): string => {
+  {
+    x,
+    startS,
+    endS,
+    labelY,
+  }: { x: (seconds: number) => number; startS: number; endS: number; labelY: number },
+): { behind: string; over: string } => {
   const within = (ms: number) => Math.min(endS, Math.max(startS, ms / 1000));
   const [from, to] = [x(within(proof.fromMs)), x(within(proof.toMs))];
   const band = `<rect x="${from.toFixed(1)}" y="${PLOT.top}" width="${Math.max(1, to - from).toFixed(1)}" height="${PLOT_H}" class="proof-span"><title>the requests the FAIL's proof counts: ${label(proof.fromMs / 1000)} s to ${label(proof.toMs / 1000)} s</title></rect>`;
   if (proof.refusalMs === undefined) {
-    return `${band}<text x="${((from + to) / 2).toFixed(1)}" y="${PLOT.top + 14}" text-anchor="middle" class="label proof">the span that proves the FAIL</text>`;
+    return {
+      behind: band,
+      over: `<text x="${((from + to) / 2).toFixed(1)}" y="${labelY.toFixed(1)}" text-anchor="middle" class="label proof">the span that proves the FAIL</text>`,
+    };
   }
   const at = x(within(proof.refusalMs));
   const leftHalf = at < PLOT.left + PLOT_W / 2;
-  return `${band}<line x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="proof"/><text x="${at.toFixed(1)}" y="${PLOT.top + 14}" dx="${leftHalf ? 5 : -5}" text-anchor="${leftHalf ? 'start' : 'end'}" class="label proof">the 429 that proves the FAIL (sent at ${label(proof.refusalMs / 1000)} s)</text>`;
+  return {
+    behind: band,
+    over: `<line x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="proof"/><text x="${at.toFixed(1)}" y="${labelY.toFixed(1)}" dx="${leftHalf ? 5 : -5}" text-anchor="${leftHalf ? 'start' : 'end'}" class="label proof">the 429 that proves the FAIL (sent at ${label(proof.refusalMs / 1000)} s)</text>`,
+  };
 };
 
 /**
@@ -140,9 +152,12 @@ export const phaseChart = (result: PhaseResult, reading?: number, proof?: ProofS
           reading < count,
         );
   const endX = x((plan.startMs + plan.durationMs) / 1000).toFixed(1);
-  const proofMark = proof === undefined ? '' : markProof(proof, { x, startS, endS });
+  const proofMark =
+    proof === undefined
+      ? { behind: '', over: '' }
+      : markProof(proof, { x, startS, endS, labelY: y(edge) + 20 });
   return `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(plan.name)}: requests admitted and answered 429 in the ${window} before each moment of send time">
-${proofMark}${yTicks.join('')}${bars.join('')}
+${proofMark.behind}${yTicks.join('')}${bars.join('')}${proofMark.over}
 ${level(edge, 'edge', `${edge}: the most a faithful fixed window or token bucket admits across an edge`, 'left')}${level(count, 'limit', `SPEC.md limit: ${count} per ${window}`, 'right')}${readingLine}
 <line x1="${endX}" x2="${endX}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="end"/><text x="${endX}" y="${PLOT.top + PLOT_H - 6}" dx="-4" text-anchor="end" class="label">phase ends</text>
 <line x1="${PLOT.left}" x2="${PLOT.left}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="axis"/><line x1="${PLOT.left}" x2="${WIDTH - PLOT.right}" y1="${PLOT.top + PLOT_H}" y2="${PLOT.top + PLOT_H}" class="axis"/>
