@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ClusterConfig, differences } from './rehearse-k8s/observed.ts';
-import { buildControlPlane } from './rehearse-k8s/tools.ts';
+import { buildControlPlane, SourceUnavailable } from './rehearse-k8s/tools.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const fail = (message: string): never => {
@@ -124,7 +124,14 @@ if (!existsSync(k6)) fail(`rehearse:k8s runs the initializer with ${k6}: npm run
 
 const started = Date.now();
 console.log(`harness: applying ${manifests.map((file) => relative(root, file)).join(', ')}`);
-const binaries = buildControlPlane();
+const binaries = (() => {
+  try {
+    return buildControlPlane();
+  } catch (error) {
+    if (error instanceof SourceUnavailable) return fail(`rehearse:k8s: ${error.message}`);
+    throw error;
+  }
+})();
 // The TestRun CRD is the vendored one, the one harness's manifests are checked against; the operator's other CRD
 // (PrivateLoadZone) comes from its source, because its manager will not start while a kind it watches is unknown.
 const operatorCrds = readdirSync(binaries.operatorCrds)

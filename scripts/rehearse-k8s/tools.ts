@@ -121,6 +121,9 @@ const k6Operator = () =>
     },
   });
 
+/** A source the rehearsal needs is not to be had here: the user can fix it, so it is one line, not a stack trace. */
+export class SourceUnavailable extends Error {}
+
 const copyOperatorSource = (to: string): void => {
   const git = process.env.HARNESS_K6_OPERATOR_GIT;
   if (git !== undefined && git !== '') {
@@ -141,7 +144,7 @@ const copyOperatorSource = (to: string): void => {
     info = said.startsWith('{') ? JSON.parse(said) : { Error: String(error) };
   }
   if (info.Dir === undefined) {
-    throw new Error(
+    throw new SourceUnavailable(
       `the Go module proxy does not serve ${K6_OPERATOR.module}@${K6_OPERATOR.commit} (${info.Error?.split('\n')[0]}); set HARNESS_K6_OPERATOR_GIT to a git clone of grafana/k6-operator that has the commit`,
     );
   }
