@@ -87,9 +87,16 @@ export interface ConformanceCommandResult {
 }
 
 /** `harness conformance` without touching process state, so `harness certify` can run it too. */
+/** Which command runs the checks: its name heads the progress, and what chose the checks is named for certifying. */
+export interface RunAs {
+  readonly command: string;
+  readonly chosenBy?: string;
+}
+
 export const runConformanceCommand = async (
   options: ConformanceOptions,
   stop?: AbortSignal,
+  as: RunAs = { command: 'harness conformance' },
 ): Promise<ConformanceCommandResult> => {
   const targeted = options.profile !== undefined || options.baseUrl !== undefined;
   if (targeted && options.fault)
@@ -152,7 +159,7 @@ export const runConformanceCommand = async (
     ]);
     events.emit({
       type: 'note',
-      text: hide(`harness conformance: ${profile.base_url}${embeddedNote(prepared)}`),
+      text: hide(`${as.command}: ${profile.base_url}${embeddedNote(prepared)}`),
     });
     const report = await runConformance(target, selection, {
       events,
@@ -164,6 +171,7 @@ export const runConformanceCommand = async (
       ...(stop ? { stop } : {}),
       replayArguments: replayArgumentsOf(options),
       replayOnly: prepared.embedded,
+      ...(as.chosenBy ? { chosenBy: as.chosenBy } : {}),
     });
     if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
     const saved = files.saved();

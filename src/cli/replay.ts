@@ -39,6 +39,7 @@ export const replay = async (checkId: string, options: ReplayOptions): Promise<v
       // Naming the check is the choice --slow stands for.
       { ...options, only: [checkId], slow: true, format: [...REPORT_FORMATS] },
       stop,
+      { command: `harness replay ${checkId}`, chosenBy: 'replaying one check' },
     ).catch((error: unknown) => {
       // Selection reports the name as --only's; on this command line it is the argument.
       if (error instanceof UsageError && error.message.startsWith('--only:'))

@@ -36,6 +36,8 @@ export interface RunOptions {
    * every check's reproduction is `harness replay` alone, which starts that server again.
    */
   readonly replayOnly?: boolean;
+  /** What chose the checks, for the reasons a run cannot certify: `--only/--skip` unless said (`harness replay`). */
+  readonly chosenBy?: string;
 }
 
 /** How a check ended; `byChoice` marks a SKIP the user chose (see skipByChoice), which leaves no rule unverified. */
@@ -261,7 +263,9 @@ export const runConformance = async (
   const leftOut = selection.filter((s) => s.deselected && s.check.required).length;
   const notCertifiable = [
     ...target.notCertifiable,
-    ...(leftOut === 0 ? [] : [`${leftOut} checks SPEC.md requires were left out by --only/--skip`]),
+    ...(leftOut === 0
+      ? []
+      : [`${leftOut} checks SPEC.md requires were left out by ${options.chosenBy ?? '--only/--skip'}`]),
     ...results
       // A harness error leaves the check unjudged, required or not.
       .filter(

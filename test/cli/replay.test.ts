@@ -53,6 +53,13 @@ describe('harness replay against the embedded reference server', () => {
     const replayed = await harness(['replay', 'LIMIT-ADMITS-TRANSACTION-EVENT', '--report-dir', tmp()]);
     expect(replayed.status, replayed.stderr).toBe(0);
     expect(replayed.stdout).toMatch(replayedLine('LIMIT-ADMITS-TRANSACTION-EVENT', 'PASS'));
+    // It says what it is, and does not blame flags it was never given for the checks it left out.
+    expect(replayed.stderr).toMatch(
+      /^harness replay LIMIT-ADMITS-TRANSACTION-EVENT: http:\/\/127\.0\.0\.1:\d+ /m,
+    );
+    expect(replayed.stdout).toMatch(/^summary: 1 check in /m);
+    expect(replayed.stdout).toMatch(/checks SPEC\.md requires were left out by replaying one check/);
+    expect(replayed.stdout).not.toContain('--only/--skip');
   }, 120_000);
 
   it('refuses an unknown check ID with one line and exit 2, before any run', async () => {
