@@ -1,5 +1,6 @@
-// Progress off a terminal (a CI log, a pipe): a line per event on stderr, so stdout stays for the summary and the log
-// keeps every line. On a terminal, liveProgress (live-progress.ts) rewrites one line instead.
+// Progress off a terminal (a CI log, a pipe): a line per finished check on stderr, so stdout stays for the summary and
+// the log keeps every line, and a countdown for each long wait, so a quiet log still shows the run alive. On a
+// terminal, liveProgress (live-progress.ts) rewrites one line instead.
 import type { Listener } from '../events/stream.ts';
 import { type GradePainter, gradePainter } from './colour.ts';
 import type { Grade } from './grades.ts';
@@ -30,8 +31,6 @@ export const lineProgress = (
   };
   return (event) => {
     switch (event.type) {
-      case 'check-started':
-        return write(`  … ${event.id}`);
       case 'check-finished':
         return write(checkLine(paint, event.id, event.grade, event.message, event.durationMs));
       case 'wait-started': {
