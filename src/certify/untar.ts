@@ -4,11 +4,15 @@
 import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import { HarnessError } from '../errors.ts';
 import { BLOCK, checksum, padding } from './tar.ts';
 
 /** Why an archive cannot be read: it is corrupt, or it holds something a harness archive never does. */
-export class ArchiveError extends Error {
+export class ArchiveError extends HarnessError {
   override readonly name = 'ArchiveError';
+  constructor(message: string) {
+    super('HARNESS_ARCHIVE', message);
+  }
 }
 
 /**

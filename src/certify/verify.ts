@@ -2,6 +2,7 @@
 // the signature is checked before any other file is read (nothing unsigned is trusted), then each file's SHA-256
 // as its data passes, stopping at the first mismatch. Only the manifest and the signature are held whole.
 import { createHash, type KeyObject } from 'node:crypto';
+import { HarnessError } from '../errors.ts';
 import {
   MANIFEST,
   MANIFEST_FORMAT,
@@ -28,7 +29,11 @@ export type Verification =
 export const MAX_HELD_BYTES = 1024 * 1024;
 
 /** A mismatch found while reading, which ends the reading. */
-class Mismatch extends Error {}
+class Mismatch extends HarnessError {
+  constructor(message: string) {
+    super('HARNESS_ARCHIVE_MISMATCH', message);
+  }
+}
 
 /** Collects an entry read whole (the manifest, its signature); `done` gets its bytes at its end. */
 const held = (path: string, size: number, done: (data: Buffer) => void): EntrySink => {

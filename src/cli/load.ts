@@ -2,14 +2,13 @@
 import { relative } from 'node:path';
 import type { PhasePlan } from '../../core/plan.ts';
 import type { LoadGrade } from '../../core/verdict.ts';
-import { TargetError, TokenError } from '../client/index.ts';
+import { isHarnessError } from '../errors.ts';
 import { EventStream, type Listener } from '../events/stream.ts';
 import { countsSoFar } from '../k6-driver/checkpoint.ts';
 import { k6Network } from '../k6-driver/k6-network.ts';
 import { k6PlanFor } from '../k6-driver/plan.ts';
-import { PreflightError } from '../k6-driver/preflight.ts';
 import { availableProbes } from '../k6-driver/probes.ts';
-import { LoadInterrupted, type LoadOutcome, runLoad } from '../k6-driver/run.ts';
+import { type LoadOutcome, runLoad } from '../k6-driver/run.ts';
 import { loadProfile } from '../profile/read.ts';
 import { startReferenceServer } from '../reference/index.ts';
 import { phaseAsRun } from '../report/junit.ts';
@@ -207,13 +206,13 @@ export const runLoadCommand = async (
         ...(stop ? { stop } : {}),
       });
     } catch (error) {
-      if (error instanceof LoadInterrupted) {
+      if (isHarnessError(error, 'HARNESS_LOAD_INTERRUPTED')) {
         const phases = probes.flatMap((p) => p.phases);
         return await reportUnjudged(stream, phases, error.message, started, reportOptions(), NO_VERDICT);
       }
       // The pre-flight could not talk to the target or get a token or an id: no phase can run, and the fault is the
       // target's.
-      if (error instanceof TargetError || error instanceof TokenError || error instanceof PreflightError) {
+      if (isHarnessError(error, 'HARNESS_TARGET', 'HARNESS_TOKEN', 'HARNESS_PREFLIGHT')) {
         return await reportUnreachable(
           dir,
           label,

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
-import { UsageError } from './errors.ts';
-import { HARNESS_ERROR, USAGE_ERROR } from './exit-codes.ts';
+import { isHarnessError } from '../errors.ts';
+import { exitCodeOfError, USAGE_ERROR } from './exit-codes.ts';
 import { buildProgram } from './program.ts';
 
 // Output piped into `head` and the like: the reader left, which is no error of ours.
@@ -15,11 +15,10 @@ try {
   if (error instanceof CommanderError) {
     // --help and --version end through here too, with their own exit code 0.
     process.exitCode = error.exitCode === 0 ? 0 : USAGE_ERROR;
-  } else if (error instanceof UsageError) {
-    console.error(`harness: ${error.message}`);
-    process.exitCode = USAGE_ERROR;
   } else {
-    console.error('harness: internal error (a fault of harness, not of the target):', error);
-    process.exitCode = HARNESS_ERROR;
+    process.exitCode = exitCodeOfError(error);
+    // Bad input is one line; anything else that got this far is a bug, shown whole for its report.
+    if (isHarnessError(error, 'HARNESS_INPUT')) console.error(`harness: ${error.message}`);
+    else console.error('harness: internal error (a fault of harness, not of the target):', error);
   }
 }

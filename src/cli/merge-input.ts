@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import type { LoadSummary, SourcedSummary } from '../../core/evidence.ts';
+import { isHarnessError } from '../errors.ts';
 import { printable } from '../printable.ts';
 import { readAtMost } from '../read-at-most.ts';
 import { schemaFault } from '../schema-fault.ts';
@@ -42,7 +43,7 @@ export const readInput = (file: string): string => {
     if (bytes.length > MAX_SUMMARY_BYTES) throw tooLarge(file, `over ${MAX_SUMMARY_BYTES}`);
     return bytes.toString('utf8');
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (isHarnessError(error, 'HARNESS_INPUT')) throw error;
     throw new UsageError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
 };

@@ -1,8 +1,9 @@
 // The network flags of conformance and load (--ca, --cert, --key, --timeout, --insecure) over the profile's fields,
 // and the reachability check both commands make before sending anything that counts.
 import { resolve } from 'node:path';
-import { HttpClient, TargetError } from '../client/index.ts';
+import { HttpClient } from '../client/index.ts';
 import { proxyFromEnv } from '../client/network.ts';
+import { isHarnessError } from '../errors.ts';
 import { type Network, networkOf } from '../profile/network.ts';
 import type { Profile } from '../spec/index.ts';
 import { UsageError } from './errors.ts';
@@ -78,7 +79,7 @@ export const unreachableOrigins = async (profile: Profile, network: Network): Pr
         http.send({ method: 'HEAD', url: `${origin}/` }).then(
           () => undefined,
           (error: unknown) => {
-            if (error instanceof TargetError) return `${origin}/: ${error.message}`;
+            if (isHarnessError(error, 'HARNESS_TARGET')) return `${origin}/: ${error.message}`;
             throw error;
           },
         ),

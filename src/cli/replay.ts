@@ -2,6 +2,7 @@
 // bucket's whole probe: bursts no shell loop of curls can send in time), its verdict and evidence printed last.
 // The run is conformance's own, so it writes the same reports and exits with the same code.
 import type { Evidence } from '../client/index.ts';
+import { isHarnessError } from '../errors.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
 import type { CheckResult } from '../runner/types.ts';
 import { runConformanceCommand } from './conformance.ts';
@@ -42,7 +43,7 @@ export const replay = async (checkId: string, options: ReplayOptions): Promise<v
       { command: `harness replay ${checkId}`, chosenBy: 'replaying one check' },
     ).catch((error: unknown) => {
       // Selection reports the name as --only's; on this command line it is the argument.
-      if (error instanceof UsageError && error.message.startsWith('--only:'))
+      if (isHarnessError(error, 'HARNESS_INPUT') && error.message.startsWith('--only:'))
         throw new UsageError(error.message.replace(/^--only:/, 'replay <check-id>:'));
       throw error;
     });

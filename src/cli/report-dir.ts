@@ -1,10 +1,11 @@
 // The run's report directory: made before the first request, so a place that cannot hold reports loses no run; and
 // written to after the last, where a disk that filled up or turned read-only meanwhile must not lose the verdicts.
 import { resolve } from 'node:path';
+import { isHarnessError } from '../errors.ts';
 import type { Listener, RunEvent } from '../events/stream.ts';
 import { ReportWriteError } from '../report/atomic.ts';
 import { appendStepSummary } from '../report/step-summary.ts';
-import { ReportDirError, timestampDir, type Written } from '../report/write.ts';
+import { timestampDir, type Written } from '../report/write.ts';
 import { UsageError } from './errors.ts';
 import { PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 
@@ -12,7 +13,8 @@ export const reportDirFor = async (reportDir: string): Promise<string> => {
   try {
     return await timestampDir(resolve(reportDir));
   } catch (error) {
-    if (error instanceof ReportDirError) throw new UsageError(`--report-dir ${reportDir}: ${error.message}`);
+    if (isHarnessError(error, 'HARNESS_REPORT_DIR'))
+      throw new UsageError(`--report-dir ${reportDir}: ${error.message}`);
     throw error;
   }
 };

@@ -1,7 +1,8 @@
+import { HarnessError } from '../errors.ts';
 import type { Evidence, TargetErrorKind } from './evidence.ts';
 
 /** The target could not be talked to at all; HTTP statuses, however wrong, are never a TargetError. */
-export class TargetError extends Error {
+export class TargetError extends HarnessError {
   override readonly name = 'TargetError';
 
   constructor(
@@ -11,12 +12,12 @@ export class TargetError extends Error {
     readonly evidence: Evidence,
     options: { cause: unknown },
   ) {
-    super(message, options);
+    super('HARNESS_TARGET', message, options);
   }
 }
 
 /** The token endpoint did not answer 200 with a usable access_token. */
-export class TokenError extends Error {
+export class TokenError extends HarnessError {
   override readonly name = 'TokenError';
 
   constructor(
@@ -27,7 +28,7 @@ export class TokenError extends Error {
     readonly rejected?: Evidence,
     options?: { cause: unknown },
   ) {
-    super(message, options);
+    super('HARNESS_TOKEN', message, options);
   }
 }
 

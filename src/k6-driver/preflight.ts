@@ -3,7 +3,6 @@
 // Tokens travel to k6 only through its environment, like the client secrets. No phase can run without them, so a
 // target that cannot be talked to throws TargetError, a token endpoint that issues no token TokenError, and an id
 // source that answers without the id PreflightError.
-
 import type { K6Plan } from '../../core/plan.ts';
 import { atPointer } from '../../core/pointer.ts';
 import { renewAtFor, withPathIds } from '../../core/wire.ts';
@@ -17,13 +16,17 @@ import {
   TokenError,
   TokenManager,
 } from '../client/index.ts';
+import { HarnessError } from '../errors.ts';
 import { teachProfile } from '../profile/secrets.ts';
 import type { Profile } from '../spec/index.ts';
 import { TOKEN_LIFETIME_SECONDS } from '../spec/index.ts';
 
 /** The target answered the pre-flight, but not with what the phases need. */
-export class PreflightError extends Error {
+export class PreflightError extends HarnessError {
   override readonly name = 'PreflightError';
+  constructor(message: string) {
+    super('HARNESS_PREFLIGHT', message);
+  }
 }
 
 export interface Preflight {

@@ -13,6 +13,7 @@ import { vusFor } from '../../core/schedule.ts';
 import { judgeAll, type Verdict } from '../../core/verdict.ts';
 import { spawnGroup } from '../child-group.ts';
 import type { HttpClientOptions } from '../client/index.ts';
+import { HarnessError } from '../errors.ts';
 import { profileRedactor } from '../profile/secrets.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
@@ -60,8 +61,11 @@ export interface LoadRun {
 export const runnerFile = (dir: string, index: number) => join(dir, 'runners', `runner-${index + 1}.json`);
 
 /** Stopped before k6 ran, or before it wrote a summary: no phase has a result. */
-export class LoadInterrupted extends Error {
+export class LoadInterrupted extends HarnessError {
   override readonly name = 'LoadInterrupted';
+  constructor(message: string) {
+    super('HARNESS_LOAD_INTERRUPTED', message);
+  }
 }
 
 export interface PhaseOutcome {

@@ -5,9 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { HarnessError } from '../errors.ts';
 
 /** The reports could not be written: names the file and the reason (ENOSPC, EROFS, EACCES...). */
-export class ReportWriteError extends Error {
+export class ReportWriteError extends HarnessError {
   override readonly name = 'ReportWriteError';
 
   constructor(
@@ -15,7 +16,7 @@ export class ReportWriteError extends Error {
     /** The files that were written whole before the failure (none unless a rename failed part way). */
     readonly written: readonly string[],
   ) {
-    super(message);
+    super('HARNESS_REPORT_WRITE', message);
   }
 }
 

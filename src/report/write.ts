@@ -7,6 +7,7 @@ import type { Stats } from 'node:fs';
 import { lstat, mkdir, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
+import { HarnessError } from '../errors.ts';
 import type { RunReport } from '../runner/types.ts';
 import { type WriteNew, writeWhole } from './atomic.ts';
 import { toHtml } from './html.ts';
@@ -36,8 +37,11 @@ export const conformanceErrors = (document: unknown): string[] =>
     : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'invalid'}`);
 
 /** Why reports cannot go where asked: the message names the path and the reason, for the caller to put in context. */
-export class ReportDirError extends Error {
+export class ReportDirError extends HarnessError {
   override readonly name = 'ReportDirError';
+  constructor(message: string) {
+    super('HARNESS_REPORT_DIR', message);
+  }
 }
 
 const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? String(error);

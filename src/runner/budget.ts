@@ -2,12 +2,13 @@
 // its plan may send (retry margin included) before it starts, so a probe never stops half way; a check whose share
 // does not fit is SKIPped without sending anything, and a request beyond every share is refused before it leaves.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { HarnessError } from '../errors.ts';
 import type { PlanItem } from './plan-item.ts';
 
-export class BudgetExhausted extends Error {
+export class BudgetExhausted extends HarnessError {
   override readonly name = 'BudgetExhausted';
   constructor(readonly limit: number) {
-    super(`request budget of ${limit} exhausted`);
+    super('HARNESS_BUDGET', `request budget of ${limit} exhausted`);
   }
 }
 

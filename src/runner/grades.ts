@@ -1,7 +1,7 @@
 // Grades and the typed outcomes a check raises. The grade is chosen where the check calls these, next to the
 // SPEC.md sentence it enforces, never inferred later.
-
 import type { Grade } from '../../core/grade.ts';
+import { HarnessError } from '../errors.ts';
 
 // Defined beside load's verdicts, which grade a subset of them; checks and reports take them from here.
 export { GRADES, type Grade, gradeRank } from '../../core/grade.ts';
@@ -10,7 +10,7 @@ export { GRADES, type Grade, gradeRank } from '../../core/grade.ts';
 export type ServerVerdict = Extract<Grade, 'FAIL' | 'WARN'>;
 
 /** How a check ends other than passing: thrown from inside the check, carrying its grade and one-line reason. */
-export class Outcome extends Error {
+export class Outcome extends HarnessError {
   override readonly name = 'Outcome';
   constructor(
     readonly grade: Exclude<Grade, 'PASS' | 'ERROR'>,
@@ -18,7 +18,7 @@ export class Outcome extends Error {
     /** A SKIP the user chose through the profile or the command line, not one the target forced (see skipByChoice). */
     readonly byChoice = false,
   ) {
-    super(message);
+    super('HARNESS_OUTCOME', message);
   }
 }
 
