@@ -15,7 +15,7 @@ import { ENDPOINTS, type EndpointSpec, observabilityEndpoint, type PathId } from
 import { HANDLERS, type Handler, type HandlerContext, IdRegistry } from './handlers.ts';
 import { type Prepared, prepare, readBody, send } from './http.ts';
 import type { JwtTokens } from './jwt.ts';
-import { createLimiter, type LimitedRoute, newLimitState, retryAfterFor, windowOf } from './limiter.ts';
+import { createLimiter, type LimitedRoute, newLimitState, windowOf } from './limiter.ts';
 import type { LimitState } from './limiter-kinds.ts';
 import type { ResolvedReferenceOptions } from './options.ts';
 import { Router } from './router.ts';
@@ -81,16 +81,19 @@ export interface App {
 
 /** `jwt`: hand out JWTs and take a token for the key its verified signature names (tokens: 'jwt'). */
 export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): App => {
-  const { fault, now, limitBeforeAuth } = options;
+  const { behaviour, now, limitBeforeAuth } = options;
   const clients = registerClients(options.allClients);
-  const expired: ExpiredTokens =
-    fault === 'expired-token-accepted' ? 'accept' : limitBeforeAuth ? 'remember' : 'forget';
+  const expired: ExpiredTokens = behaviour.acceptsExpiredTokens
+    ? 'accept'
+    : limitBeforeAuth
+      ? 'remember'
+      : 'forget';
   const store = new TokenStore(options.tokenLifetimeSeconds * 1000, expired);
   const tokenEndpoint = createTokenEndpoint({
     clients,
     store,
     lifetimeSeconds: options.tokenLifetimeSeconds,
-    fault,
+    behaviour,
     jwt,
   });
   /** The store's key a presented token stands for: itself when opaque, the jti of a JWT whose signature verifies. */
@@ -117,28 +120,25 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
   for (const [i, spec] of specs.entries()) router.add(spec.method, spec.path, routes[i]!);
   const stateFor = createLimiter(options.allClients, routes, options);
   const anonymous = limitBeforeAuth ? routes.map((route) => newLimitState(route, options)) : [];
-  const retryAfter = retryAfterFor(fault);
+  const { retryAfter } = behaviour;
   const primary = clients.get(options.clients.primary.client_id)!;
-  const singleUse = fault === 'token-single-use';
-  const acceptTruncated = fault === 'truncated-token-accepted';
-  const acceptAltered = fault === 'altered-token-accepted';
   /** A 401 as the server sends it: under no-www-authenticate, without its challenge. */
   const withoutChallenge = (refusal: Prepared): Prepared => {
-    if (fault !== 'no-www-authenticate') return refusal;
+    if (behaviour.challenges) return refusal;
     const { 'www-authenticate': _challenge, ...headers } = refusal.headers;
     return { ...refusal, headers };
   };
   const missingToken = withoutChallenge(MISSING_TOKEN);
   const invalidToken = withoutChallenge(INVALID_TOKEN);
   const forbidden =
-    fault === 'forbidden-as-401'
+    behaviour.forbiddenStatus === 401
       ? prepare(
           401,
           { error: 'invalid_token', error_description: 'the client lacks permission for this endpoint' },
           { 'www-authenticate': 'Bearer error="invalid_token"' },
         )
       : FORBIDDEN;
-  const limited = prepare(fault === 'limited-as-503' ? 503 : 429, {
+  const limited = prepare(behaviour.limitedStatus, {
     error: 'rate_limited',
     error_description: 'rate limit for the tenant and endpoint exceeded',
   });
@@ -149,14 +149,14 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
     key: string | undefined,
     at: number,
   ): RegisteredClient | Prepared => {
-    if (header === undefined) return fault === 'missing-token-accepted' ? primary : missingToken;
+    if (header === undefined) return behaviour.servesWithoutToken ? primary : missingToken;
     if (token === undefined) return missingToken;
     const client =
       (key === undefined ? undefined : store.lookup(key, at)) ??
-      (acceptTruncated && token.length >= 8 ? store.lookupPrefix(token, at) : undefined) ??
-      (acceptAltered ? store.lookupAltered(token, at) : undefined);
+      (behaviour.acceptsTruncatedTokens && token.length >= 8 ? store.lookupPrefix(token, at) : undefined) ??
+      (behaviour.acceptsAlteredTokens ? store.lookupAltered(token, at) : undefined);
     if (!client) return invalidToken;
-    if (singleUse) store.revoke(key ?? token);
+    if (behaviour.singleUseTokens) store.revoke(key ?? token);
     return client;
   };
 
@@ -193,7 +193,7 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
     route: ApiRoute,
   ): Promise<number> => {
     let wait = state.admit(at);
-    const held = fault === 'limit-queues' && route.bucket === 'rules-status';
+    const held = behaviour.queues === route.bucket;
     while (held && wait > 0 && !req.socket.destroyed) {
       await sleep(Math.min(wait, HOLD_RECHECK_MS));
       wait = state.admit(now());
@@ -220,8 +220,7 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
       if (wait > 0) return refuse(wait, at, route);
     }
     // Unknown ids are answered after auth and limit, so probing ids costs limit like any other request.
-    if (route.pathId && (fault === 'issued-ids-unknown' || !context.ids[route.pathId].has(id!)))
-      return NOT_FOUND;
+    if (route.pathId && (!behaviour.knowsIssuedIds || !context.ids[route.pathId].has(id!))) return NOT_FOUND;
     return route.handler(context, id);
   };
 

@@ -1,215 +1,129 @@
 // Deliberate deviations for testing harness itself: a server started with one of these breaks exactly one rule of
 // SPEC.md (or of the standard it defers to) and keeps every other rule, so a check that fails only under its own
-// fault is known to look at the right thing.
-import type { Clause } from '../spec/index.ts';
-
-interface FaultEntry {
-  readonly name: string;
-  readonly clause: Clause;
-  /** What the fault breaks, in one line. */
-  readonly rule: string;
-  /** Set when the broken rule comes from a standard SPEC.md leaves the point to. */
-  readonly standard?: string;
-}
+// fault is known to look at the right thing. One entry per fault: its name, the clause it breaks and how, and the
+// points of the server's behaviour (behaviour.ts) it changes; the server reads those, never a fault's name.
+import { type Behaviour, FAITHFUL, type FaultEntry } from './behaviour.ts';
+import { LIMIT_FAULTS } from './limit-fault-list.ts';
 
 const FAULT_LIST = [
   {
     name: 'token-type-lowercase',
     clause: '§2',
     rule: 'token_type is `bearer` instead of `Bearer` (§5 rule 2)',
+    breaks: { tokenType: (stated) => stated.toLowerCase() },
   },
   {
     name: 'expires-in-wrong',
     clause: '§2',
     rule: 'expires_in says twice the real token lifetime (7200 for 3600)',
+    breaks: { expiresIn: (lifetime) => lifetime * 2 },
   },
   {
     name: 'expires-in-string',
     clause: '§2',
     rule: 'expires_in is a JSON string ("3600") instead of an integer',
+    breaks: { expiresIn: (lifetime) => String(lifetime) },
   },
   {
     name: 'token-json-only',
     clause: '§5 rule 1',
     rule: 'the token endpoint rejects a form-encoded body (400 invalid_request) and accepts only JSON',
+    breaks: { tokenBody: 'json' },
   },
   {
     name: 'grant-type-unchecked',
     clause: '§4 token payload',
     rule: 'any grant_type value is accepted instead of only `client_credentials`',
+    breaks: { checksGrantType: false },
   },
   {
     name: 'wrong-secret-401',
     clause: '§7',
     rule: 'a wrong client_secret gets 401 invalid_client instead of 400 (a wrong client_id still gets 400)',
+    breaks: { wrongSecretStatus: 401 },
   },
   {
     name: 'malformed-scope-accepted',
     clause: '§7',
     rule: 'a scope not of the form `tenant/<tenant-id>` is accepted instead of getting 400',
+    breaks: { checksScopeForm: false },
   },
   {
     name: 'unknown-client-401',
     clause: '§7',
     rule: 'a wrong client_id gets 401 invalid_client instead of 400 (a wrong secret still gets 400)',
+    breaks: { unknownClientStatus: 401 },
   },
   {
     name: 'missing-scope-accepted',
     clause: '§4 token payload',
     rule: "a token request without scope gets a token (for the client's tenant) instead of 400",
+    breaks: { mayOmit: 'scope' },
   },
   {
     name: 'missing-secret-401',
     clause: '§4 token payload',
     rule: 'a token request without client_secret gets 401 invalid_client instead of 400 invalid_request',
     standard: 'RFC 6749 §5.2',
+    breaks: { mayOmit: 'client_secret' },
   },
   {
     name: 'unsupported-grant-401',
     clause: '§4 token payload',
     rule: 'a grant_type other than client_credentials gets 401 (unsupported_grant_type) instead of 400',
     standard: 'RFC 6749 §5.2',
+    breaks: { unsupportedGrantStatus: 401 },
   },
   {
     name: 'no-cache-control',
     clause: '§2',
     rule: 'token responses carry no `Cache-Control: no-store`',
     standard: 'RFC 6749 §5.1',
+    breaks: { cacheHeaders: { pragma: 'no-cache' } },
   },
-  { name: 'retry-after-missing', clause: '§8 rule 2', rule: '429 responses carry no Retry-After header' },
-  {
-    name: 'retry-after-http-date',
-    clause: '§8 rule 2',
-    rule: 'Retry-After is an HTTP-date instead of integer seconds',
-  },
-  {
-    name: 'retry-after-fractional',
-    clause: '§8 rule 2',
-    rule: 'Retry-After is fractional seconds (e.g. "1.5") instead of an integer',
-  },
-  {
-    name: 'retry-after-too-short',
-    clause: '§7',
-    rule: 'Retry-After says at most half the real wait, so a retry that honours it is refused again',
-  },
-  {
-    name: 'retry-after-too-long',
-    clause: '§7',
-    rule: 'Retry-After always says 3600, longer than any window, though capacity returns when the window ends',
-  },
-  { name: 'limited-as-503', clause: '§8 rule 2', rule: 'a request over the limit gets 503 instead of 429' },
-  {
-    name: 'limit-per-client',
-    clause: '§8 rule 1',
-    rule: 'limits are kept per client instead of per tenant, so two clients of one tenant get twice the limit',
-  },
-  {
-    name: 'limit-shared-across-tenants',
-    clause: '§8 rule 1',
-    rule: 'limits are kept per endpoint only, so one tenant uses up the limit of every other tenant',
-  },
-  {
-    name: 'observability-separate-buckets',
-    clause: '§8 table',
-    rule: 'each Observability endpoint has its own 100/min limit instead of one shared limit',
-  },
-  {
-    name: 'limit-blocks-tenant',
-    clause: '§8 rule 1',
-    rule: "once a tenant is over one endpoint's limit, every endpoint refuses it (429) until that limit admits again",
-  },
-  {
-    name: 'limit-per-path-id',
-    clause: '§8 rule 1',
-    rule: 'endpoints with a path id keep one limit per id value instead of one per endpoint',
-  },
-  {
-    name: 'wrong-limit-execute',
-    clause: '§8 table',
-    rule: 'POST /api/rules/execute admits a third more than its limit (40/min instead of 30)',
-  },
-  {
-    name: 'wrong-limit-transaction',
-    clause: '§8 table',
-    rule: 'POST /event/transaction/v3 admits 90% of its limit (450/s instead of 500)',
-  },
-  { name: 'no-limit-schedule', clause: '§8 table', rule: 'GET /api/rules/schedule is never limited' },
-  {
-    name: 'limit-penalty-box',
-    clause: '§8 table',
-    rule: 'GET /api/rules/schedule refuses for four windows after a refusal (Retry-After says so), so a client waiting for capacity is refused long past the window',
-  },
-  {
-    name: 'limit-window-short',
-    clause: '§8 table',
-    rule: "every limit's window is shorter than stated (by default 0.75 of it: 45 s for a minute), with an honest Retry-After for that window",
-  },
-  {
-    name: 'limit-early-reset',
-    clause: '§8 table',
-    rule: 'every limit resets every sixth of its window (six times the limit per window), while each 429 carries the Retry-After a faithful window would give',
-  },
-  {
-    name: 'observability-split',
-    clause: '§8 table',
-    rule: 'each Observability endpoint has a limit of its own, a share of the stated one (25/min each for four: they add up to 100)',
-  },
-  {
-    name: 'limit-first-window-low',
-    clause: '§8 table',
-    rule: "POST /api/transactions/batch/generate-upload-url admits half its limit in each tenant's first window (Retry-After honest); every later window is faithful",
-  },
-  {
-    name: 'limit-counts-refused',
-    clause: '§8 table',
-    rule: 'refused requests count toward the limit (a log of every request, refused or not), so a client that retries while refused stays refused with fewer than the limit admitted',
-  },
-  {
-    name: 'retry-after-short-late',
-    clause: '§7',
-    rule: 'Retry-After is honest except in the last sixth of the wait a window can give, where it says at most half the real wait',
-  },
-  {
-    name: 'limit-queues',
-    clause: '§8 rule 2',
-    rule: 'a request to GET /api/rules/status/{execution_id} over the limit is held until the limit has room again and then served, never answered 429 (a queueing gateway)',
-  },
-  {
-    name: 'issued-ids-unknown',
-    clause: '§4',
-    rule: 'the batch status, validation-result and rule status endpoints answer 404 even for ids the server issued',
-  },
+  ...LIMIT_FAULTS,
   {
     name: 'forbidden-as-401',
     clause: '§5 rule 6',
     rule: 'a valid token lacking permission gets 401 instead of 403',
+    breaks: { forbiddenStatus: 401 },
   },
   {
     name: 'missing-token-accepted',
     clause: '§5 rule 3',
     rule: 'an API request without Authorization is served (as the primary client)',
+    breaks: { servesWithoutToken: true },
   },
   {
     name: 'truncated-token-accepted',
     clause: '§5 rule 3',
     rule: 'a prefix (8 characters or more) of a valid token is accepted instead of only the full token',
+    breaks: { acceptsTruncatedTokens: true },
   },
   {
     name: 'altered-token-accepted',
     clause: '§5 rule 3',
     rule: 'a token differing from an issued one in any one character is accepted, as if unsigned',
+    breaks: { acceptsAlteredTokens: true },
   },
   {
     name: 'no-www-authenticate',
     clause: '§5 rule 3',
     rule: 'a 401 for a missing, unknown or expired token carries no `WWW-Authenticate: Bearer` challenge',
     standard: 'RFC 6750 §3',
+    breaks: { challenges: false },
   },
-  { name: 'expired-token-accepted', clause: '§5 rule 4', rule: 'tokens keep working after their lifetime' },
+  {
+    name: 'expired-token-accepted',
+    clause: '§5 rule 4',
+    rule: 'tokens keep working after their lifetime',
+    breaks: { acceptsExpiredTokens: true },
+  },
   {
     name: 'token-single-use',
     clause: '§5 rule 5',
     rule: 'a token works for one API call only instead of until it expires',
+    breaks: { singleUseTokens: true },
   },
 ] as const satisfies readonly FaultEntry[];
 
@@ -225,11 +139,10 @@ export const isFaultName = (name: string): name is FaultName => NAMES.has(name);
 /** Faults that take a factor (`faultFactor`, `harness serve --fault-factor`): what it scales, and its default. */
 export const FAULT_FACTORS: Partial<
   Record<FaultName, { readonly scales: string; readonly default: number }>
-> = {
-  'limit-window-short': { scales: 'the window, as a fraction of the stated one', default: 0.75 },
-  'limit-early-reset': { scales: 'how often the limit resets, as a fraction of the window', default: 1 / 6 },
-  'limit-first-window-low': {
-    scales: "the share of the limit the tenant's first window admits",
-    default: 0.5,
-  },
-};
+> = Object.fromEntries(FAULTS.flatMap((f) => (f.factor === undefined ? [] : [[f.name, f.factor]])));
+
+/** How the server behaves under `fault`, or faithfully without one. */
+export const behaviourOf = (fault: FaultName | undefined): Behaviour => ({
+  ...FAITHFUL,
+  ...FAULTS.find((f) => f.name === fault)?.breaks,
+});

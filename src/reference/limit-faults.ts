@@ -1,15 +1,14 @@
 // Limiters that break one property of SPEC.md §8 and look faithful otherwise: each is the reference server's
-// stand-in for a gateway misconfigured in a way a one-window probe cannot see (issue 21). They wrap the
-// algorithms of limiter-kinds.ts, so every kind can carry each fault.
-import type { BucketId } from '../spec/index.ts';
-import type { FaultName } from './faults.ts';
-import { createLimitState, type LimiterKind, type LimitState, SlidingLog } from './limiter-kinds.ts';
+// stand-in for a misconfigured gateway, most in a way a one-window probe cannot see (issue 21). They wrap the
+// algorithms of limiter-kinds.ts, so every kind can carry each fault; faults.ts says which fault runs which.
+import type { KeptState } from './behaviour.ts';
+import type { LimiterKind, LimitState } from './limiter-kinds.ts';
 
 /**
  * Refuses on a short window but answers with the wait a faithful window of `windowMs` would give, aligned or
  * anchored at the first request as `kind` is: a client that trusts Retry-After never sees the early resets.
  */
-const earlyReset = (inner: LimitState, windowMs: number, kind: LimiterKind): LimitState => {
+export const earlyReset = (inner: LimitState, windowMs: number, kind: LimiterKind): LimitState => {
   let shownEnd = Number.NEGATIVE_INFINITY;
   return {
     admit: (now) => {
@@ -22,7 +21,7 @@ const earlyReset = (inner: LimitState, windowMs: number, kind: LimiterKind): Lim
 };
 
 /** Admits only `allowed` in the window that opens at the key's first request, then leaves `inner` to decide. */
-const firstWindowLow = (inner: LimitState, allowed: number, windowMs: number): LimitState => {
+export const firstWindowLow = (inner: LimitState, allowed: number, windowMs: number): LimitState => {
   let firstEnd: number | undefined;
   let used = 0;
   return {
@@ -37,27 +36,33 @@ const firstWindowLow = (inner: LimitState, allowed: number, windowMs: number): L
   };
 };
 
-/** The state a limit-breaking fault runs instead of `kind`'s faithful one; undefined for every other fault. */
-export const faultyLimitState = (
-  bucket: BucketId,
-  fault: FaultName | undefined,
-  factor: number | undefined,
-  kind: LimiterKind,
-  count: number,
-  windowMs: number,
-): LimitState | undefined => {
-  switch (fault) {
-    case 'limit-window-short':
-      return createLimitState(kind, count, windowMs * factor!);
-    case 'limit-early-reset':
-      return earlyReset(createLimitState(kind, count, windowMs * factor!), windowMs, kind);
-    case 'limit-first-window-low':
-      // One bucket only: every other fault's exact-limit check stays untouched.
-      if (bucket !== 'batch-upload-url') return undefined;
-      return firstWindowLow(createLimitState(kind, count, windowMs), Math.floor(count * factor!), windowMs);
-    case 'limit-counts-refused':
-      return new SlidingLog(count, windowMs, true);
-    default:
-      return undefined;
-  }
+/** Under limit-blocks-tenant: a refusal by one bucket refuses the owner everywhere until that bucket admits again. */
+export const blocking = ({ state, owner, blockedUntil }: KeptState): LimitState => ({
+  admit: (now) => {
+    const until = blockedUntil.get(owner) ?? Number.NEGATIVE_INFINITY;
+    if (now < until) return until - now;
+    const wait = state.admit(now);
+    if (wait > 0) blockedUntil.set(owner, now + wait);
+    return wait;
+  },
+});
+
+/** Windows the limit-penalty-box fault keeps a bucket shut after a refusal: a gateway's penalty past the window. */
+const PENALTY_WINDOWS = 4;
+
+/** Under limit-penalty-box: a refusal shuts the bucket for four windows, whatever it has admitted since. */
+export const penaltyBox = ({ state, windowMs }: KeptState): LimitState => {
+  let shutUntil = Number.NEGATIVE_INFINITY;
+  return {
+    admit: (now) => {
+      if (now < shutUntil) return shutUntil - now;
+      const wait = state.admit(now);
+      if (wait <= 0) return wait;
+      shutUntil = now + PENALTY_WINDOWS * windowMs;
+      return shutUntil - now;
+    },
+  };
 };
+
+/** At most half the real wait: a retry that honours it comes too early and is refused again. */
+export const halvedRetryAfter = (ms: number): string => String(Math.floor(ms / 2000));

@@ -11,7 +11,8 @@ import {
   scopeFor,
   TOKEN_LIFETIME_SECONDS,
 } from '../spec/index.ts';
-import { FAULT_FACTORS, type FaultName, isFaultName } from './faults.ts';
+import type { Behaviour } from './behaviour.ts';
+import { behaviourOf, FAULT_FACTORS, type FaultName, isFaultName } from './faults.ts';
 import { isLimiterKind, type LimiterKind } from './limiter-kinds.ts';
 
 /** What the token endpoint hands out: random opaque strings, or JWTs signed with jose (jwt.ts). */
@@ -78,6 +79,8 @@ export interface ResolvedReferenceOptions {
   readonly limits: Readonly<Record<BucketId, Limit>>;
   readonly observability: readonly EndpointKey[];
   readonly fault: FaultName | undefined;
+  /** What the server does at each point a fault can break: FAITHFUL, with the fault's changes. */
+  readonly behaviour: Behaviour;
   /** The fault's factor, when it takes one (FAULT_FACTORS). */
   readonly faultFactor: number | undefined;
   readonly limiter: LimiterKind;
@@ -186,6 +189,7 @@ export const resolveOptions = (options: ReferenceServerOptions = {}): ResolvedRe
     limits,
     observability: [...observability],
     fault: options.fault,
+    behaviour: behaviourOf(options.fault),
     faultFactor: factor === undefined ? undefined : (options.faultFactor ?? factor.default),
     limiter,
     limitBeforeAuth: options.limitBeforeAuth ?? false,

@@ -8,7 +8,7 @@ import {
   TOKEN_TYPE,
   type TokenRequestField,
 } from '../spec/index.ts';
-import type { FaultName } from './faults.ts';
+import type { Behaviour } from './behaviour.ts';
 import { type Prepared, prepare } from './http.ts';
 import type { JwtTokens } from './jwt.ts';
 import { authenticateClient, type RegisteredClient, type TokenStore } from './tokens.ts';
@@ -17,7 +17,7 @@ export interface TokenEndpointSettings {
   readonly clients: ReadonlyMap<string, RegisteredClient>;
   readonly store: TokenStore;
   readonly lifetimeSeconds: number;
-  readonly fault: FaultName | undefined;
+  readonly behaviour: Behaviour;
   /** Hand out JWTs naming the store's keys; opaque tokens (the keys themselves) without. */
   readonly jwt: JwtTokens | undefined;
 }
@@ -49,13 +49,6 @@ const formFields = (body: Buffer, mayOmit?: TokenRequestField): Fields | string 
   return fields;
 };
 
-/** The field a fault lets a token request omit. */
-const omissibleUnder = (fault: FaultName | undefined): TokenRequestField | undefined => {
-  if (fault === 'missing-scope-accepted') return 'scope';
-  if (fault === 'missing-secret-401') return 'client_secret';
-  return undefined;
-};
-
 /** Only under the token-json-only fault. */
 const jsonFields = (body: Buffer): Fields | string => {
   let parsed: unknown;
@@ -76,23 +69,15 @@ const jsonFields = (body: Buffer): Fields | string => {
 };
 
 export const createTokenEndpoint = (settings: TokenEndpointSettings): TokenEndpoint => {
-  const { clients, store, lifetimeSeconds, fault, jwt } = settings;
-  const cacheHeaders =
-    fault === 'no-cache-control'
-      ? { pragma: 'no-cache' }
-      : { 'cache-control': 'no-store', pragma: 'no-cache' };
+  const { clients, store, lifetimeSeconds, behaviour, jwt } = settings;
+  const { cacheHeaders } = behaviour;
   const error = (error: string, description: string, status = 400): Prepared =>
     prepare(status, { error, error_description: description }, cacheHeaders);
-  const expectedType = fault === 'token-json-only' ? 'application/json' : TOKEN_REQUEST_CONTENT_TYPE;
-  const mayOmit = omissibleUnder(fault);
-  const parse = fault === 'token-json-only' ? jsonFields : (body: Buffer) => formFields(body, mayOmit);
-  const expiresIn =
-    fault === 'expires-in-wrong'
-      ? lifetimeSeconds * 2
-      : fault === 'expires-in-string'
-        ? String(lifetimeSeconds)
-        : lifetimeSeconds;
-  const tokenType = fault === 'token-type-lowercase' ? TOKEN_TYPE.toLowerCase() : TOKEN_TYPE;
+  const json = behaviour.tokenBody === 'json';
+  const expectedType = json ? 'application/json' : TOKEN_REQUEST_CONTENT_TYPE;
+  const parse = json ? jsonFields : (body: Buffer) => formFields(body, behaviour.mayOmit);
+  const expiresIn = behaviour.expiresIn(lifetimeSeconds);
+  const tokenType = behaviour.tokenType(TOKEN_TYPE);
   const granted = (token: string): Prepared =>
     prepare(200, { access_token: token, expires_in: expiresIn, token_type: tokenType }, cacheHeaders);
 
@@ -103,23 +88,23 @@ export const createTokenEndpoint = (settings: TokenEndpointSettings): TokenEndpo
     }
     const fields = parse(body);
     if (typeof fields === 'string') return error('invalid_request', fields);
-    if (fields.grant_type !== GRANT_TYPE && fault !== 'grant-type-unchecked') {
-      const status = fault === 'unsupported-grant-401' ? 401 : 400;
-      return error('unsupported_grant_type', `grant_type must be ${GRANT_TYPE}`, status);
+    if (fields.grant_type !== GRANT_TYPE && behaviour.checksGrantType) {
+      return error(
+        'unsupported_grant_type',
+        `grant_type must be ${GRANT_TYPE}`,
+        behaviour.unsupportedGrantStatus,
+      );
     }
     // Empty only where a fault lets it be omitted (missing-secret-401).
     if (fields.client_secret === '') return error('invalid_client', 'client authentication is required', 401);
     const client = authenticateClient(clients, fields.client_id, fields.client_secret);
-    if (
-      (client === 'secret' && fault === 'wrong-secret-401') ||
-      (client === 'unknown' && fault === 'unknown-client-401')
-    ) {
-      return error('invalid_client', 'client authentication failed', 401);
+    if (client === 'secret' || client === 'unknown') {
+      const status = client === 'secret' ? behaviour.wrongSecretStatus : behaviour.unknownClientStatus;
+      return error('invalid_client', 'client authentication failed', status);
     }
-    if (typeof client === 'string') return error('invalid_client', 'client authentication failed');
     if (fields.scope === '') fields.scope = scopeFor(client.client.tenant);
     const wellFormed = isValidScope(fields.scope);
-    if (!wellFormed && fault !== 'malformed-scope-accepted') {
+    if (!wellFormed && behaviour.checksScopeForm) {
       return error('invalid_scope', 'scope must be tenant/<tenant-id>');
     }
     if (wellFormed && fields.scope !== scopeFor(client.client.tenant)) {

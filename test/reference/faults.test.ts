@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { FAITHFUL } from '../../src/reference/behaviour.ts';
+import { behaviourOf } from '../../src/reference/faults.ts';
 import {
   FAULTS,
   type FaultName,
@@ -67,6 +69,18 @@ describe('fault catalogue', () => {
       expect(fault.rule.length).toBeGreaterThan(10);
     }
     expect(Object.keys(PROBES).sort()).toEqual(FAULTS.map((f) => f.name).sort());
+  });
+
+  it('says, for each fault, which points of the faithful behaviour it changes, and changes no two faults alike', () => {
+    const changed = FAULTS.map((fault) => {
+      const points = Object.keys(fault.breaks);
+      expect(points.length, fault.name).toBeGreaterThan(0);
+      for (const point of points) expect(Object.keys(FAITHFUL), fault.name).toContain(point);
+      return `${points.sort().join(',')}=${JSON.stringify(fault.breaks, (_k, v) => (typeof v === 'function' ? String(v) : v))}`;
+    });
+    expect(new Set(changed).size).toBe(FAULTS.length);
+    expect(behaviourOf(undefined)).toEqual(FAITHFUL);
+    expect(behaviourOf('limited-as-503')).toEqual({ ...FAITHFUL, limitedStatus: 503 });
   });
 });
 

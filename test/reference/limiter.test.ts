@@ -52,13 +52,17 @@ describe('limit keys', () => {
   });
 
   it('keys by what each fault says instead', () => {
-    const perClient = createLimiter(clients, routes, { ...options, fault: 'limit-per-client' });
+    const perClient = createLimiter(clients, routes, resolveOptions({ fault: 'limit-per-client' }));
     expect(perClient(0, routes[0], 'a')).not.toBe(perClient(1, routes[0], 'a'));
-    const shared = createLimiter(clients, routes, { ...options, fault: 'limit-shared-across-tenants' });
+    const shared = createLimiter(clients, routes, resolveOptions({ fault: 'limit-shared-across-tenants' }));
     expect(shared(0, routes[0], 'a')).toBe(shared(3, routes[0], 'a'));
-    const separate = createLimiter(clients, routes, { ...options, fault: 'observability-separate-buckets' });
+    const separate = createLimiter(
+      clients,
+      routes,
+      resolveOptions({ fault: 'observability-separate-buckets' }),
+    );
     expect(separate(0, routes[1], undefined)).not.toBe(separate(0, routes[2], undefined));
-    const perId = createLimiter(clients, routes, { ...options, fault: 'limit-per-path-id' });
+    const perId = createLimiter(clients, routes, resolveOptions({ fault: 'limit-per-path-id' }));
     expect(perId(0, routes[0], 'a')).not.toBe(perId(0, routes[0], 'b'));
     expect(perId(0, routes[0], 'a')).toBe(perId(1, routes[0], 'a'));
   });
