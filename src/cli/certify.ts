@@ -10,6 +10,7 @@ import { REPORT_FORMATS } from '../report/write.ts';
 import { GRADES } from '../runner/grades.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { ClientRole, Profile } from '../spec/index.ts';
+import { type CertifyOptions, conformanceCommand, loadCommand, parsedOptions } from './commands.ts';
 import { runConformanceCommand } from './conformance.ts';
 import { UsageError } from './errors.ts';
 import { exitCodeOf, NO_VERDICT } from './exit-codes.ts';
@@ -17,14 +18,6 @@ import { findK6, k6VersionLine } from './k6.ts';
 import { runLoadCommand } from './load.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessCommit, harnessVersion } from './version.ts';
-
-export interface CertifyOptions {
-  profile?: string;
-  key: string;
-  out: string;
-  /** Where the two runs write their reports, as conformance and load do: the paths certify prints stay. */
-  reportDir: string;
-}
 
 export const SPEC_FILE = resolve(import.meta.dirname, '../spec/SPEC.md');
 /** Every check SPEC.md states needs its client: without one, a run skips checks and cannot certify. */
@@ -78,31 +71,19 @@ const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<n
   const key = readPrivateKey(options.key);
   const profile = checkInput(options);
   const k6 = k6VersionLine(findK6());
-  const target = options.profile === undefined ? {} : { profile: options.profile };
+  // As a user would type the two runs: every default is the command line's own.
+  const common = [...(options.profile === undefined ? [] : ['--profile', options.profile])];
+  common.push('--report-dir', options.reportDir);
   const startedAt = new Date();
   console.error('harness certify: conformance, every check (token expiry beside the rest)');
   const conformance = await runConformanceCommand(
-    {
-      ...target,
-      slow: true,
-      reportDir: options.reportDir,
-      format: [...REPORT_FORMATS],
-    },
+    parsedOptions(conformanceCommand, [...common, '--slow', '--format', REPORT_FORMATS.join(',')]),
     stop,
   );
   const report = conformance.report;
   if (report === undefined) return conformance.exitCode;
   console.error('harness certify: load --scenario all');
-  const load = await runLoadCommand(
-    {
-      ...target,
-      scenario: ['all'],
-      instances: 1,
-      reportDir: options.reportDir,
-      limit: {},
-    },
-    stop,
-  );
+  const load = await runLoadCommand(parsedOptions(loadCommand, [...common, '--scenario', 'all']), stop);
   const finishedAt = new Date();
   // Reports that could not be written are none to archive: their folder may be gone or be a file by now.
   const loadFiles = reportFiles(load.reportsNotWritten ? undefined : load.dir, 'load');

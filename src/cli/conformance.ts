@@ -18,7 +18,7 @@ import { selectChecks } from '../runner/select.ts';
 import { printPlan, printSummary } from '../runner/summary.ts';
 import type { ConformanceEvent, RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
-import type { ConformanceOptions } from './conformance-options.ts';
+import type { ConformanceOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
 import { exitCodeOf, FAILED, HARNESS_ERROR, NO_VERDICT, noVerdictLine, PASSED } from './exit-codes.ts';
 import { listChecks } from './list-checks.ts';

@@ -1,6 +1,6 @@
 // What `--help` adds to commander's option list: examples per command, where load finds k6, and defaults written
 // as a person types them. The exit table stays in exit-codes.ts, its one source.
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { HARNESS } from '../command-line.ts';
 import { HOW_TO_BUILD, TOOLS_DIR } from './k6.ts';
 
@@ -48,7 +48,7 @@ export const LOAD_HELP =
   ])}`;
 
 /** `(default: json,junit,html,markdown)` rather than commander's JSON; an empty override list shows as none. */
-export const plainDefaults = (program: Command): void => {
+export const plainDefaults = (program: CommandUnknownOpts): void => {
   for (const command of program.commands) {
     for (const option of command.options) {
       const value: unknown = option.defaultValue;

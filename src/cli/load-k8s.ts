@@ -9,8 +9,9 @@ import { K8S_FILES, k8sManifests } from '../k6-driver/k8s.ts';
 import { k6PlanFor } from '../k6-driver/plan.ts';
 import { loadProfile } from '../profile/read.ts';
 import { resolveTarget } from '../runner/target.ts';
+import type { LoadOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
-import type { K8sOptions, LoadCommandResult, LoadOptions } from './load-options.ts';
+import type { LoadCommandResult } from './load-result.ts';
 import { withNetworkFlags } from './network.ts';
 import { harnessVersion } from './version.ts';
 
@@ -18,7 +19,7 @@ import { harnessVersion } from './version.ts';
 const DEFAULT_START_IN_MS = 180_000;
 
 /** Flags that shape a run on this machine, or reach nothing in a pod: each would be silently ignored. */
-const refused = (options: LoadOptions & K8sOptions): string | undefined => {
+const refused = (options: LoadOptions): string | undefined => {
   if (options.k8s === undefined)
     return options.image !== undefined || options.startIn !== undefined
       ? '--image and --start-in apply with --k8s only'
@@ -45,13 +46,13 @@ const directory = (dir: string) => {
 };
 
 /** Checks the flags that concern --k8s; false when it was not given (the run happens here). */
-export const k8sRequested = (options: LoadOptions & K8sOptions): boolean => {
+export const k8sRequested = (options: LoadOptions): boolean => {
   const why = refused(options);
   if (why !== undefined) throw new UsageError(why);
   return options.k8s !== undefined;
 };
 
-export const writeK8s = async (options: LoadOptions & K8sOptions): Promise<LoadCommandResult> => {
+export const writeK8s = async (options: LoadOptions): Promise<LoadCommandResult> => {
   const profile = withNetworkFlags(loadProfile(options.profile!), options);
   if (profile.tls !== undefined)
     throw new UsageError(`--k8s: the profile's tls names files of this machine, not of the pods`);

@@ -8,16 +8,11 @@ import { summariesInLogs } from '../../core/summary-markers.ts';
 import { runnerFile } from '../k6-driver/run.ts';
 import { printable } from '../printable.ts';
 import { judgedRun } from '../report/load-reports.ts';
+import type { LoadMergeOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
 import { finishLoad, loadReportProperties, loadStream } from './load.ts';
 import { notARunnerSummary, readInput, refuseOtherPlans, runnerSummaryOf } from './merge-input.ts';
 import { reportDirFor } from './report-dir.ts';
-
-export interface LoadMergeOptions {
-  reportDir: string;
-  fromLogs?: boolean;
-  strict?: boolean;
-}
 
 /** The reports' names: `load-merged-summary.json`, `load-merged.xml`. */
 const LABEL = 'merged';

@@ -23,13 +23,14 @@ import {
 import { gradeOutcome } from '../report/outcome.ts';
 import { loadMarkdown } from '../report/step-summary.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
+import type { LoadOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
 import { exitCodeOf, FAILED, HARNESS_ERROR, NO_VERDICT, noVerdictLine, PASSED } from './exit-codes.ts';
 import { findK6, k6Version } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
 import { k8sRequested, writeK8s } from './load-k8s.ts';
-import type { LoadCommandResult, LoadOptions } from './load-options.ts';
 import { type LoadEvent, loadTerminal, scheduleEvents } from './load-progress.ts';
+import type { LoadCommandResult } from './load-result.ts';
 import { httpOptionsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { jobSummary, lostReports, reportFiles } from './report-dir.ts';

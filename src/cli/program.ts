@@ -1,305 +1,49 @@
-// Every command and option of the CLI is declared here, in one place; actions live beside it, one file each.
-import { Command, Option } from 'commander';
-import { HARNESS } from '../command-line.ts';
-import { FAULT_FACTORS, FAULTS, LIMITER_KINDS, TOKEN_KINDS } from '../reference/index.ts';
-import { NETWORK_CONDITIONS } from '../testbed/toxiproxy.ts';
+// The CLI: each command as commands.ts declares it, with its action from the file of its own.
+import { Command } from '@commander-js/extra-typings';
 import { certify } from './certify.ts';
+import {
+  certifyCommand,
+  conformanceCommand,
+  loadCommand,
+  loadMergeCommand,
+  replayCommand,
+  serveCommand,
+  verifyCommand,
+} from './commands.ts';
 import { conformance } from './conformance.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
-import { CONFORMANCE_HELP, LOAD_HELP, plainDefaults, SERVE_HELP } from './help.ts';
+import { plainDefaults } from './help.ts';
 import { load } from './load.ts';
 import { loadMerge } from './load-merge.ts';
-import {
-  duration,
-  formats,
-  fraction,
-  limitOverride,
-  list,
-  oneOf,
-  port,
-  positiveInt,
-  sideEffects,
-} from './parse.ts';
 import { replay } from './replay.ts';
 import { serve } from './serve.ts';
 import { verify } from './verify.ts';
 import { harnessVersion } from './version.ts';
 
-const EMBEDDED_ONLY = 'embedded server only: ';
-
-const faultOption = (description: string): Option =>
-  new Option('--fault <name>', description).argParser(
-    oneOf(
-      FAULTS.map((f) => f.name),
-      `a fault name (see ${HARNESS} serve --list-faults)`,
-    ),
-  );
-
-const tokensOption = (description: string): Option =>
-  new Option('--tokens <kind>', `${description}: opaque, or JWTs signed with jose (ES256)`)
-    .argParser(oneOf(TOKEN_KINDS))
-    .default('opaque');
-
-const limitOption = (description: string): Option =>
-  new Option('--limit <bucket=count/unit>', `${description}, e.g. transaction-event=430/second`)
-    .argParser(limitOverride)
-    .default({});
-
-/** Grades that are no failure of the server still fail the run with --strict. */
-const strictOption = (grades: string): Option => new Option('--strict', `exit 1 on ${grades} too`);
-
-/** Where conformance and replay find their target: a profile, flags over it, or neither (the embedded server). */
-const withTargetOptions = (command: Command): Command =>
-  command
-    .option('--profile <file>', 'target profile (YAML or JSON)')
-    .option(
-      '--base-url <url>',
-      'API base URL (overrides the profile; without one, CLIENT_ID/CLIENT_SECRET from env)',
-    )
-    .option('--auth-url <url>', 'token endpoint URL (overrides the profile)')
-    .option('--tenant <id>', 'tenant id (overrides the profile)');
-
-/** How conformance and load reach a target on an enterprise network; each flag has a profile field of its own. */
-const withNetworkOptions = (command: Command): Command =>
-  command
-    .option('--ca <file>', 'also trust this CA certificate (PEM) for the target (profile: tls.ca)')
-    .option('--cert <file>', 'client certificate (PEM) for mutual TLS (profile: tls.cert)')
-    .option('--key <file>', 'private key (PEM) of the client certificate (profile: tls.key)')
-    .addOption(
-      new Option(
-        '--timeout <ms>',
-        'longest a request may take (profile: timeout_ms; default 15000)',
-      ).argParser(positiveInt),
-    )
-    .option(
-      '--insecure',
-      'do not verify TLS certificates: warns loudly, and the run cannot certify (profile: tls.insecure)',
-    );
-
-export const buildProgram = (): Command => {
+export const buildProgram = () => {
   const program = new Command('harness')
     .description('Checks a server against the service interface of SPEC.md and probes its rate limits.')
     .version(harnessVersion(), '-V, --version', 'print the version of harness')
     .exitOverride()
     // Each command's options follow it (`load merge --report-dir` is merge's), so no parent takes a child's.
     .enablePositionalOptions()
-    // Every error of harness starts "harness:", commander's own too; subcommands inherit this (set before them).
+    // Every error of harness starts "harness:", commander's own too; each command takes these settings.
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'harness: ')) })
     .addHelpText('after', EXIT_CODES_HELP);
+  /** A command made apart from the program gets its settings as `program.command()` would give them. */
+  const add = <C extends Parameters<typeof program.addCommand>[0]>(command: C): C => {
+    command.copyInheritedSettings(program);
+    program.addCommand(command);
+    return command;
+  };
 
-  program
-    .command('serve')
-    .description('Start the reference server (faithful to SPEC.md, or with one injected fault) on loopback')
-    .addOption(new Option('--host <address>', 'loopback address to bind').default('127.0.0.1'))
-    .addOption(new Option('--port <n>', 'port; 0 picks a free one').argParser(port).default(0))
-    .addOption(faultOption('break exactly one SPEC.md rule (see --list-faults)'))
-    .option('--list-faults', 'print the injectable faults with the clause each one breaks, and exit')
-    .addOption(
-      new Option(
-        '--fault-factor <x>',
-        `scale a fault that takes a factor (${Object.keys(FAULT_FACTORS).join(', ')}); see --list-faults`,
-      ).argParser(fraction),
-    )
-    .addOption(
-      new Option('--minute-ms <ms>', 'length of a "minute" for per-minute limits (shortens tests)').argParser(
-        positiveInt,
-      ),
-    )
-    .addOption(
-      new Option('--token-lifetime <seconds>', 'token lifetime (SPEC.md: 3600)').argParser(positiveInt),
-    )
-    .addOption(limitOption('override one bucket'))
-    .addOption(tokensOption('the access tokens the server hands out'))
-    .addOption(
-      new Option('--limiter <kind>', 'the algorithm behind every limit (SPEC.md names none)')
-        .argParser(oneOf(LIMITER_KINDS))
-        .default('anchored'),
-    )
-    .option(
-      '--limit-before-auth',
-      'gateway mode: count requests toward limits before the 401/403 checks, as a gateway in front would',
-    )
-    .addOption(
-      new Option(
-        '--network <condition>',
-        'put Toxiproxy in front (lan: no toxic; region: 40 ± 5 ms each way; far: 100 ± 30 ms)',
-      ).argParser(oneOf(NETWORK_CONDITIONS)),
-    )
-    .option('--profile-out <file>', 'also write the ready-to-use profile (with local secrets) to this file')
-    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM)')
-    .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
-    .option('--tls-client-ca <file>', 'mutual TLS: require client certificates signed by this CA (PEM)')
-    .addHelpText('after', SERVE_HELP)
-    .action(serve);
-
-  withNetworkOptions(
-    withTargetOptions(
-      program
-        .command('conformance')
-        .description('Check a target against every SPEC.md rule (no target: the embedded reference server)'),
-    )
-      .addOption(
-        new Option(
-          '--side-effects <allow|deny|keys>',
-          'whether harness may call the endpoints that act (submit, re-run, execute, upload URL): allow, deny, or ' +
-            'the endpoint keys it may, comma-separated; required off loopback (overrides profile: side_effects)',
-        ).argParser(sideEffects),
-      )
-      .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
-      .addOption(tokensOption(`${EMBEDDED_ONLY}the access tokens it hands out`))
-      .addOption(
-        new Option('--only <ids>', 'run only these check IDs or tags (comma-separated)').argParser(list),
-      )
-      .addOption(
-        new Option('--skip <ids>', 'do not run these check IDs or tags (comma-separated)').argParser(list),
-      )
-      .addOption(strictOption('WARN'))
-      .option('--require-certifiable', 'exit 1 when the run cannot certify the target, saying why')
-      .option('--slow', 'also run checks that wait out the token lifetime (an hour against a real target)')
-      .option(
-        '--dry-run',
-        'print the plan (checks, requests per endpoint, how long each limit stays spent) and send nothing',
-      )
-      .addOption(
-        new Option(
-          '--max-requests <n>',
-          'send at most this many requests in all (tokens included); checks that would exceed it SKIP',
-        ).argParser(positiveInt),
-      )
-      .addOption(
-        new Option(
-          '--deadline <d>',
-          'end the run after this long, e.g. 10m or 1h: checks still running are INCONCLUSIVE, reports are written ' +
-            "(default: twice the plan's estimate plus four request timeouts)",
-        ).argParser(duration),
-      )
-      .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
-      .addOption(
-        new Option('--format <list>', 'report formats, comma-separated')
-          .argParser(formats)
-          .default(['json', 'junit', 'html', 'markdown']),
-      )
-      .option(
-        '--baseline <file>',
-        'expected grades by check ID (or an earlier conformance.json); any difference exits 1',
-      )
-      .option(
-        '--list',
-        'print every check (ID, tags, clause, title), the names --only and --skip take, and exit',
-      )
-      .option('--json', 'with --list: print the checks as JSON (--format names report formats, not this)'),
-  )
-    .addHelpText('after', CONFORMANCE_HELP)
-    .addHelpText('after', EXIT_CODES_HELP)
-    .action(conformance);
-
-  const loadCommand = withNetworkOptions(
-    program
-      .command('load')
-      .description(
-        'Drive each endpoint past its limit with k6 and report the limit enforced (no profile: embedded server)',
-      )
-      .option('--profile <file>', 'target profile (YAML or JSON)')
-      .addOption(
-        new Option('--scenario <names>', 'scenarios to run, comma-separated, or all (see --list)')
-          .argParser(list)
-          .default(['transactions']),
-      )
-      .addOption(
-        new Option(
-          '--rate <n>',
-          'requests per window for the over phase (default twice the limit)',
-        ).argParser(positiveInt),
-      )
-      .addOption(
-        new Option(
-          '--duration <d>',
-          "each phase's length, not the run's (a scenario has three phases or more; the first line says the run's total), e.g. 45s, 3m or 1m30s (default per phase: 5, 8 and 10 windows of a per-second limit; 1.2, 2.5 and 3 of a per-minute one)",
-        ).argParser(duration),
-      )
-      .addOption(
-        new Option('--instances <n>', 'local k6 processes sharing the schedule')
-          .argParser(positiveInt)
-          .default(1),
-      )
-      .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
-      .option('--list', 'list the scenarios with the limit each one probes, and exit')
-      .option(
-        '--k8s <dir>',
-        'run nothing here: write k6-operator manifests to <dir> for --instances runner pods (load/k8s/README.md)',
-      )
-      .option('--image <ref>', 'with --k8s: the runner image, k6 v2.2.0 with a shell')
-      .addOption(
-        new Option(
-          '--start-in <d>',
-          'with --k8s: when the runners start together, from now (default 3m)',
-        ).argParser(duration),
-      )
-      .addOption(strictOption('WARN'))
-      .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
-      .addOption(limitOption(`${EMBEDDED_ONLY}override one bucket`)),
-  )
-    .addHelpText('after', LOAD_HELP)
-    .addHelpText('after', EXIT_CODES_HELP)
-    .action(load);
-  loadCommand
-    .enablePositionalOptions()
-    .command('merge')
-    .description(
-      "Grade runners' summaries (k6-operator pods, or runners/ of a load run) as one run, with load's reports and " +
-        'exit codes; a lost, doubled, foreign or failed runner leaves the phases INCONCLUSIVE',
-    )
-    .argument('<files...>', 'runner summary files (runner-<i>.json), or with --from-logs kubectl logs output')
-    .option(
-      '--from-logs',
-      'read the summaries runners printed between markers (HARNESS_SUMMARY_STDOUT=markers)',
-    )
-    .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports')
-    .addOption(strictOption('WARN'))
-    .addHelpText('after', EXIT_CODES_HELP)
-    .action(loadMerge);
-
-  withNetworkOptions(
-    withTargetOptions(
-      program
-        .command('replay')
-        .description(
-          'Run one check again as conformance ran it (a limit check with its whole probe: bursts a loop of curls ' +
-            "cannot send in time), its verdict and evidence printed last; a limit FAIL's report names this command",
-        )
-        .argument('<check-id>', 'the check to run (as --only takes it)'),
-    )
-      .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
-      .addOption(tokensOption(`${EMBEDDED_ONLY}the access tokens it hands out`))
-      .addOption(strictOption('WARN'))
-      .option('--report-dir <dir>', 'where reports/<timestamp>/ and the latest link go', 'reports'),
-  )
-    .addHelpText('after', EXIT_CODES_HELP)
-    .action(replay);
-
-  program
-    .command('certify')
-    .description(
-      'Run conformance (every check) and load --scenario all, and write one signed archive of every report ' +
-        '(no profile: the embedded server, not certifiable)',
-    )
-    .option('--profile <file>', 'target profile (YAML or JSON) with all four clients')
-    .requiredOption('--key <file>', 'Ed25519 private key (PEM) that signs the manifest')
-    .requiredOption('--out <file>', 'the archive to write (.tgz)')
-    .option(
-      '--report-dir <dir>',
-      'where the conformance and load runs write their reports, as those commands do',
-      'reports',
-    )
-    .addHelpText('after', EXIT_CODES_HELP)
-    .action(certify);
-
-  program
-    .command('verify')
-    .description('Check a certify archive: its signature and the hash of every file')
-    .argument('<archive>', 'the .tgz harness certify wrote')
-    .requiredOption('--public-key <file>', 'Ed25519 public key (PEM) of the signer')
-    .action(verify);
+  add(serveCommand().action(serve));
+  add(conformanceCommand().action(conformance));
+  const load_ = add(loadCommand().action(load)).enablePositionalOptions();
+  load_.addCommand(loadMergeCommand().copyInheritedSettings(load_).action(loadMerge));
+  add(replayCommand().action(replay));
+  add(certifyCommand().action(certify));
+  add(verifyCommand().action(verify));
 
   plainDefaults(program);
   return program;

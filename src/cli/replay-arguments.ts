@@ -1,7 +1,7 @@
 // How `harness replay` reaches the target a conformance run reached: that run's target flags, as the user gave them.
 // A profile goes by its path, never its contents, so its secrets come from the environment again and no report
 // prints one.
-import type { ConformanceOptions } from './conformance-options.ts';
+import type { ConformanceOptions } from './commands.ts';
 
 const TARGET_FLAGS = {
   profile: '--profile',
@@ -21,7 +21,7 @@ const TARGET_FLAGS = {
 export const replayArgumentsOf = (options: ConformanceOptions): string[] => [
   ...Object.entries(TARGET_FLAGS).flatMap(([field, flag]) => {
     const value = options[field as keyof typeof TARGET_FLAGS];
-    if (value === undefined || value === false) return [];
+    if (value === undefined) return [];
     return value === true ? [flag] : [flag, String(value)];
   }),
   // Opaque tokens are the default, and the only kind a profile's target can be told to hand out.

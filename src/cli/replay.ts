@@ -5,12 +5,10 @@ import type { Evidence } from '../client/index.ts';
 import { isHarnessError } from '../errors.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
 import type { CheckResult } from '../runner/types.ts';
+import type { ReplayOptions } from './commands.ts';
 import { runConformanceCommand } from './conformance.ts';
-import type { ConformanceOptions } from './conformance-options.ts';
 import { UsageError } from './errors.ts';
 import { whileInterruptible } from './signals.ts';
-
-export type ReplayOptions = Omit<ConformanceOptions, 'only' | 'skip' | 'slow' | 'format'>;
 
 const out = (line = ''): void => console.log(line);
 

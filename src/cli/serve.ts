@@ -4,36 +4,14 @@ import { HARNESS, harnessCommand } from '../command-line.ts';
 import {
   FAULT_FACTORS,
   FAULTS,
-  type FaultName,
-  type LimiterKind,
   type ReferenceServerOptions,
   type RunningReferenceServer,
   startReferenceServer,
-  type TokenKind,
 } from '../reference/index.ts';
-import { type NetworkCondition, startReferenceBehind } from '../testbed/toxiproxy.ts';
+import { startReferenceBehind } from '../testbed/toxiproxy.ts';
 import { table, terminalWidth } from '../text-table.ts';
+import type { ServeOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
-import type { LimitOverrides } from './parse.ts';
-
-interface ServeOptions {
-  host: string;
-  port: number;
-  fault?: FaultName;
-  faultFactor?: number;
-  listFaults?: boolean;
-  minuteMs?: number;
-  tokenLifetime?: number;
-  limit: LimitOverrides;
-  limiter: LimiterKind;
-  limitBeforeAuth?: boolean;
-  tokens: TokenKind;
-  network?: NetworkCondition;
-  profileOut?: string;
-  tlsCert?: string;
-  tlsKey?: string;
-  tlsClientCa?: string;
-}
 
 const listFaults = (): void => {
   const rows = FAULTS.map((fault) => {

@@ -5,11 +5,8 @@ import { keyFingerprint, readPublicKey, sha256 } from '../certify/manifest.ts';
 import { type Verification, verifyArchive } from '../certify/verify.ts';
 import { printable } from '../printable.ts';
 import { SPEC_FILE } from './certify.ts';
+import type { VerifyOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
-
-export interface VerifyOptions {
-  publicKey: string;
-}
 
 const MISMATCH = 1;
 

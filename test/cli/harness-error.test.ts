@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { conformanceCommand, parsedOptions } from '../../src/cli/commands.ts';
 import { runConformanceCommand } from '../../src/cli/conformance.ts';
 import { conformanceErrors, REPORT_FILES } from '../../src/report/write.ts';
 import { tmp } from './run.ts';
@@ -44,11 +45,9 @@ describe('a check with a bug', () => {
     const reportDir = tmp();
     const stdout = vi.spyOn(console, 'log').mockImplementation(() => {});
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const result = await runConformanceCommand({
-      only: ['buggy', 'AUTH-TOKEN-FORM'],
-      reportDir,
-      format: ['json', 'junit', 'html', 'markdown'],
-    });
+    const result = await runConformanceCommand(
+      parsedOptions(conformanceCommand, ['--only', 'buggy,AUTH-TOKEN-FORM', '--report-dir', reportDir]),
+    );
     expect(result.exitCode).toBe(4);
     expect(stderr).toHaveBeenCalledWith(
       'harness: a fault of harness itself (ERROR) in HARNESS-THROWS, HARNESS-UNDECLARED-WARN: no verdict on the server there',

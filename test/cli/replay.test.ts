@@ -3,6 +3,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { conformanceCommand, parsedOptions } from '../../src/cli/commands.ts';
 import { replayArgumentsOf } from '../../src/cli/replay-arguments.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
@@ -98,17 +99,32 @@ describe('harness replay of a profile', () => {
 
 describe('replayArgumentsOf', () => {
   it("keeps the run's target and network flags as given, and drops what selects, reports or is a default", () => {
-    const common = { reportDir: 'out', format: ['json' as const], only: ['limits'], slow: true };
+    const parsed = (...args: string[]) =>
+      replayArgumentsOf(
+        parsedOptions(conformanceCommand, [
+          ...args,
+          '--report-dir',
+          'out',
+          '--format',
+          'json',
+          '--only',
+          'limits',
+          '--slow',
+        ]),
+      );
     expect(
-      replayArgumentsOf({
-        ...common,
-        profile: 'ci/staging.yaml',
-        tenant: 'acme',
-        timeout: 15000,
-        insecure: true,
-        strict: true,
-        tokens: 'opaque',
-      }),
+      parsed(
+        '--profile',
+        'ci/staging.yaml',
+        '--tenant',
+        'acme',
+        '--timeout',
+        '15000',
+        '--insecure',
+        '--strict',
+        '--tokens',
+        'opaque',
+      ),
     ).toEqual([
       '--profile',
       'ci/staging.yaml',
@@ -119,7 +135,7 @@ describe('replayArgumentsOf', () => {
       '--insecure',
       '--strict',
     ]);
-    expect(replayArgumentsOf({ ...common, fault: 'no-limit-schedule', tokens: 'jwt' })).toEqual([
+    expect(parsed('--fault', 'no-limit-schedule', '--tokens', 'jwt')).toEqual([
       '--fault',
       'no-limit-schedule',
       '--tokens',

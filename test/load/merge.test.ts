@@ -97,7 +97,7 @@ afterAll(async () => {
 });
 
 const merge = async (files: string[], fromLogs = false) => {
-  const result = await runLoadMergeCommand(files, { reportDir: tmp(), fromLogs });
+  const result = await runLoadMergeCommand(files, { reportDir: tmp(), ...(fromLogs ? { fromLogs } : {}) });
   const report = JSON.parse(
     readFileSync(join(result.dir, 'load-merged-summary.json'), 'utf8'),
   ) as LoadSummary & {

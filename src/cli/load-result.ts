@@ -1,0 +1,10 @@
+// What `harness load` returns, to its own exit and to certify: a module of its own, since both the run (load.ts) and
+// the manifests it may write instead (load-k8s.ts) return it.
+export interface LoadCommandResult {
+  readonly exitCode: number;
+  /** The run's report directory and files; none when nothing ran (`--list`). */
+  readonly dir?: string;
+  readonly files: readonly string[];
+  /** The reports could not all be written (exit 6): certify archives none of them. */
+  readonly reportsNotWritten?: true;
+}
