@@ -5,6 +5,7 @@ import {
   type CheckDefinition,
   type Exchange,
   fail,
+  type Grade,
   info,
   isSuccess,
   quoteJson,
@@ -75,7 +76,7 @@ const validateShape = new Ajv({ strict: true }).compile({
 });
 
 interface Judgement {
-  readonly grade: 'PASS' | 'WARN' | 'FAIL';
+  readonly grade: Extract<Grade, 'PASS' | 'WARN' | 'FAIL'>;
   readonly message: string;
 }
 

@@ -52,7 +52,7 @@ export const sustained = (
   return spans === 0 ? undefined : { perWindow: admitted / spanned, windows, spans };
 };
 
-export interface Burst {
+export interface OpeningBurst {
   /** Admitted from the phase's first request to its first 429. */
   readonly admitted: number;
   readonly ms: number;
@@ -66,7 +66,7 @@ export const openingBurst = (
   from: number,
   to: number,
   perWindow: number,
-): Burst | undefined => {
+): OpeningBurst | undefined => {
   let first = from;
   while (first < to && tl.slots.admitted[first] === 0 && tl.slots.limited[first] === 0) first++;
   let refusal = first;

@@ -48,7 +48,7 @@ export interface PreflightPlan {
 }
 
 /** A client's token request without its secret (that travels in LoadSettings.secrets, read when a VU needs it). */
-export interface TokenClient {
+export interface K6TokenRequest {
   readonly client_id: string;
   readonly scope: string;
 }
@@ -56,7 +56,7 @@ export interface TokenClient {
 /** LoadSettings.plan: the resolved plan, its pre-flight, and the token request of every client role it uses. */
 export interface K6Plan extends ProbePlanSet {
   readonly preflight: PreflightPlan;
-  readonly clients: Readonly<Record<string, TokenClient>>;
+  readonly clients: Readonly<Record<string, K6TokenRequest>>;
 }
 
 /** Requests per window offered `atMs` into the phase. */

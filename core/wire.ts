@@ -1,7 +1,7 @@
 // What harness's requests look like on the wire, shared by k6's VUs (auth.ts, request.ts) and harness's own client
 // in Node (src/client, the pre-flight, the conformance session), so both send the same requests. Pure TypeScript:
 // k6 has no URLSearchParams.
-import type { TokenClient } from './plan.ts';
+import type { K6TokenRequest } from './plan.ts';
 
 /** The part of load/lib/spec.generated.json (src/spec/export.ts writes it from src/spec) the k6 scripts read. */
 export interface K6Spec {
@@ -16,7 +16,7 @@ export const MAX_TOKEN_BODY_BYTES = 64 * 1024;
 /** SPEC.md §4 "Token endpoint payload", form fields in order. */
 export const tokenForm = (
   grantType: string,
-  client: TokenClient,
+  client: K6TokenRequest,
   secret: string,
 ): Record<string, string> => ({
   grant_type: grantType,

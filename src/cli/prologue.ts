@@ -11,7 +11,7 @@ import { exitCodeOf, TARGET_UNREACHABLE } from './exit-codes.ts';
 import { type NetworkFlags, networkFor, unreachableOrigins, withNetworkFlags } from './network.ts';
 import { lostReports, reportDirFor, saveReports } from './report-dir.ts';
 
-export interface Prepared {
+export interface PreparedTarget {
   /** The profile with the network flags applied. */
   readonly profile: Profile;
   readonly target: Target;
@@ -29,7 +29,7 @@ export type TargetSource =
 export const withTarget = async <T>(
   source: TargetSource,
   flags: NetworkFlags,
-  body: (prepared: Prepared) => Promise<T>,
+  body: (prepared: PreparedTarget) => Promise<T>,
 ): Promise<T> => {
   const run = (base: Profile, embedded: boolean) => {
     const profile = withNetworkFlags(base, flags);
@@ -52,7 +52,7 @@ export const withTarget = async <T>(
 };
 
 /** ` (embedded reference server)` after the target's URL in a run's first line, when it is. */
-export const embeddedNote = ({ embedded }: Prepared): string =>
+export const embeddedNote = ({ embedded }: PreparedTarget): string =>
   embedded ? ' (embedded reference server)' : '';
 
 /**
@@ -60,7 +60,7 @@ export const embeddedNote = ({ embedded }: Prepared): string =>
  * origins that do not answer (none: the run may start; the profile's plain-text secrets are warned of then).
  */
 export const openRun = async (
-  prepared: Prepared,
+  prepared: PreparedTarget,
   reportDir: string,
 ): Promise<{ readonly dir: string; readonly unreachable?: string }> => {
   const dir = await reportDirFor(reportDir);

@@ -13,7 +13,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ENDPOINTS, type EndpointSpec, observabilityEndpoint, type PathId } from '../spec/index.ts';
 import { HANDLERS, type Handler, type HandlerContext, IdRegistry } from './handlers.ts';
-import { type Prepared, prepare, readBody, send } from './http.ts';
+import { type PreparedResponse, prepare, readBody, send } from './http.ts';
 import type { JwtTokens } from './jwt.ts';
 import { createLimiter, type LimitedRoute, newLimitState, windowOf } from './limiter.ts';
 import type { LimitState } from './limiter-kinds.ts';
@@ -63,7 +63,7 @@ const bearerToken = (header: string): string | undefined => {
 const HOLD_RECHECK_MS = 20;
 
 /** Answers sync and async alike (signing and verifying JWTs is async); a bug answers 500, not an unhandled rejection. */
-const sendWhenReady = (res: ServerResponse, answer: Prepared | Promise<Prepared>): void => {
+const sendWhenReady = (res: ServerResponse, answer: PreparedResponse | Promise<PreparedResponse>): void => {
   if (answer instanceof Promise) {
     answer.then(
       (prepared) => send(res, prepared),
@@ -123,7 +123,7 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
   const { retryAfter } = behaviour;
   const primary = clients.get(options.clients.primary.client_id)!;
   /** A 401 as the server sends it: under no-www-authenticate, without its challenge. */
-  const withoutChallenge = (refusal: Prepared): Prepared => {
+  const withoutChallenge = (refusal: PreparedResponse): PreparedResponse => {
     if (behaviour.challenges) return refusal;
     const { 'www-authenticate': _challenge, ...headers } = refusal.headers;
     return { ...refusal, headers };
@@ -148,7 +148,7 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
     token: string | undefined,
     key: string | undefined,
     at: number,
-  ): RegisteredClient | Prepared => {
+  ): RegisteredClient | PreparedResponse => {
     if (header === undefined) return behaviour.servesWithoutToken ? primary : missingToken;
     if (token === undefined) return missingToken;
     const client =
@@ -160,7 +160,7 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
     return client;
   };
 
-  const refuse = (wait: number, at: number, route: ApiRoute): Prepared => {
+  const refuse = (wait: number, at: number, route: ApiRoute): PreparedResponse => {
     const value = retryAfter(wait, at, windowOf(route.bucket, options));
     return value === undefined
       ? limited
@@ -201,7 +201,11 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
     return wait;
   };
 
-  const answer = async (req: IncomingMessage, route: ApiRoute, id: string | undefined): Promise<Prepared> => {
+  const answer = async (
+    req: IncomingMessage,
+    route: ApiRoute,
+    id: string | undefined,
+  ): Promise<PreparedResponse> => {
     if (hostile) return hostile;
     const header = req.headers.authorization;
     const token = header === undefined ? undefined : bearerToken(header);

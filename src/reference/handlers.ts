@@ -3,7 +3,7 @@
 // Record type makes the compiler check that every endpoint has a handler.
 import { randomUUID } from 'node:crypto';
 import type { BucketId, PathId } from '../spec/index.ts';
-import { type Prepared, prepare } from './http.ts';
+import { type PreparedResponse, prepare } from './http.ts';
 
 /** Ids the server issued, remembered so status reads can tell known from unknown ones; oldest forgotten first. */
 export class IdRegistry {
@@ -29,7 +29,7 @@ export interface HandlerContext {
 }
 
 /** `id` is the path id, already checked to be one the server issued. */
-export type Handler = (context: HandlerContext, id: string | undefined) => Prepared;
+export type Handler = (context: HandlerContext, id: string | undefined) => PreparedResponse;
 
 const ACCEPTED = prepare(202, { status: 'accepted' });
 const SCHEDULE = prepare(200, {

@@ -2,14 +2,18 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 /** A response built once (or per request off the hot path) and written in one go. */
-export interface Prepared {
+export interface PreparedResponse {
   readonly kind: 'response';
   readonly status: number;
   readonly headers: OutgoingHttpHeaders;
   readonly body: Buffer;
 }
 
-export const prepare = (status: number, payload: unknown, headers: OutgoingHttpHeaders = {}): Prepared => {
+export const prepare = (
+  status: number,
+  payload: unknown,
+  headers: OutgoingHttpHeaders = {},
+): PreparedResponse => {
   const body = Buffer.from(JSON.stringify(payload));
   return {
     kind: 'response',
@@ -19,7 +23,7 @@ export const prepare = (status: number, payload: unknown, headers: OutgoingHttpH
   };
 };
 
-export const send = (res: ServerResponse, response: Prepared): void => {
+export const send = (res: ServerResponse, response: PreparedResponse): void => {
   res.writeHead(response.status, response.headers);
   res.end(response.body);
 };

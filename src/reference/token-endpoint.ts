@@ -9,7 +9,7 @@ import {
   type TokenRequestField,
 } from '../spec/index.ts';
 import type { Behaviour } from './behaviour.ts';
-import { type Prepared, prepare } from './http.ts';
+import { type PreparedResponse, prepare } from './http.ts';
 import type { JwtTokens } from './jwt.ts';
 import { authenticateClient, type RegisteredClient, type TokenStore } from './tokens.ts';
 
@@ -28,7 +28,7 @@ export type TokenEndpoint = (
   contentType: string | undefined,
   body: Buffer,
   now: number,
-) => Prepared | Promise<Prepared>;
+) => PreparedResponse | Promise<PreparedResponse>;
 
 const mediaType = (contentType: string | undefined): string =>
   (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
@@ -71,14 +71,14 @@ const jsonFields = (body: Buffer): Fields | string => {
 export const createTokenEndpoint = (settings: TokenEndpointSettings): TokenEndpoint => {
   const { clients, store, lifetimeSeconds, behaviour, jwt } = settings;
   const { cacheHeaders } = behaviour;
-  const error = (error: string, description: string, status = 400): Prepared =>
+  const error = (error: string, description: string, status = 400): PreparedResponse =>
     prepare(status, { error, error_description: description }, cacheHeaders);
   const json = behaviour.tokenBody === 'json';
   const expectedType = json ? 'application/json' : TOKEN_REQUEST_CONTENT_TYPE;
   const parse = json ? jsonFields : (body: Buffer) => formFields(body, behaviour.mayOmit);
   const expiresIn = behaviour.expiresIn(lifetimeSeconds);
   const tokenType = behaviour.tokenType(TOKEN_TYPE);
-  const granted = (token: string): Prepared =>
+  const granted = (token: string): PreparedResponse =>
     prepare(200, { access_token: token, expires_in: expiresIn, token_type: tokenType }, cacheHeaders);
 
   return (contentType, body, now) => {
