@@ -1,0 +1,114 @@
+// One check run: its verdict from how it ended (returned, an Outcome thrown, a client error, a bug), its evidence and
+// reproduction from what it sent, and its events told as it starts and finishes.
+import { TargetError, TokenError } from '../client/index.ts';
+import { sectionOf } from '../spec/index.ts';
+import { BudgetExhausted } from './budget.ts';
+import { CheckContext } from './context.ts';
+import { type Grade, inconclusive, Outcome } from './grades.ts';
+import { plannedFor } from './plan.ts';
+import { reproFor } from './repro.ts';
+import { noTokenReason, type Session } from './session.ts';
+import type { CheckDefinition, CheckResult } from './types.ts';
+
+/** How a check ended; `byChoice` marks a SKIP the user chose (see skipByChoice), which leaves no rule unverified. */
+interface Verdict {
+  readonly grade: Grade;
+  readonly message: string;
+  readonly byChoice?: boolean;
+}
+
+const outcomeOf = (error: unknown, ctx: CheckContext, check: CheckDefinition): Verdict => {
+  if (error instanceof Outcome)
+    return { grade: error.grade, message: error.message, byChoice: error.byChoice };
+  // --max-requests is the user's cap: a check that does not fit in it is left out by choice.
+  if (error instanceof BudgetExhausted) return { grade: 'SKIP', message: error.message, byChoice: true };
+  if (error instanceof TokenError) {
+    ctx.record(error.evidence);
+    return { grade: 'SKIP', message: noTokenReason(error) };
+  }
+  if (error instanceof TargetError) {
+    ctx.record(error.evidence);
+    const message = `the target failed to answer (${error.kind}): ${error.message}`;
+    // A check that only warns or informs cannot fail the run on a request SPEC.md does not require to work.
+    return check.failsWith.includes('FAIL') ? { grade: 'FAIL', message } : { grade: 'INCONCLUSIVE', message };
+  }
+  // A fault in harness itself is no verdict on the target: ERROR, which exits 4. Its message can quote a secret.
+  return { grade: 'ERROR', message: `harness error: ${ctx.session.http.redactor.text(describeBug(error))}` };
+};
+
+/** The error and where it was thrown, on one line, so a bug report can start from the message. */
+const describeBug = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error);
+  const at = error.stack?.split('\n').find((line) => line.trimStart().startsWith('at '));
+  return `${error.name}: ${error.message}${at ? ` (${at.trim()})` : ''}`;
+};
+
+/** A check that grades what its failsWith does not declare has a bug, and escaped the coverage test with it. */
+const undeclared = (check: CheckDefinition, grade: Grade): boolean =>
+  (grade === 'FAIL' || grade === 'WARN') && !check.failsWith.includes(grade);
+/** Settles as INCONCLUSIVE when the run ends first; the check itself is abandoned (it can send nothing more). */
+const untilRunEnds = <T>(running: Promise<T>, ended: AbortSignal): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const end = () => reject(new Outcome('INCONCLUSIVE', `${ended.reason} while this check ran`));
+    if (ended.aborted) return end();
+    ended.addEventListener('abort', end, { once: true });
+    running.then(resolve, reject).finally(() => ended.removeEventListener('abort', end));
+  });
+
+/** A check's result, and whether the user chose that it not run (never part of the report's check entry). */
+export interface Ran {
+  readonly result: CheckResult;
+  readonly byChoice: boolean;
+}
+
+export const runCheck = async (check: CheckDefinition, session: Session): Promise<Ran> => {
+  const ctx = new CheckContext(check.id, session);
+  const startedAt = new Date().toISOString();
+  const started = performance.now();
+  session.emit({ type: 'check-started', id: check.id });
+  let verdict: Verdict;
+  try {
+    if (session.ended.aborted) inconclusive(`${session.ended.reason}: not started`);
+    const run = () => check.run(ctx);
+    const { budget } = session.http;
+    const items = plannedFor(check, session.target);
+    verdict = {
+      grade: 'PASS',
+      message: await untilRunEnds(budget ? budget.within(items, run) : run(), session.ended),
+    };
+  } catch (error) {
+    verdict = outcomeOf(error, ctx, check);
+    if (error instanceof Outcome && undeclared(check, verdict.grade)) {
+      verdict = {
+        grade: 'ERROR',
+        message: `harness error: ${check.id} graded ${verdict.grade}, which its failsWith does not list: ${verdict.message}`,
+      };
+    }
+  }
+  const durationMs = performance.now() - started;
+  const { grade, message } = verdict;
+  session.emit({ type: 'check-finished', id: check.id, grade, message, durationMs });
+  return {
+    result: {
+      ...describe(check),
+      grade: verdict.grade,
+      message: verdict.message,
+      startedAt,
+      durationMs,
+      evidence: ctx.evidence,
+      repro: ctx.repro ?? reproFor(ctx.evidence, session.target.profile),
+      ...(ctx.timeline === undefined ? {} : { timeline: ctx.timeline }),
+    },
+    byChoice: verdict.byChoice === true,
+  };
+};
+
+export const describe = (check: CheckDefinition) => ({
+  id: check.id,
+  title: check.title,
+  clause: check.clause,
+  section: sectionOf(check.clause),
+  quote: check.quote,
+  ...(check.convention === undefined ? {} : { convention: check.convention }),
+  tags: check.tags,
+});

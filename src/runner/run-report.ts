@@ -1,0 +1,118 @@
+// A run's report from what ran: the checks the user chose not to run listed as such, every check in the order of the
+// selection, what was not verified, why the run cannot certify the target (if so), and the counts.
+import { createHash } from 'node:crypto';
+import { profileRedactor } from '../profile/secrets.ts';
+import type { Profile } from '../spec/index.ts';
+import { GRADES, type Grade } from './grades.ts';
+import type { Selected } from './plan.ts';
+import type { PlanItem } from './plan-item.ts';
+import { replayCommand } from './repro.ts';
+import { describe, type Ran } from './run-check.ts';
+import type { Target } from './target.ts';
+import type { CheckResult, RunReport } from './types.ts';
+
+/** What the report says of how the run was started. */
+export interface ReportOptions {
+  readonly version: string;
+  readonly command: string;
+  /** How `harness replay` reaches this target again (--profile and the like), for the probes' reproductions. */
+  readonly replayArguments?: readonly string[];
+  /**
+   * The target ends with the run (the embedded reference server): a curl to its port finds nothing afterwards, so
+   * every check's reproduction is `harness replay` alone, which starts that server again.
+   */
+  readonly replayOnly?: boolean;
+  /** What chose the checks, for the reasons a run cannot certify: `--only/--skip` unless said (`harness replay`). */
+  readonly chosenBy?: string;
+}
+
+/** Where the target is gone once the run ends, a check's reproduction is `harness replay` alone (see replayOnly). */
+const replayedOnly = (result: CheckResult, options: ReportOptions): CheckResult =>
+  options.replayOnly && options.replayArguments !== undefined && result.repro.length > 0
+    ? { ...result, repro: [replayCommand(result.id, options.replayArguments)] }
+    : result;
+
+/** Of the profile with its secrets hidden: a hash of a short secret (a key header, a value from ${VAR}) could be tried. */
+const profileHash = (profile: Profile): string =>
+  createHash('sha256')
+    .update(JSON.stringify(profileRedactor(profile).within(profile)))
+    .digest('hex');
+
+/** What the run was, beside what ran: its selection, target, options, plan, and the requests it sent. */
+export interface RunRecord {
+  readonly target: Target;
+  readonly selection: readonly Selected[];
+  readonly options: ReportOptions;
+  readonly plan: readonly PlanItem[];
+  readonly startedAt: Date;
+  readonly sent: RunReport['sent'];
+}
+
+export const buildReport = (ran: readonly Ran[], record: RunRecord): RunReport => {
+  const { target, selection, options, plan, startedAt } = record;
+  const all = [...ran];
+  const finishedAt = new Date();
+  // A missing --slow is the user's choice, listed with how to run the check; --only and --skip leave theirs out.
+  for (const { check, excluded, deselected } of selection) {
+    if (excluded !== undefined && !deselected) {
+      const result: CheckResult = {
+        ...describe(check),
+        grade: 'SKIP',
+        message: excluded,
+        startedAt: finishedAt.toISOString(),
+        durationMs: 0,
+        evidence: [],
+        repro: [],
+      };
+      all.push({ result, byChoice: true });
+    }
+  }
+  const order = new Map(selection.map((s, i) => [s.check.id, i]));
+  all.sort((a, b) => order.get(a.result.id)! - order.get(b.result.id)!);
+  const results = all.map((r) => replayedOnly(r.result, options));
+  const unverified = all
+    .filter(
+      ({ result, byChoice }) => result.grade === 'INCONCLUSIVE' || (result.grade === 'SKIP' && !byChoice),
+    )
+    .map(({ result }) => result.id);
+  const required = new Set(selection.filter((s) => s.check.required).map((s) => s.check.id));
+  const leftOut = selection.filter((s) => s.deselected && s.check.required).length;
+  const notCertifiable = [
+    ...target.notCertifiable,
+    ...(leftOut === 0
+      ? []
+      : [`${leftOut} checks SPEC.md requires were left out by ${options.chosenBy ?? '--only/--skip'}`]),
+    ...results
+      // A harness error leaves the check unjudged, required or not.
+      .filter(
+        (r) =>
+          r.grade === 'ERROR' || (required.has(r.id) && (r.grade === 'SKIP' || r.grade === 'INCONCLUSIVE')),
+      )
+      .map(
+        (r) => `${r.id}${required.has(r.id) ? ` (required by ${r.clause})` : ''} is ${r.grade}: ${r.message}`,
+      ),
+  ];
+  const counts = Object.fromEntries(
+    GRADES.map((g) => [g, results.filter((r) => r.grade === g).length]),
+  ) as Record<Grade, number>;
+  return {
+    harness: { name: 'harness', version: options.version },
+    target: {
+      base_url: target.profile.base_url,
+      auth_url: target.profile.auth_url,
+      tenant: target.profile.tenant,
+    },
+    profileHash: profileHash(target.profile),
+    command: options.command,
+    certifiable: notCertifiable.length === 0,
+    notCertifiable,
+    unverified,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationMs: finishedAt.getTime() - startedAt.getTime(),
+    counts,
+    plan,
+    sent: record.sent,
+    checks: results,
+  };
+};
