@@ -1,11 +1,11 @@
 // `harness conformance` as a CI pipeline runs it: exit codes, reports on disk, and no secret in any artifact.
 import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
+import { listenOnLoopback } from '../support/listen.ts';
 import { harness, profileFor, SIDE_BY_SIDE, secretsOf, tmp } from './run.ts';
 
 const conformance = async (server: RunningReferenceServer, args: string[]) => {
@@ -133,8 +133,7 @@ describe.concurrent('harness conformance against broken targets', SIDE_BY_SIDE, 
       requests += 1;
       res.end();
     });
-    await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`;
+    const { origin: url } = await listenOnLoopback(counter);
     const result = await harness(
       ['conformance', '--base-url', url, '--auth-url', `${url}/token`, '--tenant', 'acme', '--dry-run'],
       {

@@ -1,7 +1,6 @@
 // `harness conformance` as a new user meets a hostile target or a mistyped command line: each ends within its bound,
 // with one line naming what is wrong and exit 2, or a verdict and a valid report.
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { MAX_PROFILE_BYTES } from '../../src/profile/read.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { conformanceErrors } from '../../src/report/write.ts';
 import { startHostile } from '../support/hostile.ts';
+import { listenOnLoopback } from '../support/listen.ts';
 import { harness, SIDE_BY_SIDE, tmp } from './run.ts';
 
 const PROFILE = `base_url: http://127.0.0.1:9
@@ -116,8 +116,7 @@ describe('a target that accepts connections but never answers', () => {
   beforeAll(async () => {
     // Holds every connection open and silent; closing drops them.
     silent = createServer((socket) => sockets.add(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    ({ origin } = await listenOnLoopback(silent));
   });
   afterAll(async () => {
     for (const socket of sockets) socket.destroy();

@@ -2,11 +2,11 @@
 // report steps fail on a missing file and the page never says why.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { all, parseXml } from '../report/xml.ts';
+import { listenOnLoopback } from '../support/listen.ts';
 import { harness, profileFor, secretsOf, tmp } from './run.ts';
 
 /** A profile whose server has closed: nothing listens at its address. */
@@ -81,10 +81,9 @@ describe('a target that does not answer (exit 3)', () => {
 
   it('load names a target that answers but issues no token "target unusable", in the same JUnit error', async () => {
     const down = createServer((_req, res) => res.writeHead(503).end('down'));
-    await new Promise<void>((listening) => down.listen(0, '127.0.0.1', listening));
+    const { port } = await listenOnLoopback(down);
     try {
       const { file, env } = await deadTarget();
-      const port = (down.address() as AddressInfo).port;
       const profile = readFileSync(file, 'utf8').replace(/127\.0\.0\.1:\d+/g, `127.0.0.1:${port}`);
       const moved = join(tmp(), 'profile.yaml');
       writeFileSync(moved, profile);

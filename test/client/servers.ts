@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, expect } from 'vitest';
 import { ApiClient, HttpClient, TokenManager } from '../../src/client/index.ts';
+import { listenOnLoopback } from '../support/listen.ts';
 
 /** What `promise` rejects with, asserted to be a `type` (a fulfilled promise fails the assertion). */
 export const rejectedWith = async <E extends Error>(
@@ -49,8 +49,7 @@ export const startServer = async (
       handle(recorded, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listenOnLoopback(server);
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,

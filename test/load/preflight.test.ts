@@ -1,8 +1,6 @@
 // The pre-flight against a small server on loopback whose answers are wrong in one way each: the run must end as the
 // target's fault (exit 3, one line naming the answer), never as harness's; and it sends the requests conformance does.
-import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TokenError } from '../../src/client/index.ts';
 import { k6PlanFor } from '../../src/k6-driver/plan.ts';
@@ -10,6 +8,7 @@ import { PreflightError, runPreflight } from '../../src/k6-driver/preflight.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { harness, profileFile } from '../cli/run.ts';
+import { listenOnLoopback } from '../support/listen.ts';
 import { runLoad } from './run-load.ts';
 
 const UPLOAD_URL = 'POST /api/transactions/batch/generate-upload-url';
@@ -37,9 +36,7 @@ const start = async (answers: Answers) => {
     const body = req.url === '/oauth2/token' ? answers.token : answers.upload;
     res.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { origin: url } = await listenOnLoopback(server);
   const profile: Profile = {
     base_url: url,
     auth_url: `${url}/oauth2/token`,

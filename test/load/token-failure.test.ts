@@ -4,10 +4,10 @@
 // requests that were never sent.
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/spec/index.ts';
 import { harness, profileFile } from '../cli/run.ts';
+import { listenOnLoopback } from '../support/listen.ts';
 import { runLoad } from './run-load.ts';
 
 interface TokenServer {
@@ -40,9 +40,7 @@ const startTokenServer = async (issuing: number, then: 'fail' | 'hang' = 'fail')
     const authorised = req.headers.authorization?.startsWith('Bearer token-');
     res.writeHead(authorised ? 200 : 401, { 'content-type': 'application/json' }).end('{}');
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { origin: url } = await listenOnLoopback(server);
   return {
     profile: {
       base_url: url,

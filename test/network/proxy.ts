@@ -2,7 +2,8 @@
 // every request), and only to 127.0.0.1, so nothing a test does leaves the machine. It records each tunnel, and can
 // put a server behind it, at a port that leads to the server only through the proxy, as a firewall would.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from 'node:net';
+import { connect, createServer as createTcpServer, type Socket } from 'node:net';
+import { listenOnLoopback } from '../support/listen.ts';
 
 export interface TestProxy {
   readonly url: string;
@@ -15,10 +16,8 @@ export interface TestProxy {
   close(): Promise<void>;
 }
 
-const listen = async (server: Server | ReturnType<typeof createTcpServer>): Promise<number> => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-};
+const listen = async (server: Server | ReturnType<typeof createTcpServer>): Promise<number> =>
+  (await listenOnLoopback(server)).port;
 
 export const startProxy = async (): Promise<TestProxy> => {
   const tunnels: string[] = [];

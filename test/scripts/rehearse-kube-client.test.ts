@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeClient, makeCertificates } from '../../scripts/rehearse-k8s/control-plane.ts';
+import { listenOnLoopback } from '../support/listen.ts';
 
 // A stand-in API server on loopback, with the certificates the rehearsal makes for its real one.
 const dir = mkdtempSync(join(tmpdir(), 'harness-kube-client-'));
@@ -23,8 +23,7 @@ beforeAll(async () => {
       else res.writeHead(404, { 'content-type': 'application/json' }).end('{"kind":"Status","code":404}');
     },
   );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  address = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  address = `127.0.0.1:${(await listenOnLoopback(server)).port}`;
 });
 
 afterAll(async () => {

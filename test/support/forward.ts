@@ -1,7 +1,6 @@
 // A loopback proxy in front of the reference server that forwards every request, letting a test delay one or answer
 // it itself: a slow token endpoint, an API that fails at one moment.
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { allChecks } from '../../conformance/index.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { runConformance } from '../../src/runner/runner.ts';
@@ -10,6 +9,7 @@ import { resolveTarget } from '../../src/runner/target.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
+import { listenOnLoopback } from './listen.ts';
 
 export interface Forwarded {
   readonly method: string;
@@ -74,8 +74,7 @@ export const startForwarding = async (upstream: string, tamper: Tamper) => {
   });
   // Longer than any wait of a check, as the reference server's: harness's idle connections are not reset under it.
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listenOnLoopback(server);
   return {
     origin: `http://127.0.0.1:${port}`,
     close: () =>
@@ -100,9 +99,9 @@ export const startSink = async () => {
     req.resume();
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { origin } = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin,
     received: () => received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

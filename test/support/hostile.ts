@@ -2,7 +2,7 @@
 // POST to the token path, and answers anything else (the reachability HEAD) with a plain 404, so harness gets as
 // far as its checks.
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './listen.ts';
 
 export const HOSTILE_MODES = ['hang', 'reset', 'garbage', 'drip', 'status-500', 'huge', 'endless'] as const;
 export type HostileMode = (typeof HOSTILE_MODES)[number];
@@ -84,8 +84,7 @@ export const startHostile = async (
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listenOnLoopback(server);
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,

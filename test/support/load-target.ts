@@ -3,8 +3,8 @@
 // size hundreds of VUs. It counts what reaches it, and when, so a test can bound what harness sent.
 import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Profile } from '../../src/spec/index.ts';
+import { listenOnLoopback } from './listen.ts';
 
 export interface LoadTargetOptions {
   /** Tokens issued before every token request is answered 503 (or, with `hugeTokens`, with a 16 MB token). */
@@ -79,9 +79,7 @@ export const startLoadTarget = async (options: LoadTargetOptions = {}): Promise<
     if (apiRequests.length <= (options.slowCalls ?? 0)) setTimeout(answer, options.slowMs ?? 0);
     else answer();
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { origin: url } = await listenOnLoopback(server);
   return {
     profile: {
       base_url: url,

@@ -4,7 +4,7 @@
 // token endpoint. HEAD / (the reachability check) gets 404, so harness gets as far as its checks; no run against one
 // may exit 0.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './listen.ts';
 
 export const NO_VERDICT_MODES = [
   'limited-3600',
@@ -47,8 +47,7 @@ export const startNoVerdictTarget = async (mode: NoVerdictMode): Promise<NoVerdi
       res.writeHead(status, { 'content-type': type, ...retryAfter }).end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { origin } = await listenOnLoopback(server);
   return {
     origin,
     authUrl: `${origin}/oauth2/token`,

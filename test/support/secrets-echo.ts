@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { escapeText } from '../../src/report/escape.ts';
+import { listenOnLoopback } from './listen.ts';
 
 export const TOKEN_PATH = '/oauth2/token';
 /** The larger token's size: its JSON answer, echo included, stays under the 64 KiB harness reads. */
@@ -79,8 +79,7 @@ export const startSecretsEcho = async (
     if (answer.access_token !== undefined) issued.push(answer.access_token);
     res.end(JSON.stringify({ echo, batch_id: 'b-1', id: 'x-1', ...answer }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listenOnLoopback(server);
   return {
     origin: `http://127.0.0.1:${port}`,
     issued,
