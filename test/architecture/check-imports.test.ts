@@ -1,24 +1,41 @@
 // Checks read the runner through one module (src/runner/checks.ts) and the spec data through src/spec: the runner's
-// own layout can then change without touching a check.
+// own layout can then change without touching a check. Subfolders of conformance/ are held to it too, and so are
+// packages: a check that sends its own HTTP (undici) would bypass the client that records and redacts evidence.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const CONFORMANCE = resolve(import.meta.dirname, '../../conformance');
-const ALLOWED = ['../src/runner/checks.ts', '../src/spec/index.ts'];
+const REPOSITORY = resolve(import.meta.dirname, '../..');
+const ALLOWED = ['src/runner/checks.ts', 'src/spec/index.ts'];
+/** Packages a check may import: schema validation of a body, nothing that talks to the network. */
+const PACKAGES = ['ajv'];
+
+/** `file: specifier` for each import of a .ts file under `folder` that reaches past the facade. */
+const outsideFacade = (folder: string): string[] =>
+  readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+    .flatMap((name) =>
+      ts
+        .preProcessFile(readFileSync(join(folder, name), 'utf8'), true, true)
+        .importedFiles.map((imported) => imported.fileName)
+        .filter((specifier) => {
+          if (!specifier.startsWith('.')) return !PACKAGES.includes(specifier);
+          const target = resolve(folder, dirname(name), specifier);
+          return !target.startsWith(`${folder}/`) && !ALLOWED.includes(relative(REPOSITORY, target));
+        })
+        .map((specifier) => `${name}: ${specifier}`),
+    );
 
 describe('conformance/', () => {
   it('imports the runner only through src/runner/checks.ts, besides the spec data and its own modules', () => {
-    const outside = readdirSync(CONFORMANCE)
-      .filter((name) => name.endsWith('.ts'))
-      .flatMap((name) =>
-        ts
-          .preProcessFile(readFileSync(join(CONFORMANCE, name), 'utf8'), true, true)
-          .importedFiles.map((imported) => imported.fileName)
-          .filter((path) => path.startsWith('../') && !ALLOWED.includes(path))
-          .map((path) => `${name}: ${path}`),
-      );
-    expect(outside).toEqual([]);
+    expect(outsideFacade(join(REPOSITORY, 'conformance'))).toEqual([]);
+  });
+
+  it('catches a check in a subfolder that imports the runner directly, or a package of its own', () => {
+    expect(outsideFacade(join(import.meta.dirname, 'fixtures', 'checks'))).toEqual([
+      'deep/bypasses-facade.ts: undici',
+      'deep/bypasses-facade.ts: ../../../../../src/runner/session.ts',
+    ]);
   });
 });
