@@ -2,7 +2,7 @@
 // the GitHub workflow with actionlint, the GitLab file against GitLab's published CI schema, both files' harness
 // commands against harness's own CLI, and the report paths they publish against the names harness writes.
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { K6_VERSION } from '../../src/cli/k6.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { REPORT_FILES } from '../../src/report/write.ts';
 import { BIN, profileFor, tmp } from '../cli/run.ts';
+import { hasTool, needing } from '../support/tools.ts';
 
 const EXAMPLES = resolve(import.meta.dirname, '../../examples/ci');
 const GITHUB = join(EXAMPLES, 'github-actions.yml');
@@ -68,39 +69,36 @@ const harnessCommands = (file: string): string[] =>
     .map((line) => /npx --no-install harness (.+)$/.exec(line)?.[1]?.trim())
     .filter((command): command is string => command !== undefined);
 
-describe.skipIf(!existsSync(ACTIONLINT))(
-  `actionlint ${ACTIONLINT_VERSION}${existsSync(ACTIONLINT) ? '' : ` (skipped: no ${ACTIONLINT}; run npm run build:actionlint)`}`,
-  () => {
-    it('is the pinned version', () => {
-      expect(actionlintVersion(ACTIONLINT)).toBe(ACTIONLINT_VERSION);
-    });
+describe.skipIf(!hasTool('actionlint'))(needing('actionlint', `actionlint ${ACTIONLINT_VERSION}`), () => {
+  it('is the pinned version', () => {
+    expect(actionlintVersion(ACTIONLINT)).toBe(ACTIONLINT_VERSION);
+  });
 
-    it('finds nothing wrong with examples/ci/github-actions.yml', () => {
-      const run = actionlint(GITHUB);
-      expect(run.stdout + run.stderr).toBe('');
-      expect(run.status).toBe(0);
-    });
+  it('finds nothing wrong with examples/ci/github-actions.yml', () => {
+    const run = actionlint(GITHUB);
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
 
-    it('would catch a wrong input to an action', () => {
-      const broken = join(tmp(), 'broken.yml');
-      writeFileSync(broken, readFileSync(GITHUB, 'utf8').replace('if-no-files-found:', 'if-no-file-found:'));
-      const run = actionlint(broken);
-      expect(run.status).toBe(1);
-      expect(run.stdout).toContain('input "if-no-file-found" is not defined');
-    });
+  it('would catch a wrong input to an action', () => {
+    const broken = join(tmp(), 'broken.yml');
+    writeFileSync(broken, readFileSync(GITHUB, 'utf8').replace('if-no-files-found:', 'if-no-file-found:'));
+    const run = actionlint(broken);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('input "if-no-file-found" is not defined');
+  });
 
-    it('ignores only the queue key: any other unknown key in concurrency is still caught', () => {
-      const broken = join(tmp(), 'broken.yml');
-      writeFileSync(
-        broken,
-        readFileSync(GITHUB, 'utf8').replace('      queue: max\n', '      queue: max\n      qeue: max\n'),
-      );
-      const run = actionlint(broken);
-      expect(run.status).toBe(1);
-      expect(run.stdout).toContain('unexpected key "qeue" for "concurrency" section');
-    });
-  },
-);
+  it('ignores only the queue key: any other unknown key in concurrency is still caught', () => {
+    const broken = join(tmp(), 'broken.yml');
+    writeFileSync(
+      broken,
+      readFileSync(GITHUB, 'utf8').replace('      queue: max\n', '      queue: max\n      qeue: max\n'),
+    );
+    const run = actionlint(broken);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('unexpected key "qeue" for "concurrency" section');
+  });
+});
 
 describe('examples/ci/github-actions.yml', () => {
   const { conformance, load } = github.jobs;

@@ -1,16 +1,8 @@
 // Colour as a person at a terminal sees it: `script` gives harness a pseudo-terminal, as an interactive shell would.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { hasTool, needing } from '../support/tools.ts';
 import { BIN, tmp } from './run.ts';
-
-const hasScript = (() => {
-  try {
-    execFileSync('script', ['-qc', 'true', '/dev/null'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 const atTerminal = (env: NodeJS.ProcessEnv): Promise<string> =>
   new Promise((resolve, reject) => {
@@ -20,7 +12,7 @@ const atTerminal = (env: NodeJS.ProcessEnv): Promise<string> =>
     );
   });
 
-describe.skipIf(!hasScript)('grades in colour', () => {
+describe.skipIf(!hasTool('script'))(needing('script', 'grades in colour'), () => {
   it('on a terminal, the grade is green', async () => {
     // An empty NO_COLOR asks for nothing (https://no-color.org), so one set by the environment is neutralised.
     expect(await atTerminal({ NO_COLOR: '' })).toContain('\u001b[32mPASS\u001b[39m  AUTH-TOKEN-TYPE');

@@ -7,7 +7,7 @@ import { ApiClient, HttpClient, TokenManager } from '../../src/client/index.ts';
 import { loadProfile } from '../../src/profile/read.ts';
 import { FAULTS } from '../../src/reference/index.ts';
 import type { Profile } from '../../src/spec/index.ts';
-import { findToxiproxy } from '../../src/testbed/toxiproxy.ts';
+import { hasTool, needing } from '../support/tools.ts';
 import { asPrinted, harness, SIDE_BY_SIDE, startHarness } from './run.ts';
 
 describe('harness serve', () => {
@@ -158,7 +158,7 @@ describe.concurrent('harness serve, bad input', SIDE_BY_SIDE, () => {
   });
 });
 
-describe.skipIf(findToxiproxy() === undefined)('harness serve --network region', () => {
+describe.skipIf(!hasTool('toxiproxy'))(needing('toxiproxy', 'harness serve --network region'), () => {
   let server: Awaited<ReturnType<typeof startHarness>>;
   let profile: Profile;
 

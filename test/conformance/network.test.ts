@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LimiterKind } from '../../src/reference/index.ts';
 import { deviations, runAgainst, SCALED } from '../../src/testbed/conformance.ts';
-import { findToxiproxy, type NetworkCondition } from '../../src/testbed/toxiproxy.ts';
+import type { NetworkCondition } from '../../src/testbed/toxiproxy.ts';
+import { hasTool, needing } from '../support/tools.ts';
 
 const CELLS: [NetworkCondition, LimiterKind][] = [
   ['region', 'aligned'],
@@ -19,47 +20,50 @@ const UNENFORCED = 100_000;
 /** The server enforces `count`; the profile keeps the limit harness checks against. */
 const enforcing = (count: number) => ({ limits: { ...SCALED.limits, ...transactionLimit(count) } });
 
-describe.skipIf(findToxiproxy() === undefined)('conformance over a real network (Toxiproxy)', () => {
-  describe.concurrent.each(CELLS)('%s, %s limiter', (network, limiter) => {
-    it('a faithful server draws no FAIL', async () => {
-      const [report] = await runAgainst({ limiter }, { network });
-      const failed = report!.checks.filter((c) => c.grade === 'FAIL' || c.grade === 'WARN');
-      expect(failed.map((c) => `${c.id}: ${c.message}`)).toEqual([]);
-      // Sharing and limiter checks need their probes whole; only the harness's own shortfalls may be inconclusive.
-      expect(report!.counts.PASS).toBeGreaterThan(55);
-    });
+describe.skipIf(!hasTool('toxiproxy'))(
+  needing('toxiproxy', 'conformance over a real network (Toxiproxy)'),
+  () => {
+    describe.concurrent.each(CELLS)('%s, %s limiter', (network, limiter) => {
+      it('a faithful server draws no FAIL', async () => {
+        const [report] = await runAgainst({ limiter }, { network });
+        const failed = report!.checks.filter((c) => c.grade === 'FAIL' || c.grade === 'WARN');
+        expect(failed.map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+        // Sharing and limiter checks need their probes whole; only the harness's own shortfalls may be inconclusive.
+        expect(report!.counts.PASS).toBeGreaterThan(55);
+      });
 
-    it('a transaction limit 10 % low FAILs LIMIT-ADMITS, and nothing else', async () => {
-      const [report] = await runAgainst(
-        { limiter, ...enforcing(Math.round(TRANSACTION.count * 0.9)) },
-        {
-          network,
-          only: ['transaction-event'],
-          adjust: (p) => ({ ...p, limits: transactionLimit(TRANSACTION.count) }),
-        },
-      );
-      // Starved of CPU by the cells beside it, a window-end burst may come too late each try: the length is then
-      // not verified (INCONCLUSIVE, harness's own shortfall), which is no verdict on this server either way.
-      const unverified = report!.checks
-        .filter((c) => c.grade === 'INCONCLUSIVE' && /window's length was not verified/.test(c.message))
-        .map((c) => c.id);
-      const found = Object.entries(deviations(report!)).filter(([id]) => !unverified.includes(id));
-      expect(Object.fromEntries(found)).toEqual({ 'LIMIT-ADMITS-TRANSACTION-EVENT': 'FAIL' });
-    });
+      it('a transaction limit 10 % low FAILs LIMIT-ADMITS, and nothing else', async () => {
+        const [report] = await runAgainst(
+          { limiter, ...enforcing(Math.round(TRANSACTION.count * 0.9)) },
+          {
+            network,
+            only: ['transaction-event'],
+            adjust: (p) => ({ ...p, limits: transactionLimit(TRANSACTION.count) }),
+          },
+        );
+        // Starved of CPU by the cells beside it, a window-end burst may come too late each try: the length is then
+        // not verified (INCONCLUSIVE, harness's own shortfall), which is no verdict on this server either way.
+        const unverified = report!.checks
+          .filter((c) => c.grade === 'INCONCLUSIVE' && /window's length was not verified/.test(c.message))
+          .map((c) => c.id);
+        const found = Object.entries(deviations(report!)).filter(([id]) => !unverified.includes(id));
+        expect(Object.fromEntries(found)).toEqual({ 'LIMIT-ADMITS-TRANSACTION-EVENT': 'FAIL' });
+      });
 
-    it('a transaction limit not enforced FAILs LIMIT-ENFORCED', async () => {
-      const [report] = await runAgainst(
-        { limiter, ...enforcing(UNENFORCED) },
-        {
-          network,
-          only: ['transaction-event'],
-          adjust: (p) => ({ ...p, limits: transactionLimit(TRANSACTION.count) }),
-        },
-      );
-      const found = deviations(report!);
-      expect(found['LIMIT-ENFORCED-TRANSACTION-EVENT']).toBe('FAIL');
-      // Without a 429 there is nothing to examine or wait out; nothing else fails.
-      expect(Object.entries(found).filter(([, g]) => g === 'FAIL')).toHaveLength(1);
+      it('a transaction limit not enforced FAILs LIMIT-ENFORCED', async () => {
+        const [report] = await runAgainst(
+          { limiter, ...enforcing(UNENFORCED) },
+          {
+            network,
+            only: ['transaction-event'],
+            adjust: (p) => ({ ...p, limits: transactionLimit(TRANSACTION.count) }),
+          },
+        );
+        const found = deviations(report!);
+        expect(found['LIMIT-ENFORCED-TRANSACTION-EVENT']).toBe('FAIL');
+        // Without a 429 there is nothing to examine or wait out; nothing else fails.
+        expect(Object.entries(found).filter(([, g]) => g === 'FAIL')).toHaveLength(1);
+      });
     });
-  });
-});
+  },
+);

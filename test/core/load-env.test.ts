@@ -2,7 +2,7 @@
 // refused naming its variable (and never quoting a secret), and both real ends, src/k6-driver/run.ts and k6 running
 // load/probe.ts, go through it.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { runLoad } from '../../src/k6-driver/run.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import { PLAN_ONLY_TARGET } from '../load/target.ts';
 import { startLoadTarget } from '../support/load-target.ts';
+import { hasTool, needing } from '../support/tools.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const K6 = process.env.K6_BIN ?? join(ROOT, 'tools/k6');
@@ -144,8 +145,8 @@ describe('the HARNESS_* environment contract', () => {
     expect(settings.target).toMatchObject({ base_url: target.profile.base_url });
   });
 
-  it.skipIf(!existsSync(K6))(
-    'is what k6 decodes: a malformed value stops load/probe.ts naming the variable',
+  it.skipIf(!hasTool('k6'))(
+    needing('k6', 'is what k6 decodes: a malformed value stops load/probe.ts naming the variable'),
     () => {
       const env = {
         ...process.env,

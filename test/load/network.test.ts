@@ -3,7 +3,8 @@
 // accuracy matrix (bench/load-matrix.ts runs every cell): clock-aligned windows and a sliding log.
 import { describe, expect, it } from 'vitest';
 import type { LimiterKind } from '../../src/reference/limiter-kinds.ts';
-import { findToxiproxy, startReferenceBehind } from '../../src/testbed/toxiproxy.ts';
+import { startReferenceBehind } from '../../src/testbed/toxiproxy.ts';
+import { hasTool, needing } from '../support/tools.ts';
 import { expectNoFail, measured, runLoad } from './run-load.ts';
 
 const LIMIT = 200;
@@ -25,7 +26,7 @@ const throughFar = async (limiter: LimiterKind, enforced: number) => {
   }
 };
 
-describe.skipIf(findToxiproxy() === undefined)('harness load at far', () => {
+describe.skipIf(!hasTool('toxiproxy'))(needing('toxiproxy', 'harness load at far'), () => {
   it.each(['aligned', 'sliding-log'] as const)(
     'passes a faithful %s limiter with no FAIL',
     {

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { toJUnit } from '../../src/report/junit.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import { CONVENTIONS, citeConvention } from '../../src/spec/index.ts';
+import { hasTool } from '../support/tools.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
-import { schemaErrors, XMLLINT, XMLLINT_TITLE } from './junit-schema.ts';
+import { schemaErrors, XMLLINT_TITLE } from './junit-schema.ts';
 import { all, parseXml, type XmlElement } from './xml.ts';
 
 const HOSTILE = `<script>&"it's"</script> \u0000bell\u0007 esc\u001b lone\ud800 fffe\ufffe ok:é😀\nline2\ttab`;
@@ -181,7 +182,7 @@ describe('toJUnit', () => {
     expect(empty.children).toEqual([]);
   });
 
-  describe.skipIf(XMLLINT === undefined)(XMLLINT_TITLE, () => {
+  describe.skipIf(!hasTool('xmllint'))(XMLLINT_TITLE, () => {
     const noToken: CheckResult = { ...FIXTURE_CHECKS[7]!, id: 'AUTH-NO-TOKEN' };
     it.each([
       ['the fixture', FIXTURE],

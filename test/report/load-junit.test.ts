@@ -3,8 +3,9 @@ import type { LoadGrade } from '../../core/verdict.ts';
 import { loadSummary } from '../../src/cli/certify.ts';
 import { type GradedPhase, phaseAsRun, toJUnit, toLoadJUnit } from '../../src/report/junit.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
+import { hasTool } from '../support/tools.ts';
 import { FIXTURE_CHECKS, reportOf } from './fixture.ts';
-import { schemaErrors, XMLLINT, XMLLINT_TITLE } from './junit-schema.ts';
+import { schemaErrors, XMLLINT_TITLE } from './junit-schema.ts';
 import { all, parseXml, type XmlElement } from './xml.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 16, 0, 0);
@@ -147,7 +148,7 @@ describe('toLoadJUnit', () => {
     expect(loadSummary(3, [])).toBe('exit 3, no phase results');
   });
 
-  describe.skipIf(XMLLINT === undefined)(XMLLINT_TITLE, () => {
+  describe.skipIf(!hasTool('xmllint'))(XMLLINT_TITLE, () => {
     it.each([
       ['the phases', PHASES],
       ['an interrupted run', PHASES.map((p) => ({ ...p, grade: 'INCONCLUSIVE' as const, durationMs: 0 }))],
