@@ -5,7 +5,6 @@ import { EventStream } from '../events/stream.ts';
 import { loadProfile, validateProfile } from '../profile/read.ts';
 import { startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
-import { gradeOutcome } from '../report/outcome.ts';
 import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import { REPORT_FILES, type ReportFormat, writeReports } from '../report/write.ts';
 import { compareBaseline, loadBaseline } from '../runner/baseline.ts';
@@ -20,12 +19,13 @@ import type { ConformanceEvent, RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import type { ConformanceOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
-import { exitCodeOf, FAILED, HARNESS_ERROR, NO_VERDICT, noVerdictLine, PASSED } from './exit-codes.ts';
+
 import { listChecks } from './list-checks.ts';
 import { httpOptionsOf, originsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { replayArgumentsOf } from './replay-arguments.ts';
 import { jobSummary, lostReports, reportFiles } from './report-dir.ts';
+import { endRun } from './run-end.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
@@ -179,31 +179,29 @@ export const runConformanceCommand = async (
     printSummary(report, saved.files, differences, {
       everyCheck: selection.some((s) => s.deselected),
     });
-    const failed = report.checks.some(
-      (c) => gradeOutcome(c.grade, true, options.strict === true) === 'failure' && !baseline?.has(c.id),
-    );
-    const uncertifiable = options.requireCertifiable === true && !report.certifiable;
-    if (uncertifiable) {
-      console.error(
-        `harness: --require-certifiable: this run cannot certify the target: ${report.notCertifiable.join('; ')}`,
-      );
-    }
     const broken = report.checks.filter((c) => c.grade === 'ERROR').map((c) => c.id);
-    if (broken.length > 0) {
+    const exitCode = endRun({
+      noun: 'checks',
+      // A check the baseline lists is judged by its grade there, INCONCLUSIVE included.
+      graded: report.checks.map((c) => ({ grade: c.grade, excused: baseline?.has(c.id) === true })),
+      strict: options.strict === true,
+      failedBeside: differences.length > 0,
+      failures:
+        options.requireCertifiable === true && !report.certifiable
+          ? [
+              `harness: --require-certifiable: this run cannot certify the target: ${report.notCertifiable.join('; ')}`,
+            ]
+          : [],
       // The reports are written all the same: they show which checks harness could not judge, and why.
-      console.error(
-        `harness: a fault of harness itself (ERROR) in ${broken.join(', ')}: no verdict on the server there`,
-      );
-    }
-    // A check the baseline lists is judged by its grade there, INCONCLUSIVE included.
-    const unverified = report.unverified.filter((id) => !baseline?.has(id));
-    const exitCode = exitCodeOf([
-      broken.length > 0 ? HARNESS_ERROR : PASSED,
-      failed || differences.length > 0 || uncertifiable ? FAILED : PASSED,
-      unverified.length > 0 ? NO_VERDICT : PASSED,
-      saved.exitCode,
-    ]);
-    if (exitCode === NO_VERDICT) console.error(noVerdictLine('checks', unverified));
+      faults:
+        broken.length > 0
+          ? [
+              `harness: a fault of harness itself (ERROR) in ${broken.join(', ')}: no verdict on the server there`,
+            ]
+          : [],
+      unverified: report.unverified.filter((id) => !baseline?.has(id)),
+      saved,
+    });
     return { exitCode, report, dir, ...lostReports(saved) };
   });
 };

@@ -1,7 +1,6 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
 import { relative } from 'node:path';
 import type { PhasePlan } from '../../core/plan.ts';
-import type { LoadGrade } from '../../core/verdict.ts';
 import { isHarnessError } from '../errors.ts';
 import { EventStream, type Listener } from '../events/stream.ts';
 import { countsSoFar } from '../k6-driver/checkpoint.ts';
@@ -20,12 +19,11 @@ import {
   phaseCounts,
   writeLoadReports,
 } from '../report/load-reports.ts';
-import { gradeOutcome } from '../report/outcome.ts';
 import { loadMarkdown } from '../report/step-summary.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import type { LoadOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
-import { exitCodeOf, FAILED, HARNESS_ERROR, NO_VERDICT, noVerdictLine, PASSED } from './exit-codes.ts';
+import { exitCodeOf, HARNESS_ERROR, NO_VERDICT } from './exit-codes.ts';
 import { findK6, k6Version } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
 import { k8sRequested, writeK8s } from './load-k8s.ts';
@@ -34,6 +32,7 @@ import type { LoadCommandResult } from './load-result.ts';
 import { httpOptionsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { jobSummary, lostReports, reportFiles } from './report-dir.ts';
+import { endRun } from './run-end.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
@@ -111,25 +110,6 @@ export const loadReportProperties = (baseUrl: string, instances: number): Record
   'target.base_url': baseUrl,
   'k6.instances': String(instances),
 });
-
-/**
- * A k6 error makes every count doubtful, so it outranks a failed phase. An INCONCLUSIVE phase (dropped iterations, a
- * starved k6, a reading the evidence cannot prove) decided nothing: no verdict, never a pass; nor is a run of no
- * phase at all (summaries that hold none), which verified nothing. WARN is no failure of the server; --strict makes
- * it one.
- */
-export const loadExitCode = (
-  phases: readonly { readonly grade: LoadGrade }[],
-  k6Failed: boolean,
-  strict: boolean,
-): number => {
-  const outcomes = new Set(phases.map((p) => gradeOutcome(p.grade, true, strict)));
-  return exitCodeOf([
-    k6Failed ? HARNESS_ERROR : PASSED,
-    outcomes.has('failure') ? FAILED : PASSED,
-    outcomes.has('error') || phases.length === 0 ? NO_VERDICT : PASSED,
-  ]);
-};
 
 /** `harness load` without touching process state, so `harness certify` can run it too. */
 export const runLoadCommand = async (
@@ -257,24 +237,22 @@ export const finishLoad = async (
   // k6 stopped by a signal exits non-zero by design.
   const k6Failed = !run.summary?.interrupted && k6.exitCodes.some((code) => code !== 0);
   if (k6Failed) console.log(`k6 exited with ${k6.exitCodes.join(', ')}: see its output above`);
-  const exitCode = exitCodeOf([loadExitCode(run.phases, k6Failed, run.strict === true), saved.exitCode]);
-  if (exitCode === NO_VERDICT) {
-    const undecided = run.phases.filter((p) => p.grade === 'INCONCLUSIVE');
-    const advice = inconclusiveAdvice(undecided.map((p) => p.message));
+  const undecided = run.phases.filter((p) => p.grade === 'INCONCLUSIVE');
+  const advice = inconclusiveAdvice(undecided.map((p) => p.message));
+  const exitCode = endRun({
+    noun: 'phases',
+    graded: run.phases,
+    strict: run.strict === true,
+    // A k6 error makes every count doubtful, so it outranks a failed phase.
+    faultBeside: k6Failed,
+    // An INCONCLUSIVE phase (dropped iterations, a starved k6, a reading the evidence cannot prove) decided nothing.
+    unverified: undecided.map((p) => p.name),
+    saved,
     // Where harness fell short (a starved k6, say), the target was fine: the advice says what to change instead.
-    const remedy =
-      advice.length > 0
-        ? 'harness fell short, not the target: the advice below says what to change'
-        : undefined;
-    console.error(
-      noVerdictLine(
-        'phases',
-        undecided.map((p) => p.name),
-        remedy,
-      ),
-    );
-    for (const line of advice) console.error(line);
-  }
+    ...(advice.length > 0
+      ? { remedy: 'harness fell short, not the target: the advice below says what to change', advice }
+      : {}),
+  });
   return { exitCode, dir: stream.dir, files, ...lostReports(saved) };
 };
 

@@ -14,8 +14,8 @@ import {
   REPORTS_NOT_WRITTEN,
   TARGET_UNREACHABLE,
 } from '../../src/cli/exit-codes.ts';
-import { loadExitCode } from '../../src/cli/load.ts';
-import { harness } from './run.ts';
+import { endRun } from '../../src/cli/run-end.ts';
+import { harness, tmp } from './run.ts';
 
 describe('noVerdictLine', () => {
   it('says to retry once the target can be measured, unless told that harness fell short', () => {
@@ -49,28 +49,98 @@ describe('exitCodeOf', () => {
   });
 });
 
-describe('loadExitCode', () => {
+describe('endRun', () => {
   const phases = (...grades: LoadGrade[]) => grades.map((grade) => ({ grade }));
+  const undecided = (graded: readonly { grade: string }[]) =>
+    graded.flatMap((p, i) => (p.grade === 'INCONCLUSIVE' ? [`phase ${i}`] : []));
+  const quiet = () => {};
+  const end = (graded: ReturnType<typeof phases>, strict: boolean, faultBeside = false) =>
+    endRun(
+      {
+        noun: 'phases',
+        graded,
+        strict,
+        faultBeside,
+        unverified: undecided(graded),
+        saved: { exitCode: PASSED },
+      },
+      quiet,
+    );
 
   it('is no verdict (5) when a phase is INCONCLUSIVE and none FAILs, --strict or not', () => {
-    expect(loadExitCode(phases('PASS', 'INCONCLUSIVE'), false, false)).toBe(NO_VERDICT);
-    expect(loadExitCode(phases('PASS', 'INCONCLUSIVE'), false, true)).toBe(NO_VERDICT);
+    expect(end(phases('PASS', 'INCONCLUSIVE'), false)).toBe(NO_VERDICT);
+    expect(end(phases('PASS', 'INCONCLUSIVE'), true)).toBe(NO_VERDICT);
   });
 
   it('lets a FAIL, or a WARN with --strict, outrank an INCONCLUSIVE phase, and a k6 fault outrank both', () => {
-    expect(loadExitCode(phases('INCONCLUSIVE', 'FAIL'), false, false)).toBe(FAILED);
-    expect(loadExitCode(phases('INCONCLUSIVE', 'WARN'), false, true)).toBe(FAILED);
-    expect(loadExitCode(phases('INCONCLUSIVE', 'FAIL'), true, false)).toBe(HARNESS_ERROR);
+    expect(end(phases('INCONCLUSIVE', 'FAIL'), false)).toBe(FAILED);
+    expect(end(phases('INCONCLUSIVE', 'WARN'), true)).toBe(FAILED);
+    expect(end(phases('INCONCLUSIVE', 'FAIL'), false, true)).toBe(HARNESS_ERROR);
   });
 
-  it('is no verdict (5), never a pass, when there is no phase to judge', () => {
-    expect(loadExitCode([], false, false)).toBe(NO_VERDICT);
-    expect(loadExitCode([], false, true)).toBe(NO_VERDICT);
+  it('is no verdict (5), never a pass, when there is nothing to judge', () => {
+    expect(end([], false)).toBe(NO_VERDICT);
+    expect(end([], true)).toBe(NO_VERDICT);
   });
 
   it('passes WARN without --strict', () => {
-    expect(loadExitCode(phases('PASS', 'WARN'), false, false)).toBe(PASSED);
-    expect(loadExitCode(phases('PASS', 'WARN'), false, true)).toBe(FAILED);
+    expect(end(phases('PASS', 'WARN'), false)).toBe(PASSED);
+    expect(end(phases('PASS', 'WARN'), true)).toBe(FAILED);
+  });
+
+  it('judges a check a baseline excuses by the baseline alone, and says on stderr why the run fails or decides nothing', () => {
+    const said: string[] = [];
+    const exit = endRun(
+      {
+        noun: 'checks',
+        graded: [{ grade: 'FAIL', excused: true }, { grade: 'PASS' }],
+        strict: false,
+        failures: ['harness: --require-certifiable: ...'],
+        unverified: [],
+        saved: { exitCode: PASSED },
+      },
+      (line) => said.push(line),
+    );
+    expect(exit).toBe(FAILED);
+    expect(said).toEqual(['harness: --require-certifiable: ...']);
+    const excusedOnly = endRun(
+      {
+        noun: 'checks',
+        graded: [{ grade: 'FAIL', excused: true }],
+        strict: false,
+        unverified: [],
+        saved: { exitCode: PASSED },
+      },
+      quiet,
+    );
+    expect(excusedOnly).toBe(PASSED);
+    const lost = endRun(
+      {
+        noun: 'checks',
+        graded: [{ grade: 'PASS' }],
+        strict: false,
+        unverified: [],
+        saved: { exitCode: REPORTS_NOT_WRITTEN },
+      },
+      quiet,
+    );
+    expect(lost).toBe(REPORTS_NOT_WRITTEN);
+  });
+});
+
+describe('a conformance run that leaves out every check', () => {
+  it('is no verdict (5), as a load run of no phase is: it verified nothing', async () => {
+    const tags = 'token,bearer,limits,endpoints,limiter,sharing,observability';
+    const buckets =
+      'batch-status,batch-upload-url,batch-validation-result,rules-execute,rules-rerun,rules-schedule';
+    const run = await harness(
+      ['conformance', '--skip', `${tags},${buckets},rules-status,transaction-event`, '--report-dir', tmp()],
+      {},
+      30_000,
+    );
+    expect(run.stdout).toMatch(/^summary: 0 checks in /m);
+    expect(run.stderr).toMatch(/^harness: no verdict \(exit 5\): not one check to judge/m);
+    expect(run.status).toBe(NO_VERDICT);
   });
 });
 

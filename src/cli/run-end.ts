@@ -1,0 +1,52 @@
+// How every run ends, conformance's, replay's and load's alike: from what it judged, the lines stderr gets and the
+// exit code, by the exit table's one rule (exit-codes.ts). A command gathers what it judged and hands it here; no
+// command decides an exit of its own.
+import { gradeOutcome } from '../report/outcome.ts';
+import type { Grade } from '../runner/grades.ts';
+import { exitCodeOf, FAILED, HARNESS_ERROR, NO_VERDICT, noVerdictLine, PASSED } from './exit-codes.ts';
+import type { Saved } from './report-dir.ts';
+
+export interface RunEnd {
+  readonly noun: 'checks' | 'phases';
+  /** Every check or phase judged; `excused`: a baseline expects its grade, so only the baseline judges it. */
+  readonly graded: readonly { readonly grade: Grade; readonly excused?: boolean }[];
+  readonly strict: boolean;
+  /** The run fails beside its grades, already shown (a baseline difference), */
+  readonly failedBeside?: boolean;
+  /** or fails for a reason stderr is told here (--require-certifiable unmet). */
+  readonly failures?: readonly string[];
+  /** Faults of harness itself (or of k6), a line each for stderr: no verdict where they struck; */
+  readonly faults?: readonly string[];
+  /** or one already shown (k6's exit, in load's summary). */
+  readonly faultBeside?: boolean;
+  /** What decided nothing: INCONCLUSIVE, or a SKIP the target forced. */
+  readonly unverified: readonly string[];
+  readonly saved: Pick<Saved, 'exitCode'>;
+  /** What to do when nothing was decided (by default, retry once the target can be measured), */
+  readonly remedy?: string;
+  /** and the lines of advice after it. */
+  readonly advice?: readonly string[];
+}
+
+/** Says on stderr (`say`) why the run fails or decided nothing, and gives its exit code. */
+export const endRun = (end: RunEnd, say: (line: string) => void = console.error): number => {
+  const failures = end.failures ?? [];
+  const faults = end.faults ?? [];
+  for (const line of [...failures, ...faults]) say(line);
+  const failed =
+    end.failedBeside === true ||
+    failures.length > 0 ||
+    end.graded.some((u) => !u.excused && gradeOutcome(u.grade, true, end.strict) === 'failure');
+  const exitCode = exitCodeOf([
+    faults.length > 0 || end.faultBeside === true ? HARNESS_ERROR : PASSED,
+    failed ? FAILED : PASSED,
+    // A run that judged nothing verified nothing: no verdict, never a pass.
+    end.unverified.length > 0 || end.graded.length === 0 ? NO_VERDICT : PASSED,
+    end.saved.exitCode,
+  ]);
+  if (exitCode === NO_VERDICT) {
+    say(noVerdictLine(end.noun, end.unverified, end.remedy));
+    for (const line of end.advice ?? []) say(line);
+  }
+  return exitCode;
+};
