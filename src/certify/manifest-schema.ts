@@ -91,6 +91,7 @@ export const manifestSchema = {
   },
 } as const;
 
+/** @public A compile-time check, never imported: the schema and the Manifest type describe the same shape. */
 export type _SchemaIsManifest = Assert<SameShape<Manifest, FromSchema<typeof manifestSchema>>>;
 
 // allErrors off: the first fault is the one line verify prints.

@@ -207,6 +207,7 @@ export const loadSummarySchema = {
   },
 } as const;
 
+/** @public A compile-time check, never imported: the schema and LoadSummary describe the same shape. */
 export type _SchemaIsLoadSummary = Assert<SameShape<LoadSummary, FromSchema<typeof loadSummarySchema>>>;
 
 /** Each count that is part of the iterations k6 offered: none can exceed them. */

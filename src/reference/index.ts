@@ -13,15 +13,10 @@ import {
 } from './options.ts';
 import { buildProfile } from './profile.ts';
 
-export { FAULT_FACTORS, FAULTS, type FaultName, type FaultSpec, isFaultName } from './faults.ts';
-export { isLimiterKind, LIMITER_KINDS, type LimiterKind } from './limiter-kinds.ts';
-export type {
-  ReferenceClient,
-  ReferenceClients,
-  ReferenceServerOptions,
-  ResolvedReferenceOptions,
-} from './options.ts';
-export { TOKEN_KINDS, type TokenKind } from './options.ts';
+export { FAULT_FACTORS, FAULTS, type FaultName } from './faults.ts';
+export { LIMITER_KINDS, type LimiterKind } from './limiter-kinds.ts';
+export type { ReferenceClients, ReferenceServerOptions, ResolvedReferenceOptions } from './options.ts';
+export { TOKEN_KINDS } from './options.ts';
 
 export interface RunningReferenceServer {
   readonly baseUrl: string;

@@ -45,5 +45,5 @@ export {
 export { replayFor } from './repro.ts';
 export { type RetryAfterTest, retryAfterForm, retryAfterHonour } from './retry-evidence.ts';
 export type { Target } from './target.ts';
-export type { CheckDefinition, Lane } from './types.ts';
+export type { CheckDefinition } from './types.ts';
 export { lengthShown } from './window-length.ts';
