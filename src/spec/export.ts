@@ -4,7 +4,7 @@ import { GRANT_TYPE, RETRY_AFTER_PATTERN, TOKEN_LIFETIME_SECONDS } from './auth.
 
 export const SPEC_JSON_PATH = 'load/lib/spec.generated.json';
 
-/** The shape is core/wire.ts's K6Spec (test/load/wire.test.ts holds them together). */
+/** The shape is core/wire.ts's K6Spec (test/core/wire.test.ts holds them together). */
 export const specData = () => ({
   note: 'Generated from src/spec by `npm run gen`; do not edit.',
   token: { grantType: GRANT_TYPE, lifetimeSeconds: TOKEN_LIFETIME_SECONDS },

@@ -9,8 +9,8 @@ import { summaryHtml } from '../../core/report-html.ts';
 import { judgeAll } from '../../core/verdict.ts';
 import { planProbes } from '../../src/k6-driver/plan.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
-import { NETWORKS, simulate } from './simulate.ts';
-import { PLAN_ONLY_TARGET } from './target.ts';
+import { NETWORKS, simulate } from '../load/simulate.ts';
+import { PLAN_ONLY_TARGET } from '../load/target.ts';
 
 // A limiter enforcing 1.5 times the limit: the over phases FAIL, the within phases PASS, and execute's phases run
 // before transactions', so grade order and run order differ.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { answerBounds, type RunnerClock, startSpread } from '../../core/clocks.ts';
 import type { LoadSummary } from '../../core/evidence.ts';
 import { judgeAll } from '../../core/verdict.ts';
-import { NETWORKS, simulate } from './simulate.ts';
+import { NETWORKS, simulate } from '../load/simulate.ts';
 
 const on = (source: string, host: string, lo?: number, hi?: number) => ({
   source,

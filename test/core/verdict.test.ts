@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../core/evidence.ts';
 import { judgeAll, type Verdict } from '../../core/verdict.ts';
 import { createLimitState, LIMITER_KINDS, type LimitState } from '../../src/reference/limiter-kinds.ts';
-import { NETWORKS, type Simulation, simulate, TARGET } from './simulate.ts';
+import { NETWORKS, type Simulation, simulate, TARGET } from '../load/simulate.ts';
 
 type Condition = keyof typeof NETWORKS;
 const CONDITIONS = Object.keys(NETWORKS) as Condition[];

@@ -8,8 +8,8 @@ import { PreflightError, runPreflight } from '../../src/k6-driver/preflight.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { harness, profileFile } from '../cli/run.ts';
+import { runLoad } from '../load/run-load.ts';
 import { listenOnLoopback } from '../support/listen.ts';
-import { runLoad } from './run-load.ts';
 
 const UPLOAD_URL = 'POST /api/transactions/batch/generate-upload-url';
 

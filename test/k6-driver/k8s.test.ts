@@ -8,7 +8,7 @@ import { parse, stringify } from 'yaml';
 import { K8S_FILES } from '../../src/k6-driver/k8s.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { harness, profileFor, secretsOf, tmp } from '../cli/run.ts';
-import { generateK8s, type TestRun } from './k8s-generate.ts';
+import { generateK8s, type TestRun } from '../load/k8s-generate.ts';
 
 const CRD = resolve(import.meta.dirname, '../fixtures/k6-operator/k6.io_testruns.yaml');
 
