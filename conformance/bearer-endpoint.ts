@@ -49,7 +49,7 @@ export const pastTheLimit = async (
       );
     }
     const ms = retryWaitMs(exchange, ctx.target.limitOf(endpoint.bucket));
-    if (!ctx.session.endsAfter(ms)) {
+    if (!ctx.endsAfter(ms)) {
       return inconclusive(
         `${label}: 429 (${retryAfter}), and waiting ${Math.ceil(ms / 1000)} s to retry would pass the run's deadline`,
       );
@@ -68,5 +68,4 @@ export const withToken = (
   return pastTheLimit(ctx, endpoint, label, async () => ctx.raw(endpoint, `Bearer ${await token()}`, label));
 };
 
-export const primaryToken = (ctx: CheckContext): Promise<string> =>
-  ctx.session.tokens.token(ctx.session.client('primary'));
+export const primaryToken = (ctx: CheckContext): Promise<string> => ctx.token('primary');

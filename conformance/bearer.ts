@@ -83,7 +83,7 @@ const servesTwoCalls = (ctx: CheckContext): Promise<string> => {
   const endpoint = bearerEndpoint(ctx.target);
   return ctx.withRoom(endpoint, 2, async () => {
     // A token just issued: one cached for long could have outlived its expires_in.
-    ctx.session.tokens.invalidate(ctx.session.client('primary'));
+    ctx.invalidateToken('primary');
     const authorization = `Bearer ${await primaryToken(ctx)}`;
     const statuses: number[] = [];
     for (const call of ['first', 'second']) {

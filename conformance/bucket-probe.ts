@@ -76,7 +76,7 @@ export const probe = async (ctx: CheckContext, bucket: BucketId): Promise<ProbeR
   const first = result.spend.requests.find((r) => r.exchange !== undefined)?.exchange;
   if (first !== undefined) {
     ctx.record(first);
-    ctx.repro = replayFor(ctx.id, ctx.session.replayArguments, first.evidence, ctx.target.profile);
+    ctx.repro = replayFor(ctx.id, ctx.replayArguments, first.evidence, ctx.target.profile);
   }
   if (result.unauthorised > 0) {
     skip(
@@ -91,7 +91,7 @@ export const timesOf = (result: ProbeResult) => relativeTo(result.origin);
 
 /** The bucket as the tenant's limiter sees it now: everything harness sent it during the run. */
 export const bucketView = (ctx: CheckContext, bucket: BucketId, result: ProbeResult) =>
-  ctx.session.log.view(bucket, { tenant: result.tenant });
+  ctx.bucketView(bucket, { tenant: result.tenant });
 
 /** Records the exchanges behind an observation, so the report shows the requests the arithmetic names; once each. */
 export const recordRequests = (ctx: CheckContext, requests: readonly (LoggedRequest | undefined)[]): void => {

@@ -37,8 +37,8 @@ const pairOf = (target: Target): [EndpointSpec, EndpointSpec] => {
 /** Sends `spent` until it answers 429, a limit and one more at most: SKIP when it never does. */
 const spend = async (ctx: CheckContext, spent: EndpointSpec): Promise<void> => {
   const count = ctx.target.limitOf(spent.bucket).count;
-  let last = await ctx.session.call(spent);
-  for (let i = 0; i < count && last.status !== 429; i++) last = await ctx.session.call(spent);
+  let last = await ctx.callUnrecorded(spent);
+  for (let i = 0; i < count && last.status !== 429; i++) last = await ctx.callUnrecorded(spent);
   ctx.record(last);
   if (last.status !== 429) {
     skip(
@@ -50,7 +50,7 @@ const spend = async (ctx: CheckContext, spent: EndpointSpec): Promise<void> => {
 const spendingOneLeavesAnother = async (ctx: CheckContext): Promise<string> => {
   const [spent, other] = pairOf(ctx.target);
   const otherLimit = ctx.target.limitOf(other.bucket);
-  const otherLog = () => ctx.session.log.view(other.bucket, { tenant: ctx.target.profile.tenant });
+  const otherLog = () => ctx.bucketView(other.bucket, { tenant: ctx.target.profile.tenant });
   /** The refusal of `exchange` as the other bucket's own traffic cannot explain it, if so. */
   const refusedAlone = (exchange: Exchange) => {
     const log = otherLog();

@@ -74,7 +74,7 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   const result = await probe(ctx, bucket);
   const at = timesOf(result);
   const log = bucketView(ctx, bucket, result);
-  const view = (requests: Requests) => ctx.session.log.view(bucket, { tenant: result.tenant }, requests);
+  const view = (requests: Requests) => ctx.bucketView(bucket, { tenant: result.tenant }, requests);
   // In the order sent: the edge polls are graded like the bursts, so an over-refusing limiter is caught by them too;
   // polls that drew no 429 say nothing either way, so they break no run of refusals.
   const polls = { name: 'edge polls', requests: result.polls };

@@ -48,12 +48,12 @@ export const probeVariants = (target: Target, bucket: BucketId): Variant[] =>
     name: rule.variant,
     endpoint: target.endpointsIn(bucket)[0]!,
     shares: rule.shares,
-    options: async (session) =>
+    options: async (ctx) =>
       rule.client === undefined
-        ? { ids: { batch_id: await session.otherPathId('batch_id') } }
+        ? { ids: { batch_id: await ctx.otherPathId('batch_id') } }
         : { client: rule.client },
-    own: (options, session) => {
-      const client = options.client === undefined ? undefined : session.client(options.client);
+    own: (options, ctx) => {
+      const client = options.client === undefined ? undefined : ctx.client(options.client);
       const tenant = client?.tenant ?? target.profile.tenant;
       const batchId = options.ids?.batch_id;
       if (client !== undefined) return { tenant, only: (r) => r.clientId === client.client_id };

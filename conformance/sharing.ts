@@ -37,20 +37,19 @@ const graded =
     if (found === undefined) {
       // Either the variant could not be formed (this says why) or the bucket was never spent. It is in the plan:
       // the client it needs is (see needsClient below).
-      await plan.variants.find((v) => v.name === rule.variant)!.options(ctx.session);
+      await plan.variants.find((v) => v.name === rule.variant)!.options(ctx);
       return skip(`the ${rule.bucket} bucket was never spent, so sharing cannot be judged`);
     }
     const at = timesOf(result);
-    const { log } = ctx.session;
     for (const request of found.requests) if (request.exchange) authorised(request.exchange);
     recordRequests(ctx, found.requests.slice(0, 3));
     // Were the variant's requests a limit of their own, a refusal among them would need a limit's worth of them.
-    const ownView = found.variant.own(found.options, ctx.session);
-    const ownLog = log.view(rule.bucket, ownView);
+    const ownView = found.variant.own(found.options, ctx);
+    const ownLog = ctx.bucketView(rule.bucket, ownView);
     const refusedAlone = refusedBelowLimit(
       ownLog,
       result.limit,
-      log.view(rule.bucket, ownView, found.requests),
+      ctx.bucketView(rule.bucket, ownView, found.requests),
     );
     const admitted = found.requests.filter((r) => isSuccess(r.status)).length;
     // "Spent" by this tenant's own traffic only if some of it was admitted: a blocked tenant spends nothing.

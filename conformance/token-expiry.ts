@@ -18,7 +18,7 @@ import { bearerEndpoint, LIMITED_RETRIES, withToken } from './bearer-endpoint.ts
 
 /** A token the primary client's request gets now, or `onMissing` saying why there is none. */
 const newToken = async (ctx: CheckContext, onMissing: (message: string) => never): Promise<string> => {
-  const exchange = await ctx.session.tokens.requestToken(ctx.session.client('primary'));
+  const exchange = await ctx.requestToken('primary');
   ctx.record(exchange);
   const issued = issuedToken(exchange);
   return typeof issued === 'string' ? onMissing(`the token request ${issued}`) : issued.token;

@@ -33,7 +33,7 @@ import {
 type Form = Record<string, string>;
 
 const specForm = (ctx: CheckContext): Form => {
-  const { client_id, client_secret } = ctx.session.client('primary');
+  const { client_id, client_secret } = ctx.client('primary');
   return { grant_type: GRANT_TYPE, client_id, client_secret, scope: scopeFor(ctx.target.profile.tenant) };
 };
 
@@ -42,7 +42,7 @@ const postForm = (ctx: CheckContext, form: Form, label: string, asSpec = false):
 
 /** The SPEC.md request, sent once and shared by every check that examines a successful token response. */
 const specResponse = (ctx: CheckContext): Promise<Exchange> =>
-  ctx.session.once('token:spec-request', () =>
+  ctx.once('token:spec-request', () =>
     postForm(ctx, specForm(ctx), 'token request as SPEC.md §5 rule 1 says', true),
   );
 

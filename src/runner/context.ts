@@ -1,11 +1,18 @@
-// What a running check sees: the session's calls, each recorded as this check's evidence unless the check chooses
-// what to keep (a probe of 500 requests keeps the telling few).
-import type { Evidence, Exchange } from '../client/index.ts';
-import type { EndpointSpec } from '../spec/index.ts';
-import { clock } from './bucket-log.ts';
+// What a running check sees, and all it sees: the session's calls, each recorded as this check's evidence unless the
+// check chooses what to keep (a probe of 500 requests keeps the telling few), and the few other things of the run a
+// check needs (a client, a token, the bucket's log). The session itself is the runner's (sessionOf), which checks
+// cannot import (test/architecture/check-imports.test.ts), so no check reaches past this narrow context.
+import type { Evidence, Exchange, TokenClient } from '../client/index.ts';
+import type { BucketId, ClientRole, EndpointSpec, PathId } from '../spec/index.ts';
+import { clock, type LoggedRequest, type LogView, type ObservedRequest } from './bucket-log.ts';
 import type { LimitTimeline } from './limit-timeline.ts';
 import type { CallOptions, Session } from './session.ts';
 import type { Target } from './target.ts';
+
+const sessions = new WeakMap<CheckContext, Session>();
+
+/** The runner's way to the session behind a check's context (the probe, the preconditions, the verdict). */
+export const sessionOf = (ctx: CheckContext): Session => sessions.get(ctx)!;
 
 export class CheckContext {
   readonly evidence: Evidence[] = [];
@@ -14,13 +21,68 @@ export class CheckContext {
   /** Set by a limit check that FAILs on a proof, for the report's picture of it. */
   timeline: LimitTimeline | undefined;
 
+  readonly #session: Session;
+
   constructor(
     readonly id: string,
-    readonly session: Session,
-  ) {}
+    session: Session,
+  ) {
+    this.#session = session;
+    sessions.set(this, session);
+  }
 
   get target(): Target {
-    return this.session.target;
+    return this.#session.target;
+  }
+
+  /** The profile's client in `role`; a SKIP by choice when the profile has none. */
+  client(role: ClientRole): TokenClient {
+    return this.#session.client(role);
+  }
+
+  /** A token of `role`'s client, as every call gets it (shared, renewed before it expires). */
+  token(role: ClientRole): Promise<string> {
+    return this.#session.tokens.token(this.client(role));
+  }
+
+  /** A token request of its own for `role`'s client, outside the shared token manager, and its exchange. */
+  requestToken(role: ClientRole): Promise<Exchange> {
+    return this.#session.tokens.requestToken(this.client(role));
+  }
+
+  /** Forgets `role`'s shared token, so the next call asks for a new one. */
+  invalidateToken(role: ClientRole): void {
+    this.#session.tokens.invalidate(this.client(role));
+  }
+
+  /** Whether the run is still going `ms` from now, or its deadline comes first. */
+  endsAfter(ms: number): boolean {
+    return this.#session.endsAfter(ms);
+  }
+
+  /** Runs `produce` once per run for `key`: checks that share a measurement share its promise. */
+  once<T>(key: string, produce: () => Promise<T>): Promise<T> {
+    return this.#session.once(key, produce);
+  }
+
+  /** How `harness replay` reaches this target again, for a reproduction; none in-process. */
+  get replayArguments(): readonly string[] | undefined {
+    return this.#session.replayArguments;
+  }
+
+  /** The bucket as one tenant's limiter sees it: every request logged so far, or those of `from`. */
+  bucketView(bucket: BucketId, view: LogView, from?: readonly LoggedRequest[]): ObservedRequest[] {
+    return this.#session.log.view(bucket, view, from);
+  }
+
+  /** An id of `name` other than the profile's, from what the target answered (a second batch, say). */
+  otherPathId(name: PathId): Promise<string> {
+    return this.#session.otherPathId(name);
+  }
+
+  /** A call the check records itself, if at all (a loop keeps its last answer). */
+  callUnrecorded(endpoint: EndpointSpec, options: CallOptions = {}): Promise<Exchange> {
+    return this.#session.call(endpoint, options);
   }
 
   record(...exchanges: readonly (Exchange | Evidence)[]): void {
@@ -29,15 +91,15 @@ export class CheckContext {
   }
 
   async call(endpoint: EndpointSpec, options: CallOptions = {}): Promise<Exchange> {
-    const exchange = await this.session.call(endpoint, options);
+    const exchange = await this.#session.call(endpoint, options);
     this.record(exchange);
     return exchange;
   }
 
   /** Calls with exactly this Authorization value (or none), for checks that send bad credentials. */
   async raw(endpoint: EndpointSpec, authorization: string | undefined, label: string): Promise<Exchange> {
-    const exchange = await this.session.api.raw(
-      await this.session.request(endpoint, { label }),
+    const exchange = await this.#session.api.raw(
+      await this.#session.request(endpoint, { label }),
       authorization,
     );
     this.record(exchange);
@@ -46,7 +108,7 @@ export class CheckContext {
 
   /** POSTs exactly this body to the token endpoint; `asSpec` when it is the request SPEC.md describes (see session.ts). */
   async tokenRequest(body: string, contentType: string, label: string, asSpec = false): Promise<Exchange> {
-    const exchange = await this.session.http.tokenRequestOfCheck(
+    const exchange = await this.#session.http.tokenRequestOfCheck(
       {
         method: 'POST',
         url: this.target.profile.auth_url,
@@ -65,9 +127,9 @@ export class CheckContext {
    * holds the bucket meanwhile (see Session.holding), so no probe or other check takes that room first.
    */
   withRoom<T>(endpoint: EndpointSpec, requests: number, send: () => Promise<T>): Promise<T> {
-    return this.session.holding(endpoint.bucket, async () => {
+    return this.#session.holding(endpoint.bucket, async () => {
       const limit = this.target.limitOf(endpoint.bucket);
-      const at = this.session.log.roomAt(endpoint.bucket, this.target.profile.tenant, limit, requests);
+      const at = this.#session.log.roomAt(endpoint.bucket, this.target.profile.tenant, limit, requests);
       const ms = at - clock();
       if (ms > 0) await this.wait(ms, `for room in the ${endpoint.bucket} limit`);
       return send();
@@ -75,6 +137,6 @@ export class CheckContext {
   }
 
   wait(ms: number, why: string): Promise<void> {
-    return this.session.wait(this.id, ms, why);
+    return this.#session.wait(this.id, ms, why);
   }
 }

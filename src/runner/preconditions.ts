@@ -1,7 +1,7 @@
 // What a check needs before it can say anything about the server, declared where the check is registered (as
 // Schemathesis's checks declare theirs) rather than tested by hand at the top of its run. Unmet, it SKIPs with why.
 import type { ClientRole } from '../spec/index.ts';
-import type { CheckContext } from './context.ts';
+import { type CheckContext, sessionOf } from './context.ts';
 import { skipByChoice } from './grades.ts';
 import type { Target } from './target.ts';
 import type { CheckDefinition } from './types.ts';
@@ -27,13 +27,13 @@ export const check = ({ requires = [], ...definition }: CheckWithPreconditions):
 export const needsClient =
   (role: ClientRole): Precondition =>
   (ctx) =>
-    ctx.session.client(role);
+    sessionOf(ctx).client(role);
 
 /** The token endpoint has issued this client a token (or does now): SKIP, naming AUTH-TOKEN-FORM, otherwise. */
 export const needsToken =
   (role: ClientRole): Precondition =>
   (ctx) =>
-    ctx.session.tokens.issued(ctx.session.client(role));
+    sessionOf(ctx).tokens.issued(sessionOf(ctx).client(role));
 
 /** The profile lists Observability endpoints: SPEC.md §4 shows none of their paths, so it may leave them out. */
 export const needsObservabilityEndpoints: Precondition = (ctx) =>

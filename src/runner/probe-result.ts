@@ -3,8 +3,9 @@
 import type { Exchange } from '../client/index.ts';
 import { type BucketId, type EndpointSpec, RETRY_AFTER_PATTERN } from '../spec/index.ts';
 import type { LoggedRequest, LogView } from './bucket-log.ts';
+import type { CheckContext } from './context.ts';
 import type { Edge, EdgeFree } from './limit-bounds.ts';
-import type { CallOptions, Session } from './session.ts';
+import type { CallOptions } from './session.ts';
 import type { BucketLimit } from './target.ts';
 
 /** Requests sent once the bucket is spent, whose answer says whether they share it. */
@@ -12,11 +13,11 @@ export interface Variant {
   readonly name: string;
   readonly endpoint: EndpointSpec;
   /** Resolved before the bucket is spent, so the variant goes out while the bucket is still spent. */
-  readonly options: (session: Session) => Promise<CallOptions>;
+  readonly options: (ctx: CheckContext) => Promise<CallOptions>;
   /** Must it be refused (it shares the spent bucket) or admitted (it has its own)? */
   readonly shares: boolean;
   /** The bucket the variant would draw from if it did not share: which tenant, which of its requests. */
-  readonly own: (options: CallOptions, session: Session) => LogView;
+  readonly own: (options: CallOptions, ctx: CheckContext) => LogView;
 }
 
 export interface ProbePlan {

@@ -5,7 +5,7 @@ import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
 import { type Exchange, isSuccess, TargetError } from '../client/index.ts';
 import type { EndpointSpec } from '../spec/index.ts';
 import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';
-import type { CheckContext } from './context.ts';
+import { type CheckContext, sessionOf } from './context.ts';
 import { type Edge, type EdgeFree, edgeFreeFrom, refusedBelowLimit } from './limit-bounds.ts';
 import {
   type Burst,
@@ -52,7 +52,7 @@ export class BucketProbe {
   }
 
   get #session(): Session {
-    return this.#ctx.session;
+    return sessionOf(this.#ctx);
   }
 
   /** Aborted when the run ends: every wait of the probe stops then. */

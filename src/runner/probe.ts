@@ -26,7 +26,7 @@
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
 import { isSuccess, TargetError, TokenError } from '../client/index.ts';
 import { clock, type LoggedRequest } from './bucket-log.ts';
-import type { CheckContext } from './context.ts';
+import { type CheckContext, sessionOf } from './context.ts';
 import { Outcome, skip, skipByChoice } from './grades.ts';
 import { admittedInSpan, type EdgeFree, isAdmitted, refusedBelowLimit } from './limit-bounds.ts';
 import { nextEdge } from './probe-edge.ts';
@@ -147,7 +147,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const { limit } = probe;
   const variantOptions = await Promise.all(
     plan.variants.map((v) =>
-      v.options(ctx.session).catch((error: unknown) => {
+      v.options(ctx).catch((error: unknown) => {
         // A variant the target cannot form (no id, no token, no answer) is left out, and its check says why; a
         // bug of harness is no reason to leave it out.
         if (error instanceof Outcome || error instanceof TargetError || error instanceof TokenError)
@@ -256,17 +256,17 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
 };
 
 export const probeBucket = (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> =>
-  ctx.session.once(`probe:${plan.bucket}`, async () => {
+  sessionOf(ctx).once(`probe:${plan.bucket}`, async () => {
     try {
       for (const endpoint of plan.endpoints) {
-        if (!ctx.session.target.mayCall(endpoint))
+        if (!sessionOf(ctx).target.mayCall(endpoint))
           skipByChoice(`side_effects in the profile forbids calling ${endpoint.key}`);
       }
-      return await ctx.session.holding(plan.bucket, () => run(ctx, plan));
+      return await sessionOf(ctx).holding(plan.bucket, () => run(ctx, plan));
     } catch (error) {
       if (error instanceof TokenError) skip(noTokenReason(error));
       throw error;
     } finally {
-      for (const endpoint of plan.endpoints) ctx.session.probeDone(endpoint.key);
+      for (const endpoint of plan.endpoints) sessionOf(ctx).probeDone(endpoint.key);
     }
   });

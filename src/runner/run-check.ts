@@ -3,7 +3,7 @@
 import { TargetError, TokenError } from '../client/index.ts';
 import { sectionOf } from '../spec/index.ts';
 import { BudgetExhausted } from './budget.ts';
-import { CheckContext } from './context.ts';
+import { CheckContext, sessionOf } from './context.ts';
 import { type Grade, inconclusive, Outcome } from './grades.ts';
 import { plannedFor } from './plan.ts';
 import { reproFor } from './repro.ts';
@@ -33,7 +33,10 @@ const outcomeOf = (error: unknown, ctx: CheckContext, check: CheckDefinition): V
     return check.failsWith.includes('FAIL') ? { grade: 'FAIL', message } : { grade: 'INCONCLUSIVE', message };
   }
   // A fault in harness itself is no verdict on the target: ERROR, which exits 4. Its message can quote a secret.
-  return { grade: 'ERROR', message: `harness error: ${ctx.session.http.redactor.text(describeBug(error))}` };
+  return {
+    grade: 'ERROR',
+    message: `harness error: ${sessionOf(ctx).http.redactor.text(describeBug(error))}`,
+  };
 };
 
 /** The error and where it was thrown, on one line, so a bug report can start from the message. */

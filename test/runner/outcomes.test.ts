@@ -1,6 +1,7 @@
 // How the runner grades a check that ends otherwise than by its own verdict: a transport error in a check that may
 // only warn is no FAIL, and a harness error's message never carries a secret.
 import { describe, expect, it } from 'vitest';
+import { sessionOf } from '../../src/runner/context.ts';
 import type { CheckDefinition } from '../../src/runner/types.ts';
 import { madeUpCheck, runOnClosedPort } from './closed-port.ts';
 
@@ -15,7 +16,7 @@ const runChecks = async (...checks: CheckDefinition[]) => {
 };
 
 const refusedRequest: CheckDefinition['run'] = async (ctx) => {
-  await ctx.session.http.send({ method: 'GET', url: `${ctx.target.profile.base_url}/`, label: 'refused' });
+  await sessionOf(ctx).http.send({ method: 'GET', url: `${ctx.target.profile.base_url}/`, label: 'refused' });
   return 'answered';
 };
 

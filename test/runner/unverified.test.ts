@@ -17,11 +17,9 @@ describe('the unverified checks of a run', () => {
           ),
         },
         {
-          check: madeUpCheck('NO-TOKEN', async (ctx) =>
-            ctx.session.tokens.token(ctx.session.client('primary')),
-          ),
+          check: madeUpCheck('NO-TOKEN', async (ctx) => ctx.token('primary')),
         },
-        { check: madeUpCheck('NO-CLIENT', async (ctx) => ctx.session.client('restricted').client_id) },
+        { check: madeUpCheck('NO-CLIENT', async (ctx) => ctx.client('restricted').client_id) },
         { check: madeUpCheck('LEFT-OUT', async () => 'never run'), excluded: '--only', deselected: true },
       ],
       'unverified-test-secret',
