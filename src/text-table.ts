@@ -18,11 +18,24 @@ export interface TableOptions {
 const NARROWEST = 30;
 const STACKED_INDENT = '    ';
 
-/** `text` broken at spaces into lines of at most `room` characters; a longer word keeps a line to itself. */
+/** A word longer than `room` in pieces that fit, each cut after its last `/` or `-` where it has one. */
+const pieces = (word: string, room: number): string[] => {
+  const cut: string[] = [];
+  let rest = word;
+  while (rest.length > room) {
+    const at = Math.max(rest.lastIndexOf('/', room - 1), rest.lastIndexOf('-', room - 1));
+    const end = at > 0 ? at + 1 : room;
+    cut.push(rest.slice(0, end));
+    rest = rest.slice(end);
+  }
+  return [...cut, rest];
+};
+
+/** `text` broken at spaces into lines of at most `room` characters; a longer word is cut (see pieces). */
 export const wrapWords = (text: string, room: number): string[] => {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(' ')) {
+  for (const word of text.split(' ').flatMap((w) => pieces(w, Math.max(1, room)))) {
     if (line !== '' && line.length + 1 + word.length > room) {
       lines.push(line);
       line = word;
@@ -56,7 +69,8 @@ export const table = (rows: readonly (readonly string[])[], options: TableOption
       wrapWords(row.at(-1) ?? '', within).map((line) => options.style?.(line, columns - 1, r) ?? line);
     if (stacked) {
       const under = wrapped(options.width - indent.length - STACKED_INDENT.length);
-      return [indent + cells.slice(0, -1).join('  '), ...under.map((line) => indent + STACKED_INDENT + line)];
+      const head = wrapWords(cells.slice(0, -1).join('  '), options.width - indent.length);
+      return [...head.map((line) => indent + line), ...under.map((line) => indent + STACKED_INDENT + line)];
     }
     const [first = '', ...rest] = wrapped(room);
     const lead = indent + cells.slice(0, -1).join('  ');

@@ -42,11 +42,13 @@ describe('table', () => {
 });
 
 describe('wrapWords', () => {
-  it('gives a word longer than the room a line to itself rather than cutting it', () => {
-    expect(wrapWords('a LIMIT-ENFORCED-OBSERVABILITY-TRANSACTION-SUMMARY b', 10)).toEqual([
-      'a',
-      'LIMIT-ENFORCED-OBSERVABILITY-TRANSACTION-SUMMARY',
-      'b',
+  it('cuts a word longer than the room after a slash or a hyphen, or at the room where it has none', () => {
+    expect(wrapWords('POST /api/transactions/batch/generate-upload-url now', 16)).toEqual([
+      'POST /api/',
+      'transactions/',
+      'batch/generate-',
+      'upload-url now',
     ]);
+    expect(wrapWords('ABCDEFGHIJKL', 5)).toEqual(['ABCDE', 'FGHIJ', 'KL']);
   });
 });
