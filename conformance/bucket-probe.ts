@@ -15,6 +15,7 @@ import {
   type RefusedBelowLimit,
   relativeTo,
   replayFor,
+  type Shown,
   skip,
   skipByChoice,
   type Target,
@@ -100,8 +101,8 @@ export const recordRequests = (ctx: CheckContext, requests: readonly (LoggedRequ
 };
 
 /**
- * A limit verdict's proof, shown: its timeline, and as evidence the exchanges its message cites, the 429 it turns on
- * and the first and last two of the requests it counts (before, only the probe's first request was evidence).
+ * A limit verdict's proof, shown: its timeline, for the verdict to carry (`fail(message, showProof(...))`), and as
+ * evidence the exchanges its message cites, the 429 it turns on and the first and last two of the requests it counts.
  */
 export const showProof = (
   ctx: CheckContext,
@@ -109,8 +110,7 @@ export const showProof = (
   limit: LimitWindow,
   origin: number,
   proof: RefusedBelowLimit | AdmittedOverLimit,
-): void => {
-  ctx.timeline = limitTimeline(log, limit, origin, proof);
+): Shown => {
   const { refusal, counts } = proof.stretch;
   const counted = log.filter(counts).sort((a, b) => a.sent - b.sent);
   const cited = log.find((o) => o.label === refusal?.label && o.sent === refusal.sent);
@@ -118,6 +118,7 @@ export const showProof = (
     ctx,
     [cited, ...counted.slice(0, 2), ...counted.slice(2).slice(-2)].map((o) => o?.request),
   );
+  return { timeline: limitTimeline(log, limit, origin, proof) };
 };
 
 /** An answer refused for its token (after a refresh) says nothing about the limit. */

@@ -92,9 +92,9 @@ const spendingOneLeavesAnother = async (ctx: CheckContext): Promise<string> => {
     const second = refusedAlone(again);
     if (second === undefined) return inconclusive(`${ownTraffic} the second time`);
     const at = relativeTo(origin);
-    showProof(ctx, otherLog(), otherLimit, origin, second);
     return fail(
       `with ${spent.key} spent, ${other.key} got 429 twice in a row: ${first.explain(at)}; then ${second.explain(at)}`,
+      showProof(ctx, otherLog(), otherLimit, origin, second),
     );
   });
 };

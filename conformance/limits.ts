@@ -86,10 +86,11 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   if (blocked !== undefined) return inconclusive(blocked);
   if (previous !== undefined && last !== undefined) {
     recordRequests(ctx, [previous.refused.request, last.refused.request]);
-    showProof(ctx, log, result.limit, result.origin, last);
+    const shown = showProof(ctx, log, result.limit, result.origin, last);
     const strongest = [previous, last].reduce((a, b) => (b.atMost < a.atMost ? b : a));
     return fail(
       `${strongest.atMost} admitted in the ${result.limit.windowMs} ms before the refusal of '${strongest.refused.label}' (SPEC.md: ${describeLimit(result)}), and refused below the limit twice in a row: ${previous.explain(at)}; then ${last.explain(at)}`,
+      shown,
     );
   }
   // Refused below the limit once: outside traffic of the tenant (§8 rule 1) explains it as well as a low limit does,
@@ -97,14 +98,16 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   const once = proofs.find((p) => p !== undefined);
   if (once !== undefined) {
     recordRequests(ctx, [once.refused.request]);
-    showProof(ctx, log, result.limit, result.origin, once);
+    const shown = showProof(ctx, log, result.limit, result.origin, once);
     if (ctx.target.profile.exclusive_tenant === true) {
       return fail(
         `${once.atMost} admitted in the ${result.limit.windowMs} ms before the refusal of '${once.refused.label}' (SPEC.md: ${describeLimit(result)}), and the profile says no other traffic uses the tenant (exclusive_tenant): ${once.explain(at)}`,
+        shown,
       );
     }
     return inconclusive(
       `refused below the limit once, not twice in a row: ${once.explain(at)}; other traffic of the tenant may share the limit (§8 rule 1): a profile with exclusive_tenant: true makes this a FAIL`,
+      shown,
     );
   }
   const final = attempts.at(-1)!;
@@ -136,8 +139,10 @@ const refusesOverLimit = async (ctx: CheckContext, bucket: BucketId): Promise<st
   const log = bucketView(ctx, bucket, result).filter((o) => !variants.has(o.request));
   const proof = overLimitProof(log, result);
   if (proof !== undefined) {
-    showProof(ctx, log, result.limit, result.origin, proof);
-    return fail(`more admitted than SPEC.md allows (${describeLimit(result)}): ${proof.explain(at)}`);
+    return fail(
+      `more admitted than SPEC.md allows (${describeLimit(result)}): ${proof.explain(at)}`,
+      showProof(ctx, log, result.limit, result.origin, proof),
+    );
   }
   const refusal = result.firstRefusal;
   if (refusal !== undefined) {

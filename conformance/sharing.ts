@@ -57,8 +57,10 @@ const graded =
     if (blocked !== undefined) return inconclusive(`the ${rule.bucket} bucket: ${blocked}`);
     if (!rule.shares) {
       if (refusedAlone !== undefined) {
-        showProof(ctx, ownLog, result.limit, result.origin, refusedAlone);
-        return fail(`${rule.variant} shares this tenant's limit: ${refusedAlone.explain(at)}`);
+        return fail(
+          `${rule.variant} shares this tenant's limit: ${refusedAlone.explain(at)}`,
+          showProof(ctx, ownLog, result.limit, result.origin, refusedAlone),
+        );
       }
       if (admitted > 0)
         return `with the ${rule.bucket} limit spent, ${rule.variant} got ${found.requests[0]!.status}`;
@@ -79,8 +81,10 @@ const graded =
     }
     const apart = proof(shared);
     if (apart !== undefined) {
-      showProof(ctx, shared, result.limit, result.origin, apart);
-      return fail(`${rule.variant} draws from a limit of its own: counted together, ${apart.explain(at)}`);
+      return fail(
+        `${rule.variant} draws from a limit of its own: counted together, ${apart.explain(at)}`,
+        showProof(ctx, shared, result.limit, result.origin, apart),
+      );
     }
     return inconclusive(
       `with the ${rule.bucket} limit spent, ${admitted} of ${found.requests.length} requests of ${rule.variant} were admitted: too few to prove a limit of its own, refused too late to prove sharing`,

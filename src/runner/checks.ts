@@ -6,7 +6,7 @@ export { type Exchange, isSuccess, issuedToken, quoteJson } from '../client/inde
 export { clock, type LoggedRequest, type ObservedRequest } from './bucket-log.ts';
 export type { CheckContext } from './context.ts';
 export { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
-export { fail, type Grade, inconclusive, info, skip, skipByChoice, warn } from './grades.ts';
+export { fail, type Grade, inconclusive, info, type Shown, skip, skipByChoice, warn } from './grades.ts';
 export {
   type AdmittedOverLimit,
   admittedAfterRefusal,

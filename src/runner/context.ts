@@ -5,7 +5,6 @@
 import type { Evidence, Exchange, TokenClient } from '../client/index.ts';
 import type { BucketId, ClientRole, EndpointSpec, PathId } from '../spec/index.ts';
 import { clock, type LoggedRequest, type LogView, type ObservedRequest } from './bucket-log.ts';
-import type { LimitTimeline } from './limit-timeline.ts';
 import type { CallOptions, Session } from './session.ts';
 import type { Target } from './target.ts';
 
@@ -18,8 +17,6 @@ export class CheckContext {
   readonly evidence: Evidence[] = [];
   /** Set by checks whose key exchange is not simply the last one recorded (a loop, a wait). */
   repro: string[] | undefined;
-  /** Set by a limit check that FAILs on a proof, for the report's picture of it. */
-  timeline: LimitTimeline | undefined;
 
   readonly #session: Session;
 

@@ -2,6 +2,7 @@
 // SPEC.md sentence it enforces, never inferred later.
 import type { Grade } from '../../core/grade.ts';
 import { HarnessError } from '../errors.ts';
+import type { LimitTimeline } from './limit-timeline.ts';
 
 // Defined beside load's verdicts, which grade a subset of them; checks and reports take them from here.
 export { GRADES, type Grade, gradeRank } from '../../core/grade.ts';
@@ -9,7 +10,15 @@ export { GRADES, type Grade, gradeRank } from '../../core/grade.ts';
 /** The grades that say the server breaks a rule (stated, or conventional). */
 export type ServerVerdict = Extract<Grade, 'FAIL' | 'WARN'>;
 
-/** How a check ends other than passing: thrown from inside the check, carrying its grade and one-line reason. */
+/** What a check's result shows beyond its message and evidence: a limit verdict's proof, drawn. */
+export interface Shown {
+  readonly timeline?: LimitTimeline;
+}
+
+/**
+ * How a check ends other than passing: thrown from inside the check, carrying its grade, one-line reason and what
+ * the report shows of it, so the result comes back whole from where the grade was decided.
+ */
 export class Outcome extends HarnessError {
   override readonly name = 'Outcome';
   constructor(
@@ -17,13 +26,14 @@ export class Outcome extends HarnessError {
     message: string,
     /** A SKIP the user chose through the profile or the command line, not one the target forced (see skipByChoice). */
     readonly byChoice = false,
+    readonly shown: Shown = {},
   ) {
     super('HARNESS_OUTCOME', message);
   }
 }
 
-export const fail = (message: string): never => {
-  throw new Outcome('FAIL', message);
+export const fail = (message: string, shown?: Shown): never => {
+  throw new Outcome('FAIL', message, false, shown);
 };
 export const warn = (message: string): never => {
   throw new Outcome('WARN', message);
@@ -39,8 +49,8 @@ export const skip = (reason: string): never => {
 export const skipByChoice = (reason: string): never => {
   throw new Outcome('SKIP', reason, true);
 };
-export const inconclusive = (message: string): never => {
-  throw new Outcome('INCONCLUSIVE', message);
+export const inconclusive = (message: string, shown?: Shown): never => {
+  throw new Outcome('INCONCLUSIVE', message, false, shown);
 };
 export const info = (message: string): never => {
   throw new Outcome('INFO', message);

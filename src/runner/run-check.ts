@@ -5,6 +5,7 @@ import { sectionOf } from '../spec/index.ts';
 import { BudgetExhausted } from './budget.ts';
 import { CheckContext, sessionOf } from './context.ts';
 import { type Grade, inconclusive, Outcome } from './grades.ts';
+import type { LimitTimeline } from './limit-timeline.ts';
 import { plannedFor } from './plan.ts';
 import { reproFor } from './repro.ts';
 import { noTokenReason, type Session } from './session.ts';
@@ -15,11 +16,19 @@ interface Verdict {
   readonly grade: Grade;
   readonly message: string;
   readonly byChoice?: boolean;
+  readonly timeline?: LimitTimeline;
 }
 
 const outcomeOf = (error: unknown, ctx: CheckContext, check: CheckDefinition): Verdict => {
-  if (error instanceof Outcome)
-    return { grade: error.grade, message: error.message, byChoice: error.byChoice };
+  if (error instanceof Outcome) {
+    const { grade, message, byChoice, shown } = error;
+    return {
+      grade,
+      message,
+      byChoice,
+      ...(shown.timeline === undefined ? {} : { timeline: shown.timeline }),
+    };
+  }
   // --max-requests is the user's cap: a check that does not fit in it is left out by choice.
   if (error instanceof BudgetExhausted) return { grade: 'SKIP', message: error.message, byChoice: true };
   if (error instanceof TokenError) {
@@ -89,7 +98,7 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
     }
   }
   const durationMs = performance.now() - started;
-  const { grade, message } = verdict;
+  const { grade, message, timeline } = verdict;
   session.emit({ type: 'check-finished', id: check.id, grade, message, durationMs });
   return {
     result: {
@@ -100,7 +109,7 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
       durationMs,
       evidence: ctx.evidence,
       repro: ctx.repro ?? reproFor(ctx.evidence, session.target.profile),
-      ...(ctx.timeline === undefined ? {} : { timeline: ctx.timeline }),
+      ...(timeline === undefined ? {} : { timeline }),
     },
     byChoice: verdict.byChoice === true,
   };
