@@ -14,7 +14,6 @@ import {
   probeBucket,
   type RefusedBelowLimit,
   relativeTo,
-  replayFor,
   type Shown,
   skip,
   skipByChoice,
@@ -69,7 +68,10 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
   }));
 };
 
-/** The bucket's probe; the check shows its first request as evidence, and `harness replay` of itself as repro. */
+/**
+ * The bucket's probe; the check shows its first request as its first evidence, which the runner reproduces by hand
+ * beside `harness replay` of the check.
+ */
 export const probe = async (ctx: CheckContext, bucket: BucketId): Promise<ProbeResult> => {
   // Only the Observability bucket can be empty: its paths come from the profile (SPEC.md §4: "not shown").
   if (ctx.target.endpointsIn(bucket).length === 0) skipByChoice(`no ${bucket} endpoints in the profile`);
@@ -77,7 +79,6 @@ export const probe = async (ctx: CheckContext, bucket: BucketId): Promise<ProbeR
   const first = result.spend.requests.find((r) => r.exchange !== undefined)?.exchange;
   if (first !== undefined) {
     ctx.record(first);
-    ctx.repro = replayFor(ctx.id, ctx.replayArguments, first.evidence, ctx.target.profile);
   }
   if (result.unauthorised > 0) {
     skip(

@@ -8,6 +8,7 @@ import {
   allRefused,
   type CheckContext,
   type CheckDefinition,
+  type Finding,
   fail,
   inconclusive,
   isAdmitted,
@@ -248,21 +249,23 @@ const retryAfterHonoured = async (ctx: CheckContext, bucket: BucketId): Promise<
 };
 
 // §4: every endpoint in the table exists: with a valid token it answers neither 404 nor 405.
-const routed = (ctx: CheckContext, bucket: BucketId, key: string) => async (): Promise<string> => {
+const routed = (ctx: CheckContext, bucket: BucketId, key: string) => async (): Promise<Finding> => {
   const result = await probe(ctx, bucket);
   const first = result.firstByEndpoint.get(key);
   if (first === undefined) return inconclusive(`${key} answered only 429 during the probe`);
   ctx.record(first);
-  ctx.repro = undefined;
+  // Its proof is the endpoint's own first answer, shown by hand, not a replay of the bucket's probe.
+  const byHand = { reproduce: 'by hand' } as const;
   if (first.status === 404 || first.status === 405)
-    return fail(`${key} answered ${first.status} with a valid token`);
+    return fail(`${key} answered ${first.status} with a valid token`, byHand);
   // A 400 or 500 to a valid token may come from a gateway that answers everything so: no proof of a route.
   if (!isSuccess(first.status)) {
     return inconclusive(
       `${key} answered ${first.status} with a valid token: neither a success nor 404/405, so whether it is routed cannot be told`,
+      byHand,
     );
   }
-  return `${key} answered ${first.status}`;
+  return { message: `${key} answered ${first.status}`, ...byHand };
 };
 
 export const limitChecks = (target: Target): CheckDefinition[] =>

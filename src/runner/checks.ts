@@ -6,7 +6,17 @@ export { type Exchange, isSuccess, issuedToken, quoteJson } from '../client/inde
 export { clock, type LoggedRequest, type ObservedRequest } from './bucket-log.ts';
 export type { CheckContext } from './context.ts';
 export { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
-export { fail, type Grade, inconclusive, info, type Shown, skip, skipByChoice, warn } from './grades.ts';
+export {
+  type Finding,
+  fail,
+  type Grade,
+  inconclusive,
+  info,
+  type Shown,
+  skip,
+  skipByChoice,
+  warn,
+} from './grades.ts';
 export {
   type AdmittedOverLimit,
   admittedAfterRefusal,
@@ -42,7 +52,6 @@ export {
   WINDOW_END_RETRIES,
   widthOf,
 } from './probe-result.ts';
-export { replayFor } from './repro.ts';
 export { type RetryAfterTest, retryAfterForm, retryAfterHonour } from './retry-evidence.ts';
 export type { Target } from './target.ts';
 export type { CheckDefinition } from './types.ts';

@@ -15,8 +15,6 @@ export const sessionOf = (ctx: CheckContext): Session => sessions.get(ctx)!;
 
 export class CheckContext {
   readonly evidence: Evidence[] = [];
-  /** Set by checks whose key exchange is not simply the last one recorded (a loop, a wait). */
-  repro: string[] | undefined;
 
   readonly #session: Session;
 

@@ -10,9 +10,20 @@ export { GRADES, type Grade, gradeRank } from '../../core/grade.ts';
 /** The grades that say the server breaks a rule (stated, or conventional). */
 export type ServerVerdict = Extract<Grade, 'FAIL' | 'WARN'>;
 
-/** What a check's result shows beyond its message and evidence: a limit verdict's proof, drawn. */
+/** What a check's result shows beyond its message and evidence. */
 export interface Shown {
+  /** A limit verdict's proof, drawn. */
   readonly timeline?: LimitTimeline;
+  /**
+   * How to reproduce it: a check in a bucket's lane is replayed (`harness replay`, and the probe's first request by
+   * hand) unless it says 'by hand', the exchange it recorded last; every other check is reproduced by hand.
+   */
+  readonly reproduce?: 'by hand';
+}
+
+/** A passing check's result: its message, and what it shows besides. */
+export interface Finding extends Shown {
+  readonly message: string;
 }
 
 /**

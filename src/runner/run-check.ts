@@ -1,13 +1,12 @@
 // One check run: its verdict from how it ended (returned, an Outcome thrown, a client error, a bug), its evidence and
 // reproduction from what it sent, and its events told as it starts and finishes.
 import { TargetError, TokenError } from '../client/index.ts';
-import { sectionOf } from '../spec/index.ts';
+import { BUCKETS, sectionOf } from '../spec/index.ts';
 import { BudgetExhausted } from './budget.ts';
 import { CheckContext, sessionOf } from './context.ts';
-import { type Grade, inconclusive, Outcome } from './grades.ts';
-import type { LimitTimeline } from './limit-timeline.ts';
+import { type Grade, inconclusive, Outcome, type Shown } from './grades.ts';
 import { plannedFor } from './plan.ts';
-import { reproFor } from './repro.ts';
+import { replayFor, reproFor } from './repro.ts';
 import { noTokenReason, type Session } from './session.ts';
 import type { CheckDefinition, CheckResult } from './types.ts';
 
@@ -16,18 +15,13 @@ interface Verdict {
   readonly grade: Grade;
   readonly message: string;
   readonly byChoice?: boolean;
-  readonly timeline?: LimitTimeline;
+  readonly shown?: Shown;
 }
 
 const outcomeOf = (error: unknown, ctx: CheckContext, check: CheckDefinition): Verdict => {
   if (error instanceof Outcome) {
     const { grade, message, byChoice, shown } = error;
-    return {
-      grade,
-      message,
-      byChoice,
-      ...(shown.timeline === undefined ? {} : { timeline: shown.timeline }),
-    };
+    return { grade, message, byChoice, shown };
   }
   // --max-requests is the user's cap: a check that does not fit in it is left out by choice.
   if (error instanceof BudgetExhausted) return { grade: 'SKIP', message: error.message, byChoice: true };
@@ -84,10 +78,11 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
     const run = () => check.run(ctx);
     const { budget } = session.http;
     const items = plannedFor(check, session.target);
-    verdict = {
-      grade: 'PASS',
-      message: await untilRunEnds(budget ? budget.within(items, run) : run(), session.ended),
-    };
+    const found = await untilRunEnds(budget ? budget.within(items, run) : run(), session.ended);
+    verdict =
+      typeof found === 'string'
+        ? { grade: 'PASS', message: found }
+        : { grade: 'PASS', message: found.message, shown: found };
   } catch (error) {
     verdict = outcomeOf(error, ctx, check);
     if (error instanceof Outcome && undeclared(check, verdict.grade)) {
@@ -98,7 +93,11 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
     }
   }
   const durationMs = performance.now() - started;
-  const { grade, message, timeline } = verdict;
+  const { grade, message, shown = {} } = verdict;
+  const { profile } = session.target;
+  // The probe's first request is the check's first evidence: replayed with the check, or shown by hand.
+  const [first] = ctx.evidence;
+  const replayed = check.lane in BUCKETS && shown.reproduce !== 'by hand' && first !== undefined;
   session.emit({ type: 'check-finished', id: check.id, grade, message, durationMs });
   return {
     result: {
@@ -108,8 +107,10 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
       startedAt,
       durationMs,
       evidence: ctx.evidence,
-      repro: ctx.repro ?? reproFor(ctx.evidence, session.target.profile),
-      ...(timeline === undefined ? {} : { timeline }),
+      repro: replayed
+        ? replayFor(check.id, session.replayArguments, first, profile)
+        : reproFor(ctx.evidence, profile),
+      ...(shown.timeline === undefined ? {} : { timeline: shown.timeline }),
     },
     byChoice: verdict.byChoice === true,
   };

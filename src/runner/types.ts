@@ -2,7 +2,7 @@ import type { Evidence } from '../client/index.ts';
 import type { BucketId, Clause, Convention } from '../spec/index.ts';
 import type { CheckContext } from './context.ts';
 import type { CheckEvent } from './events.ts';
-import type { Grade, ServerVerdict } from './grades.ts';
+import type { Finding, Grade, ServerVerdict } from './grades.ts';
 import type { LimitTimeline } from './limit-timeline.ts';
 import type { PlanItem } from './plan-item.ts';
 import type { Target } from './target.ts';
@@ -39,8 +39,11 @@ export interface CheckDefinition {
   /** Needs `--slow` (waits out a real token lifetime). */
   readonly slow?: boolean;
   plan(target: Target): readonly PlanItem[];
-  /** Resolves with a one-line pass message; ends any other way by throwing an Outcome (see grades.ts). */
-  run(ctx: CheckContext): Promise<string>;
+  /**
+   * Resolves with its one-line pass message (a Finding when it shows more); ends any other way by throwing an
+   * Outcome (see grades.ts), which carries what it shows too.
+   */
+  run(ctx: CheckContext): Promise<string | Finding>;
 }
 
 export interface CheckResult {

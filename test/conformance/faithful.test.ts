@@ -24,6 +24,19 @@ describe('conformance suite against the faithful reference server', () => {
     }
   });
 
+  it("reproduces a limit check by the probe's first request, an endpoint check by its own first answer", {
+    timeout: 120_000,
+  }, async () => {
+    const [report] = await twoRuns();
+    const reproOf = (id: string) => report!.checks.find((c) => c.id === id)!.repro;
+    // In-process there is no command line to replay; the probe's first request is the part shown by hand.
+    expect(reproOf('LIMIT-ENFORCED-TRANSACTION-EVENT')[0]).toBe('# one request of the burst, by hand:');
+    expect(reproOf('LIMIT-ENFORCED-TRANSACTION-EVENT').join('\n')).toMatch(/curl .*\/event\/transaction\/v3/);
+    const endpoint = reproOf('ENDPOINT-POST-EVENT-TRANSACTION-V3');
+    expect(endpoint.join('\n')).not.toContain('# one request of the burst');
+    expect(endpoint.join('\n')).toMatch(/curl .*\/event\/transaction\/v3/);
+  });
+
   it('keeps to its plan: no endpoint gets more requests than planned plus the retry margin', {
     timeout: 120_000,
   }, async () => {
