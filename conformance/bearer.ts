@@ -2,8 +2,7 @@
 // (expiry) is token-expiry.ts.
 import {
   type CheckContext,
-  type CheckDefinition,
-  check,
+  type CheckSpec,
   type Exchange,
   fail,
   inconclusive,
@@ -49,7 +48,7 @@ const badTokenCheck = (
   title: string,
   label: string,
   authorization: (token: string) => BadAuthorization,
-): CheckDefinition => ({
+): CheckSpec => ({
   ...beforeProbes,
   id,
   // Served: FAIL (§5 rule 3); refused otherwise than RFC 6750 §3 says: WARN.
@@ -123,7 +122,7 @@ const forbidsWhatItLacks = async (ctx: CheckContext): Promise<string> => {
   return seen.join('; ');
 };
 
-export const bearerChecks = (): CheckDefinition[] => [
+export const bearerChecks = (): CheckSpec[] => [
   badTokenCheck(
     'AUTH-BEARER-MISSING',
     'An API call without a token is refused with 401',
@@ -151,7 +150,7 @@ export const bearerChecks = (): CheckDefinition[] => [
     plan: onBearerEndpoint('AUTH-TOKEN-REUSE', 2),
     run: servesTwoCalls,
   },
-  check({
+  {
     ...beforeProbes,
     id: 'AUTH-FORBIDDEN',
     failsWith: ['FAIL'],
@@ -174,6 +173,6 @@ export const bearerChecks = (): CheckDefinition[] => [
       ),
     ],
     run: forbidsWhatItLacks,
-  }),
+  },
   tokenExpiryCheck(),
 ];

@@ -1,8 +1,7 @@
 // SPEC.md §8 rule 1, "Limits are per tenant, per endpoint": spending the limit of one endpoint leaves another's alone.
 import {
   type CheckContext,
-  type CheckDefinition,
-  check,
+  type CheckSpec,
   clock,
   type Exchange,
   fail,
@@ -103,34 +102,33 @@ const spendingOneLeavesAnother = async (ctx: CheckContext): Promise<string> => {
  * Runs before the probes, after the bearer checks: both its buckets have room then (after their probes they would
  * have none for a window), and the bucket it spends on purpose is one its probe would spend anyway.
  */
-export const independenceCheck = (): CheckDefinition =>
-  check({
-    id: 'LIMIT-BUCKETS-INDEPENDENT',
-    failsWith: ['FAIL'],
-    title: 'Spending the limit of one endpoint does not limit another',
-    ...cite(LIMIT_RULES.perTenant),
-    tags: ['limits', 'sharing'],
-    lane: 'before',
-    required: true,
-    plan: (target) => {
-      const [spent, other] = independencePair(target) ?? [];
-      if (spent === undefined || other === undefined) return [];
-      return [
-        {
-          key: 'independence:spend',
-          endpoint: spent,
-          requests: target.limitOf(target.endpoint(spent).bucket).count + 1,
-          margin: 0,
-        },
-        // Before the spend, after it, and once again should that be refused.
-        { key: 'independence:other', endpoint: other, requests: 3, margin: 0 },
-      ];
-    },
-    requires: [
-      needsProfile(
-        (target) => independencePair(target) !== undefined,
-        'the profile lets harness call fewer than two buckets',
-      ),
-    ],
-    run: spendingOneLeavesAnother,
-  });
+export const independenceCheck = (): CheckSpec => ({
+  id: 'LIMIT-BUCKETS-INDEPENDENT',
+  failsWith: ['FAIL'],
+  title: 'Spending the limit of one endpoint does not limit another',
+  ...cite(LIMIT_RULES.perTenant),
+  tags: ['limits', 'sharing'],
+  lane: 'before',
+  required: true,
+  plan: (target) => {
+    const [spent, other] = independencePair(target) ?? [];
+    if (spent === undefined || other === undefined) return [];
+    return [
+      {
+        key: 'independence:spend',
+        endpoint: spent,
+        requests: target.limitOf(target.endpoint(spent).bucket).count + 1,
+        margin: 0,
+      },
+      // Before the spend, after it, and once again should that be refused.
+      { key: 'independence:other', endpoint: other, requests: 3, margin: 0 },
+    ];
+  },
+  requires: [
+    needsProfile(
+      (target) => independencePair(target) !== undefined,
+      'the profile lets harness call fewer than two buckets',
+    ),
+  ],
+  run: spendingOneLeavesAnother,
+});

@@ -1,5 +1,5 @@
 // Every check, in the order they run within a lane. IDs are stable: baselines and --only refer to them.
-import type { CheckDefinition, Target } from '../src/runner/checks.ts';
+import { type CheckDefinition, check, type Target } from '../src/runner/checks.ts';
 import { bearerChecks } from './bearer.ts';
 import { independenceCheck } from './independence.ts';
 import { limiterChecks } from './limiter.ts';
@@ -7,11 +7,13 @@ import { limitChecks } from './limits.ts';
 import { sharingChecks } from './sharing.ts';
 import { tokenChecks } from './token.ts';
 
-export const allChecks = (target: Target): CheckDefinition[] => [
-  ...tokenChecks(),
-  ...limitChecks(target),
-  ...sharingChecks(),
-  ...limiterChecks(),
-  ...bearerChecks(),
-  independenceCheck(),
-];
+/** Every check, each registered through check(), which meets its preconditions before it runs. */
+export const allChecks = (target: Target): CheckDefinition[] =>
+  [
+    ...tokenChecks(),
+    ...limitChecks(target),
+    ...sharingChecks(),
+    ...limiterChecks(),
+    ...bearerChecks(),
+    independenceCheck(),
+  ].map(check);

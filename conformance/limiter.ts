@@ -4,8 +4,7 @@
 
 import {
   type CheckContext,
-  type CheckDefinition,
-  check,
+  type CheckSpec,
   info,
   needsObservabilityEndpoints,
   retryAfterShown,
@@ -51,8 +50,8 @@ const classify = async (ctx: CheckContext): Promise<string> => {
   );
 };
 
-export const limiterChecks = (): CheckDefinition[] => [
-  check({
+export const limiterChecks = (): CheckSpec[] => [
+  {
     id: 'LIMITER-ALGORITHM',
     failsWith: [],
     title: 'Which kind of rate limiter the target runs, and the burst it allows at a window edge',
@@ -66,5 +65,5 @@ export const limiterChecks = (): CheckDefinition[] => [
     plan: (target) => probeRequests(target, BUCKET),
     requires: [needsObservabilityEndpoints],
     run: classify,
-  }),
+  },
 ];

@@ -7,7 +7,7 @@ import {
   admittedInSpan,
   allRefused,
   type CheckContext,
-  type CheckDefinition,
+  type CheckSpec,
   type Finding,
   fail,
   inconclusive,
@@ -268,7 +268,7 @@ const routed = (ctx: CheckContext, bucket: BucketId, key: string) => async (): P
   return { message: `${key} answered ${first.status}`, ...byHand };
 };
 
-export const limitChecks = (target: Target): CheckDefinition[] =>
+export const limitChecks = (target: Target): CheckSpec[] =>
   (Object.keys(BUCKETS) as BucketId[]).flatMap((bucket) => {
     const tag = bucketTag(bucket);
     const common = {
@@ -278,7 +278,7 @@ export const limitChecks = (target: Target): CheckDefinition[] =>
       required: true,
       plan: (t: Target) => probeRequests(t, bucket),
     };
-    const enforced: CheckDefinition =
+    const enforced: CheckSpec =
       bucket === 'observability'
         ? {
             ...common,
@@ -297,7 +297,7 @@ export const limitChecks = (target: Target): CheckDefinition[] =>
           };
     return [
       ...target.endpointsIn(bucket).map(
-        (endpoint): CheckDefinition => ({
+        (endpoint): CheckSpec => ({
           ...common,
           tags: ['endpoints', bucket],
           id: `ENDPOINT-${endpoint.key

@@ -6,8 +6,7 @@ import {
   admittedInSpan,
   allRefused,
   type CheckContext,
-  type CheckDefinition,
-  check,
+  type CheckSpec,
   fail,
   inconclusive,
   isSuccess,
@@ -91,19 +90,18 @@ const graded =
     );
   };
 
-export const sharingChecks = (): CheckDefinition[] =>
+export const sharingChecks = (): CheckSpec[] =>
   SHARING_RULES.map(
-    (rule): CheckDefinition =>
-      check({
-        id: rule.id,
-        failsWith: ['FAIL'],
-        title: rule.title,
-        ...cite(LIMIT_RULES.perTenant),
-        tags: ['limits', 'sharing', rule.bucket],
-        lane: rule.bucket,
-        required: true,
-        plan: (target) => probeRequests(target, rule.bucket),
-        requires: rule.client === undefined ? [] : [needsClient(rule.client)],
-        run: graded(rule),
-      }),
+    (rule): CheckSpec => ({
+      id: rule.id,
+      failsWith: ['FAIL'],
+      title: rule.title,
+      ...cite(LIMIT_RULES.perTenant),
+      tags: ['limits', 'sharing', rule.bucket],
+      lane: rule.bucket,
+      required: true,
+      plan: (target) => probeRequests(target, rule.bucket),
+      requires: rule.client === undefined ? [] : [needsClient(rule.client)],
+      run: graded(rule),
+    }),
   );

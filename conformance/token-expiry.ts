@@ -2,8 +2,7 @@
 // token with the same request." Waits out a real token lifetime, so it needs --slow.
 import {
   type CheckContext,
-  type CheckDefinition,
-  check,
+  type CheckSpec,
   clock,
   fail,
   inconclusive,
@@ -87,36 +86,35 @@ const sameRequestRenews = async (ctx: CheckContext): Promise<string> => {
   return `expired token: 401; new token from the same request: ${renewed.status}`;
 };
 
-export const tokenExpiryCheck = (): CheckDefinition =>
-  check({
-    id: 'AUTH-TOKEN-EXPIRY',
-    failsWith: ['FAIL'],
-    title: 'A token used after expires_in gets 401, and the same request gets a new token that works',
-    ...cite(AUTH_RULES.expiry),
-    tags: ['bearer'],
-    // Its own lane, beside every other from the start: waiting out a token lifetime is the longest part of a run,
-    // and its three API calls each hold the bucket (see pastTheLimit), so no limit probe of it runs meanwhile.
-    lane: 'alongside',
-    required: true,
-    slow: true,
-    plan: (target) => [
-      {
-        key: 'AUTH-TOKEN-EXPIRY',
-        endpoint: bearerEndpoint(target).key,
-        requests: 3,
-        margin: 3 * LIMITED_RETRIES,
-      },
-      {
-        key: 'AUTH-TOKEN-EXPIRY:tokens',
-        endpoint: TOKEN_ENDPOINT_KEY,
-        requests: 2,
-        margin: 2 * LIMITED_RETRIES,
-      },
-    ],
-    // A token endpoint the run already found giving no token settles this at once: SKIP, see AUTH-TOKEN-FORM.
-    requires: [needsToken('primary')],
-    run: async (ctx) => {
-      await expiredTokenRefused(ctx, await freshTokenServes(ctx));
-      return sameRequestRenews(ctx);
+export const tokenExpiryCheck = (): CheckSpec => ({
+  id: 'AUTH-TOKEN-EXPIRY',
+  failsWith: ['FAIL'],
+  title: 'A token used after expires_in gets 401, and the same request gets a new token that works',
+  ...cite(AUTH_RULES.expiry),
+  tags: ['bearer'],
+  // Its own lane, beside every other from the start: waiting out a token lifetime is the longest part of a run,
+  // and its three API calls each hold the bucket (see pastTheLimit), so no limit probe of it runs meanwhile.
+  lane: 'alongside',
+  required: true,
+  slow: true,
+  plan: (target) => [
+    {
+      key: 'AUTH-TOKEN-EXPIRY',
+      endpoint: bearerEndpoint(target).key,
+      requests: 3,
+      margin: 3 * LIMITED_RETRIES,
     },
-  });
+    {
+      key: 'AUTH-TOKEN-EXPIRY:tokens',
+      endpoint: TOKEN_ENDPOINT_KEY,
+      requests: 2,
+      margin: 2 * LIMITED_RETRIES,
+    },
+  ],
+  // A token endpoint the run already found giving no token settles this at once: SKIP, see AUTH-TOKEN-FORM.
+  requires: [needsToken('primary')],
+  run: async (ctx) => {
+    await expiredTokenRefused(ctx, await freshTokenServes(ctx));
+    return sameRequestRenews(ctx);
+  },
+});

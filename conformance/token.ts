@@ -2,7 +2,7 @@
 import { Ajv } from 'ajv';
 import {
   type CheckContext,
-  type CheckDefinition,
+  type CheckSpec,
   type Exchange,
   fail,
   type Grade,
@@ -133,12 +133,7 @@ const tokenPlan = (id: string, requests: number) => () => [
 ];
 
 /** §7: "| 400 Bad Request | On the token request: wrong client_id, client_secret or scope format |". */
-const badRequest = (
-  id: string,
-  title: string,
-  label: string,
-  change: (form: Form) => Form,
-): CheckDefinition => ({
+const badRequest = (id: string, title: string, label: string, change: (form: Form) => Form): CheckSpec => ({
   ...base,
   id,
   failsWith: ['FAIL'],
@@ -148,7 +143,7 @@ const badRequest = (
   run: async (ctx) => settle(await refusal(ctx, label, change, true)),
 });
 
-export const tokenChecks = (): CheckDefinition[] => [
+export const tokenChecks = (): CheckSpec[] => [
   {
     ...base,
     id: 'AUTH-TOKEN-FORM',

@@ -33,6 +33,7 @@ export {
 export { limitTimeline } from './limit-timeline.ts';
 export type { PlanItem } from './plan-item.ts';
 export {
+  type CheckSpec,
   check,
   needsClient,
   needsObservabilityEndpoints,

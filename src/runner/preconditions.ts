@@ -9,13 +9,17 @@ import type { CheckDefinition } from './types.ts';
 /** Resolves when met; ends the check by throwing its SKIP (see grades.ts) when not. */
 export type Precondition = (ctx: CheckContext) => unknown;
 
-export interface CheckWithPreconditions extends CheckDefinition {
+/** A check as its area's file declares it: what it is, how it runs, and what it needs first. */
+export interface CheckSpec extends CheckDefinition {
   /** Met in order before `run` starts; the first unmet one decides the SKIP. */
   readonly requires?: readonly Precondition[];
 }
 
-/** The check as the runner runs it: `run` starts by meeting what it `requires`. */
-export const check = ({ requires = [], ...definition }: CheckWithPreconditions): CheckDefinition => ({
+/**
+ * Every check registers through here (conformance/index.ts), as Schemathesis's do through its registry: the check
+ * as the runner runs it, `run` starting by meeting what it `requires`.
+ */
+export const check = ({ requires = [], ...definition }: CheckSpec): CheckDefinition => ({
   ...definition,
   run: async (ctx) => {
     for (const precondition of requires) await precondition(ctx);

@@ -1,6 +1,7 @@
 // A check's preconditions are met in order before its run starts; the first unmet one SKIPs it, by the user's choice
 // when the profile leaves something out, for the target's doing when the target gave nothing to work on.
 import { describe, expect, it } from 'vitest';
+import { allChecks } from '../../conformance/index.ts';
 import {
   check,
   needsClient,
@@ -9,6 +10,8 @@ import {
   needsToken,
   type Precondition,
 } from '../../src/runner/checks.ts';
+import { resolveTarget } from '../../src/runner/target.ts';
+import { PLAN_ONLY_TARGET } from '../load/target.ts';
 import { madeUpCheck, runOnClosedPort } from './closed-port.ts';
 
 const ran: string[] = [];
@@ -49,5 +52,17 @@ describe('preconditions', () => {
     expect(outcomes['NO-TOKEN']).toMatch(/^SKIP: no token: see AUTH-TOKEN-FORM/);
     expect(ran).toEqual(['MET']);
     expect(report.unverified).toEqual(['NO-TOKEN']);
+  });
+});
+
+describe('registration', () => {
+  it('puts every check of a full run through check(), so none keeps its preconditions unmet', () => {
+    const checks = allChecks(resolveTarget(PLAN_ONLY_TARGET));
+    expect(checks.length).toBeGreaterThan(60);
+    expect(checks.filter((c) => 'requires' in c).map((c) => c.id)).toEqual([]);
+    // A spec that bypassed check() keeps `requires`, and would run without meeting them.
+    const spec = { ...madeUpCheck('BYPASS', async () => 'ran'), requires: [needsClient('restricted')] };
+    expect('requires' in spec).toBe(true);
+    expect('requires' in check(spec)).toBe(false);
   });
 });
