@@ -179,7 +179,10 @@ export const runLoadCommand = async (
         label,
         onLine: say,
         onSchedule: (startAt, phases, checkpoints) =>
-          scheduleEvents(phases, startAt, stream.events, { counts: countsSoFar(checkpoints, phases) }),
+          // The rates show only on a terminal: elsewhere k6's checkpoints are not read while it runs.
+          scheduleEvents(phases, startAt, stream.events, {
+            ...(process.stderr.isTTY ? { counts: countsSoFar(checkpoints, phases) } : {}),
+          }),
         network: forK6,
         http: httpOptionsOf(network),
         // Each runner's summary names them: a merged run is a record of what ran.
