@@ -18,6 +18,7 @@ import type { JwtTokens } from './jwt.ts';
 import { createLimiter, type LimitedRoute, newLimitState, windowOf } from './limiter.ts';
 import type { LimitState } from './limiter-kinds.ts';
 import type { ResolvedReferenceOptions } from './options.ts';
+import { limitSaid, rateLimitHeaders } from './ratelimit-fields.ts';
 import { Router } from './router.ts';
 import { createTokenEndpoint } from './token-endpoint.ts';
 import { type ExpiredTokens, type RegisteredClient, registerClients, TokenStore } from './tokens.ts';
@@ -160,11 +161,31 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
     return client;
   };
 
-  const refuse = (wait: number, at: number, route: ApiRoute): PreparedResponse => {
+  const dialect = options.rateLimitFields ?? behaviour.rateLimitFields.dialect;
+  /** `response` with the RateLimit fields of `state` at `at`, when the server sends a dialect. */
+  const withFields = (
+    response: PreparedResponse,
+    state: LimitState,
+    at: number,
+    route: ApiRoute,
+  ): PreparedResponse => {
+    if (dialect === undefined) return response;
+    const retry = response.headers['retry-after'];
+    const said = limitSaid(
+      options.limits[route.bucket].count,
+      windowOf(route.bucket, options),
+      state.left?.(at),
+      typeof retry === 'string' ? retry : undefined,
+    );
+    const fields = rateLimitHeaders(dialect, route.bucket, behaviour.rateLimitFields.says(said));
+    return { ...response, headers: { ...response.headers, ...fields } };
+  };
+
+  const refuse = (wait: number, at: number, route: ApiRoute, state: LimitState): PreparedResponse => {
     const value = retryAfter(wait, at, windowOf(route.bucket, options));
-    return value === undefined
-      ? limited
-      : { ...limited, headers: { ...limited.headers, 'retry-after': value } };
+    const refusal =
+      value === undefined ? limited : { ...limited, headers: { ...limited.headers, 'retry-after': value } };
+    return withFields(refusal, state, at, route);
   };
 
   /** Gateway mode's key: the client any issued token belongs to, expired or not, else the route's anonymous key. */
@@ -212,20 +233,23 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
     const key = token === undefined ? undefined : await keyOf(token);
     // After verifying, so the limiter sees times in the order it admits requests.
     const at = now();
+    let state: LimitState | undefined;
     if (limitBeforeAuth) {
-      const wait = await admit(gatewayState(key, route, id), at, req, route);
-      if (wait > 0) return refuse(wait, at, route);
+      state = gatewayState(key, route, id);
+      const wait = await admit(state, at, req, route);
+      if (wait > 0) return refuse(wait, at, route, state);
     }
     const client = authenticate(header, token, key, at);
     if (client.kind === 'response') return client;
     if (client.lacks.size > 0 && client.lacks.has(route.key)) return forbidden;
     if (!limitBeforeAuth) {
-      const wait = await admit(stateFor(client.index, route, id), at, req, route);
-      if (wait > 0) return refuse(wait, at, route);
+      state = stateFor(client.index, route, id);
+      const wait = await admit(state, at, req, route);
+      if (wait > 0) return refuse(wait, at, route, state);
     }
     // Unknown ids are answered after auth and limit, so probing ids costs limit like any other request.
-    if (route.pathId && (!behaviour.knowsIssuedIds || !context.ids[route.pathId].has(id!))) return NOT_FOUND;
-    return route.handler(context, id);
+    const found = !route.pathId || (behaviour.knowsIssuedIds && context.ids[route.pathId].has(id!));
+    return withFields(found ? route.handler(context, id) : NOT_FOUND, state!, at, route);
   };
 
   const listener: RequestListener = (req, res) => {

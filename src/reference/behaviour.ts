@@ -3,6 +3,7 @@
 // fault's name, so adding a fault is one entry in faults.ts (plus a field here, the first time a point is broken).
 import type { BucketId, Clause, TokenRequestField } from '../spec/index.ts';
 import type { LimiterKind, LimitState } from './limiter-kinds.ts';
+import { HONEST_SAYING, type RateLimitSaying } from './ratelimit-fields.ts';
 
 /** The Retry-After value for a wait of `ms` at clock time `now`, in a window of `windowMs`; undefined for no header. */
 export type RetryAfter = (ms: number, now: number, windowMs: number) => string | undefined;
@@ -69,6 +70,8 @@ export interface Behaviour {
   /** A faithful state wrapped to break a rule across keys or windows. */
   readonly keptState: (kept: KeptState) => LimitState;
   readonly retryAfter: RetryAfter;
+  /** What the RateLimit header fields say, and the dialect a fault needs them in (ratelimit-fields.ts). */
+  readonly rateLimitFields: RateLimitSaying;
 }
 
 /** Rounded up, so waiting this long always reaches capacity again; never 0 while limited. */
@@ -102,6 +105,7 @@ export const FAITHFUL: Behaviour = {
   limitState: () => undefined,
   keptState: ({ state }) => state,
   retryAfter: honestRetryAfter,
+  rateLimitFields: HONEST_SAYING,
 };
 
 /** One fault: what it breaks, in words and as the points of behaviour it changes. */

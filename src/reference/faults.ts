@@ -4,6 +4,7 @@
 // points of the server's behaviour (behaviour.ts) it changes; the server reads those, never a fault's name.
 import { type Behaviour, FAITHFUL, type FaultEntry } from './behaviour.ts';
 import { LIMIT_FAULTS } from './limit-fault-list.ts';
+import { RATELIMIT_FAULTS } from './ratelimit-fault-list.ts';
 
 const FAULT_LIST = [
   {
@@ -82,6 +83,7 @@ const FAULT_LIST = [
     breaks: { cacheHeaders: { pragma: 'no-cache' } },
   },
   ...LIMIT_FAULTS,
+  ...RATELIMIT_FAULTS,
   {
     name: 'forbidden-as-401',
     clause: '§5 rule 6',

@@ -15,6 +15,17 @@ export const isLimiterKind = (value: string): value is LimiterKind =>
 export interface LimitState {
   /** 0 when admitted, otherwise the milliseconds until capacity returns (always > 0). */
   admit(now: number): number;
+  /**
+   * What is left at `now` without spending any: requests admitted from now on, and the milliseconds until one more
+   * comes back (0 when none is spent). What the RateLimit header fields report; absent where a fault's state keeps
+   * no such count.
+   */
+  left?(now: number): Left;
+}
+
+export interface Left {
+  readonly remaining: number;
+  readonly resetMs: number;
 }
 
 /**
@@ -42,6 +53,12 @@ class FixedWindow implements LimitState {
     }
     return this.end - now;
   }
+
+  left(now: number): Left {
+    return now >= this.end || this.used === 0
+      ? { remaining: this.count, resetMs: 0 }
+      : { remaining: this.count - this.used, resetMs: this.end - now };
+  }
 }
 
 /**
@@ -68,6 +85,14 @@ export class SlidingLog implements LimitState {
     this.oldest = this.oldest + 1 === this.leavesAt.length ? 0 : this.oldest + 1;
     return wait > 0 ? Math.max(1, this.leavesAt[this.oldest]! - now) : 0;
   }
+
+  left(now: number): Left {
+    const inWindow = this.leavesAt.filter((leaves) => leaves > now);
+    return {
+      remaining: this.leavesAt.length - inWindow.length,
+      resetMs: inWindow.length === 0 ? 0 : Math.min(...inWindow) - now,
+    };
+  }
 }
 
 /**
@@ -93,6 +118,15 @@ class TokenBucket implements LimitState {
     if (wait > ROUNDING_MS) return wait;
     this.fullAt = Math.max(this.fullAt, now) + this.interval;
     return 0;
+  }
+
+  left(now: number): Left {
+    const spent = Math.max(0, this.fullAt - now);
+    if (spent === 0)
+      return { remaining: Math.round((this.slack + this.interval) / this.interval), resetMs: 0 };
+    const tokens = (this.slack + this.interval - spent) / this.interval;
+    const whole = Math.floor(tokens + ROUNDING_MS / this.interval);
+    return { remaining: Math.max(0, whole), resetMs: (whole + 1 - tokens) * this.interval };
   }
 }
 

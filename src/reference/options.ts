@@ -1,6 +1,7 @@
 // Resolves ReferenceServerOptions into the settings the server runs with.
 import { randomBytes } from 'node:crypto';
 import { isIPv4 } from 'node:net';
+import { DIALECT_NAMES, type RateLimitDialect } from '../../core/ratelimit-dialects.ts';
 import {
   BUCKETS,
   type BucketId,
@@ -47,6 +48,8 @@ export interface ReferenceServerOptions {
   limiter?: LimiterKind;
   /** Gateway mode: count requests toward a limit before authenticating them (see app.ts). Default false. */
   limitBeforeAuth?: boolean;
+  /** Send RateLimit header fields in this dialect (SPEC.md asks for none; default none). */
+  rateLimitFields?: RateLimitDialect;
   /**
    * Hostile, unlike a fault it breaks everything at once: every API request gets this status (a service that is
    * down answers 500, a gateway that rejects everything 400, a wrong base_url 404); the token endpoint still works.
@@ -85,6 +88,8 @@ export interface ResolvedReferenceOptions {
   readonly faultFactor: number | undefined;
   readonly limiter: LimiterKind;
   readonly limitBeforeAuth: boolean;
+  /** The dialect asked for; a RateLimit fault sends its own when none is. */
+  readonly rateLimitFields: RateLimitDialect | undefined;
   readonly apiStatus: number | undefined;
   readonly now: () => number;
 }
@@ -161,6 +166,10 @@ export const resolveOptions = (options: ReferenceServerOptions = {}): ResolvedRe
   }
   const limiter = options.limiter ?? 'anchored';
   if (!isLimiterKind(limiter)) throw new RangeError(`unknown limiter ${String(limiter)}`);
+  const { rateLimitFields } = options;
+  if (rateLimitFields !== undefined && !DIALECT_NAMES.includes(rateLimitFields)) {
+    throw new RangeError(`unknown RateLimit dialect ${String(rateLimitFields)}`);
+  }
   const tokens = options.tokens ?? 'opaque';
   if (!TOKEN_KINDS.includes(tokens)) throw new RangeError(`unknown token kind ${String(tokens)}`);
   const tenant = options.tenant ?? 'acme';
@@ -193,6 +202,7 @@ export const resolveOptions = (options: ReferenceServerOptions = {}): ResolvedRe
     faultFactor: factor === undefined ? undefined : (options.faultFactor ?? factor.default),
     limiter,
     limitBeforeAuth: options.limitBeforeAuth ?? false,
+    rateLimitFields,
     apiStatus: options.apiStatus,
     now: options.now ?? (() => performance.timeOrigin + performance.now()),
   };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DIALECT_NAMES } from '../../core/ratelimit-dialects.ts';
 import { FAITHFUL } from '../../src/reference/behaviour.ts';
 import { behaviourOf } from '../../src/reference/faults.ts';
 import {
@@ -88,6 +89,13 @@ describe('each fault breaks its own rule and no other', () => {
   it('the faithful server keeps every rule', async () => {
     expect(await failing(undefined)).toEqual([]);
   });
+
+  it.each(DIALECT_NAMES)(
+    'the faithful server sending RateLimit fields (%s) keeps every rule',
+    async (dialect) => {
+      expect(await failing(undefined, { rateLimitFields: dialect })).toEqual([]);
+    },
+  );
 
   it.each(FAULTS.map((f) => f.name))('%s', async (fault) => {
     expect(await failing(fault)).toEqual([fault]);

@@ -6,6 +6,7 @@ import { alterToken } from '../../conformance/alter-token.ts';
 import type { FaultName } from '../../src/reference/index.ts';
 import type { BucketId, Limit } from '../../src/spec/index.ts';
 import type { Reply, TestServer } from './helpers.ts';
+import { RATELIMIT_PROBES } from './ratelimit-probes.ts';
 
 export type Probe = (t: TestServer) => Promise<boolean>;
 
@@ -270,4 +271,5 @@ export const PROBES: Record<FaultName, Probe> = {
     const second = await t.call(TX, { token: full });
     return first.status === 202 && second.status === 202;
   },
+  ...RATELIMIT_PROBES,
 };
