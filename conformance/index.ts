@@ -4,6 +4,7 @@ import { bearerChecks } from './bearer.ts';
 import { independenceCheck } from './independence.ts';
 import { limiterChecks } from './limiter.ts';
 import { limitChecks } from './limits.ts';
+import { rateLimitFieldChecks } from './ratelimit-fields.ts';
 import { sharingChecks } from './sharing.ts';
 import { tokenChecks } from './token.ts';
 
@@ -14,6 +15,7 @@ export const allChecks = (target: Target): CheckDefinition[] =>
     ...limitChecks(target),
     ...sharingChecks(),
     ...limiterChecks(),
+    ...rateLimitFieldChecks(),
     ...bearerChecks(),
     independenceCheck(),
   ].map(check);

@@ -3,6 +3,7 @@
 // one declaration plus its use. program.ts gives each command its action; certify parses its two runs' options with
 // these same builders, so they get the defaults a user's command line gets.
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import { DIALECT_NAMES } from '../../core/ratelimit-dialects.ts';
 import { HARNESS } from '../command-line.ts';
 import { FAULT_FACTORS, FAULTS, LIMITER_KINDS, TOKEN_KINDS } from '../reference/index.ts';
 import { NETWORK_CONDITIONS } from '../testbed/toxiproxy.ts';
@@ -44,6 +45,12 @@ const tokensOption = (description: string) =>
   new Option('--tokens <kind>', `${description}: opaque, or JWTs signed with jose (ES256)`)
     .argParser(oneOf(TOKEN_KINDS))
     .default('opaque' as const);
+
+const rateLimitFieldsOption = (description: string) =>
+  new Option(
+    '--ratelimit-fields <dialect>',
+    `${description} (${DIALECT_NAMES.join(', ')}; SPEC.md asks for none, so the default sends none)`,
+  ).argParser(oneOf(DIALECT_NAMES));
 
 const limitOption = (description: string) =>
   new Option('--limit <bucket=count/unit>', `${description}, e.g. transaction-event=430/second`)
@@ -108,6 +115,7 @@ export const serveCommand = () =>
     )
     .addOption(limitOption('override one bucket'))
     .addOption(tokensOption('the access tokens the server hands out'))
+    .addOption(rateLimitFieldsOption('send RateLimit header fields in this dialect'))
     .addOption(
       new Option('--limiter <kind>', 'the algorithm behind every limit (SPEC.md names none)')
         .argParser(oneOf(LIMITER_KINDS))
@@ -146,6 +154,7 @@ export const conformanceCommand = () =>
       )
       .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
       .addOption(tokensOption(`${EMBEDDED_ONLY}the access tokens it hands out`))
+      .addOption(rateLimitFieldsOption(`${EMBEDDED_ONLY}send RateLimit header fields`))
       .addOption(
         new Option('--only <ids>', 'run only these check IDs or tags (comma-separated)').argParser(list),
       )
@@ -236,7 +245,8 @@ export const loadCommand = () =>
       )
       .addOption(strictOption('WARN'))
       .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
-      .addOption(limitOption(`${EMBEDDED_ONLY}override one bucket`)),
+      .addOption(limitOption(`${EMBEDDED_ONLY}override one bucket`))
+      .addOption(rateLimitFieldsOption(`${EMBEDDED_ONLY}send RateLimit header fields`)),
   )
     .addHelpText('after', LOAD_HELP)
     .addHelpText('after', EXIT_CODES_HELP);
@@ -270,6 +280,7 @@ export const replayCommand = () =>
     )
       .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
       .addOption(tokensOption(`${EMBEDDED_ONLY}the access tokens it hands out`))
+      .addOption(rateLimitFieldsOption(`${EMBEDDED_ONLY}send RateLimit header fields`))
       .addOption(strictOption('WARN'))
       .option(...REPORT_DIR),
   ).addHelpText('after', EXIT_CODES_HELP);

@@ -105,6 +105,8 @@ export const runConformanceCommand = async (
     throw new UsageError('--side-effects applies to a target (--profile or --base-url)');
   if (targeted && options.tokens === 'jwt')
     throw new UsageError('--tokens applies to the embedded server only (no --profile)');
+  if (targeted && options.ratelimitFields)
+    throw new UsageError('--ratelimit-fields applies to the embedded server only (no --profile)');
   const source: TargetSource = targeted
     ? { profile: () => profileFrom(options, process.env) }
     : {
@@ -113,6 +115,7 @@ export const runConformanceCommand = async (
             ...EMBEDDED,
             ...(options.fault ? { fault: options.fault } : {}),
             ...(options.tokens ? { tokens: options.tokens } : {}),
+            ...(options.ratelimitFields ? { rateLimitFields: options.ratelimitFields } : {}),
           }),
       };
   return withTarget(source, options, async (prepared) => {

@@ -117,8 +117,13 @@ export const runLoadCommand = async (
   stop?: AbortSignal,
 ): Promise<LoadCommandResult> => {
   if (k8sRequested(options)) return await writeK8s(options);
-  if (options.profile && (options.fault || Object.keys(options.limit).length > 0)) {
-    throw new UsageError('--fault and --limit apply to the embedded server only (no --profile)');
+  if (
+    options.profile &&
+    (options.fault || options.ratelimitFields || Object.keys(options.limit).length > 0)
+  ) {
+    throw new UsageError(
+      '--fault, --limit and --ratelimit-fields apply to the embedded server only (no --profile)',
+    );
   }
   const source: TargetSource = options.profile
     ? { profile: () => loadProfile(options.profile!) }
@@ -128,6 +133,7 @@ export const runLoadCommand = async (
             minuteMs: EMBEDDED_MINUTE_MS,
             limits: options.limit,
             ...(options.fault ? { fault: options.fault } : {}),
+            ...(options.ratelimitFields ? { rateLimitFields: options.ratelimitFields } : {}),
           }),
       };
   return withTarget(source, options, async (prepared) => {

@@ -9,6 +9,7 @@ const TARGET_FLAGS = {
   authUrl: '--auth-url',
   tenant: '--tenant',
   fault: '--fault',
+  ratelimitFields: '--ratelimit-fields',
   ca: '--ca',
   cert: '--cert',
   key: '--key',

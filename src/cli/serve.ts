@@ -64,6 +64,7 @@ const banner = (
       : []),
     `fault: ${options.fault ?? 'none (faithful to SPEC.md)'}${options.faultFactor === undefined ? '' : `, factor ${options.faultFactor}`}`,
     `tokens: ${options.tokens === 'jwt' ? 'JWTs signed ES256 with jose' : 'opaque'}`,
+    `RateLimit fields: ${options.ratelimitFields ?? 'none (SPEC.md asks for none)'}`,
     ...(tls ? [`tls: HTTPS${options.tlsClientCa ? ', client certificates required (mutual TLS)' : ''}`] : []),
     `limiter: ${options.limiter}${options.limitBeforeAuth ? ', counted before auth (gateway mode)' : ''}`,
     `try: curl -s ${server.authUrl} -d grant_type=client_credentials -d client_id=${primary.client_id} ` +
@@ -91,6 +92,7 @@ export const serve = async (options: ServeOptions): Promise<void> => {
     limiter: options.limiter,
     limitBeforeAuth: options.limitBeforeAuth ?? false,
     tokens: options.tokens,
+    ...(options.ratelimitFields === undefined ? {} : { rateLimitFields: options.ratelimitFields }),
     ...(tls === undefined ? {} : { tls }),
   };
   const running = await (options.network === undefined

@@ -2,7 +2,15 @@
 // preconditions, the grades it ends with, the probe and the bounds that grade it. Checks import this and the spec
 // data (src/spec) only, so the runner's own layout can change without touching them.
 export { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
-export { type Exchange, isSuccess, issuedToken, quoteJson } from '../client/index.ts';
+export {
+  type Exchange,
+  isSuccess,
+  issuedToken,
+  type QuotaPolicy,
+  quoteJson,
+  type RateLimitReading,
+  readRateLimitFields,
+} from '../client/index.ts';
 export { clock, type LoggedRequest, type ObservedRequest } from './bucket-log.ts';
 export type { CheckContext } from './context.ts';
 export { TOKEN_ENDPOINT_KEY } from './counting-client.ts';

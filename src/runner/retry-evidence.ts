@@ -2,6 +2,7 @@
 // integer seconds, and whether a request of ours sent after one had passed was admitted. Every refusal of the run is
 // graded, not only the probe's first: a burst that ran on past its first 429, an edge poll, a variant, a later burst.
 import { retryAfterBeyondWindow } from '../../core/retry-after.ts';
+import type { Exchange } from '../client/index.ts';
 import type { ObservedRequest } from './bucket-log.ts';
 import { isAdmitted, isRefused, type LimitWindow, mayHaveSpentRoom } from './limit-bounds.ts';
 import { retryAfterSeconds, retryAfterShown, retryToleranceMs } from './probe-result.ts';
@@ -70,8 +71,13 @@ export interface RetryAfterHonour {
  * Every 429 with an integer Retry-After the probe can wait out, tested by the first request sent after it passed (a
  * 401, retried at once with a fresh token, is no test). The first broken one is the FAIL's evidence; an admit honours
  * it only if sent within the tolerance of its passing, as a short Retry-After shows only before the real wait ends.
+ * `waitOf` reads another promise of a 429 the same way (RateLimit's `t`).
  */
-export const retryAfterHonour = (log: readonly ObservedRequest[], limit: BucketLimit): RetryAfterHonour => {
+export const retryAfterHonour = (
+  log: readonly ObservedRequest[],
+  limit: BucketLimit,
+  waitOf: (exchange: Exchange) => number | undefined = retryAfterSeconds,
+): RetryAfterHonour => {
   const tolerance = retryToleranceMs(limit);
   const candidates = log.filter((o) => o.status !== 401).sort((a, b) => a.sent - b.sent);
   let broken: RetryAfterTest | undefined;
@@ -80,7 +86,7 @@ export const retryAfterHonour = (log: readonly ObservedRequest[], limit: BucketL
   let late: RetryAfterTest | undefined;
   let waitable = 0;
   for (const refusal of refusalsOf(log)) {
-    const seconds = retryAfterSeconds(refusal.request.exchange!);
+    const seconds = waitOf(refusal.request.exchange!);
     if (seconds === undefined || seconds * 1000 > limit.windowMs + tolerance) continue;
     waitable += 1;
     const deadline = refusal.answered + seconds * 1000 + tolerance;

@@ -45,6 +45,7 @@ type Expected = readonly [only: readonly string[], deviate: Readonly<Record<stri
 const TOKEN = ['token'];
 const BEARER = ['bearer'];
 const LIMITS = ['limits'];
+const RATELIMIT = ['ratelimit'];
 
 const EXPECTED: Partial<Record<FaultName, Expected>> = {
   'token-type-lowercase': [TOKEN, { 'AUTH-TOKEN-TYPE': 'FAIL' }],
@@ -141,6 +142,11 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
       ),
     },
   ],
+  // The RateLimit fields say otherwise than the limiter does: only the check of what they say deviates.
+  'ratelimit-policy-contradicts': [RATELIMIT, { 'RATELIMIT-POLICY': 'WARN' }],
+  'ratelimit-remaining-stuck': [RATELIMIT, { 'RATELIMIT-REMAINING': 'WARN' }],
+  'ratelimit-reset-early': [RATELIMIT, { 'RATELIMIT-RESET': 'WARN' }],
+  'ratelimit-reset-after-retry': [RATELIMIT, { 'RATELIMIT-RETRY-AFTER': 'WARN' }],
   'forbidden-as-401': [BEARER, { 'AUTH-FORBIDDEN': 'FAIL' }],
   'missing-token-accepted': [BEARER, { 'AUTH-BEARER-MISSING': 'FAIL' }],
   'truncated-token-accepted': [BEARER, { 'AUTH-BEARER-TRUNCATED': 'FAIL' }],
