@@ -64,7 +64,24 @@ export interface PhaseResult {
   readonly startLagMs: { readonly p99: number; readonly max: number };
   /** Absent when no request of the phase was answered (or the runner's k6 predates it). */
   readonly latencyMs?: Latency;
+  /** What the answers' RateLimit header fields said; absent when none carried any. */
+  readonly rateLimit?: PhaseRateLimit;
   readonly slots: SlotEvidence;
+}
+
+/** The numbers of the RateLimit fields a phase's answers carried (core/ratelimit-dialects.ts). */
+export interface PhaseRateLimit {
+  /** The dialects seen, as dialectBit's bits. */
+  readonly dialects: number;
+  readonly quota?: Range;
+  readonly windowSeconds?: Range;
+  /** The most any 429 said remained. */
+  readonly remainingOnLimitedMax?: number;
+}
+
+export interface Range {
+  readonly min: number;
+  readonly max: number;
 }
 
 export interface LoadSummary {
@@ -168,6 +185,32 @@ const mergeTokenFailures = (parts: readonly (TokenFailures | undefined)[]): Toke
   };
 };
 
+const mergeRange = (ranges: readonly (Range | undefined)[]): { min: number; max: number } | undefined => {
+  const known = ranges.filter((r): r is Range => r !== undefined);
+  return known.length === 0
+    ? undefined
+    : { min: Math.min(...known.map((r) => r.min)), max: Math.max(...known.map((r) => r.max)) };
+};
+
+/** No field when no part saw any (a summary's JSON holds no undefined field). */
+const mergeRateLimit = (parts: readonly (PhaseRateLimit | undefined)[]): { rateLimit?: PhaseRateLimit } => {
+  const known = parts.filter((p): p is PhaseRateLimit => p !== undefined);
+  if (known.length === 0) return {};
+  const quota = mergeRange(known.map((p) => p.quota));
+  const windowSeconds = mergeRange(known.map((p) => p.windowSeconds));
+  const remaining = known.flatMap((p) =>
+    p.remainingOnLimitedMax === undefined ? [] : [p.remainingOnLimitedMax],
+  );
+  return {
+    rateLimit: {
+      dialects: known.reduce((bits, p) => bits | p.dialects, 0),
+      ...(quota ? { quota } : {}),
+      ...(windowSeconds ? { windowSeconds } : {}),
+      ...(remaining.length > 0 ? { remainingOnLimitedMax: Math.max(...remaining) } : {}),
+    },
+  };
+};
+
 const mergePhase = (parts: readonly PhaseResult[]): PhaseResult => {
   const limited = sum(parts.map((p) => p.limited));
   const maxima = parts.map((p) => p.retryAfterMax).filter((m): m is number => m !== undefined);
@@ -192,6 +235,7 @@ const mergePhase = (parts: readonly PhaseResult[]): PhaseResult => {
       max: Math.max(...parts.map((p) => p.startLagMs.max)),
     },
     ...mergeLatency(parts.map((p) => p.latencyMs)),
+    ...mergeRateLimit(parts.map((p) => p.rateLimit)),
     slots: mergeSlots(parts.map((p) => p.slots)),
   };
 };

@@ -1,7 +1,7 @@
 // A phase's evidence as k6 records it (one Trend per phase and kind of answer, tagged by slot; see
 // load/lib/options.ts) and as harness reads it back: from k6's end-of-test data (load/lib/summary.ts) or, where k6
 // was killed before that, from the checkpoint its harness-checkpoint output left (src/k6-driver/checkpoint.ts).
-import type { Latency, PhaseResult } from './evidence.ts';
+import type { Latency, PhaseRateLimit, PhaseResult } from './evidence.ts';
 import type { PhasePlan } from './plan.ts';
 
 const ADMITTED = 'harness_admitted_rtt_';
@@ -65,6 +65,26 @@ const latencyOf = (duration: MetricValues): { latencyMs?: Latency } =>
         latencyMs: { p50Ms: duration.med ?? 0, p95Ms: duration['p(95)'] ?? 0, p99Ms: duration['p(99)'] ?? 0 },
       };
 
+const rangeOf = (values: MetricValues): { min: number; max: number } | undefined =>
+  (values.count ?? 0) === 0 ? undefined : { min: values.min ?? 0, max: values.max ?? 0 };
+
+/** What the RateLimit fields of the phase's answers said; no field when none carried any. */
+const rateLimitOf = (of: (metric: string) => MetricValues): { rateLimit?: PhaseRateLimit } => {
+  const dialects = rangeOf(of('harness_ratelimit_dialects'));
+  if (dialects === undefined) return {};
+  const quota = rangeOf(of('harness_ratelimit_quota'));
+  const windowSeconds = rangeOf(of('harness_ratelimit_window'));
+  const remaining = rangeOf(of('harness_ratelimit_remaining_limited'));
+  return {
+    rateLimit: {
+      dialects: dialects.min | dialects.max,
+      ...(quota ? { quota } : {}),
+      ...(windowSeconds ? { windowSeconds } : {}),
+      ...(remaining ? { remainingOnLimitedMax: remaining.max } : {}),
+    },
+  };
+};
+
 /** Every phase's result, from the values of the metrics k6 recorded (absent ones read as empty). */
 export const phaseResults = (
   values: (name: string) => MetricValues,
@@ -111,6 +131,7 @@ export const phaseResults = (
             },
       startLagMs: { p99: of('harness_start_lag')['p(99)'] ?? 0, max: of('harness_start_lag').max ?? 0 },
       ...latencyOf(of('http_req_duration')),
+      ...rateLimitOf(of),
       slots: {
         admitted: slots.map((i) => slot(names.admitted, i).count ?? 0),
         limited: slots.map((i) => slot(names.limited, i).count ?? 0),

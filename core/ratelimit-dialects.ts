@@ -38,3 +38,75 @@ export const rateLimitFieldsOf = (
       headers[name] === undefined ? [] : [[name, headers[name]]],
     ),
   );
+
+/** Bits of PhaseRateLimit.dialects, in the dialects' order. */
+export const dialectBit = (dialect: RateLimitDialect): number => 2 ** DIALECT_NAMES.indexOf(dialect);
+export const dialectsOfBits = (bits: number): RateLimitDialect[] =>
+  DIALECT_NAMES.filter((dialect) => (bits & dialectBit(dialect)) !== 0);
+
+/** What a load phase keeps of one answer's fields: the numbers k6's metrics can carry. */
+export interface FieldNumbers {
+  readonly dialects: number;
+  readonly quota?: number;
+  readonly windowSeconds?: number;
+  readonly remaining?: number;
+}
+
+/** The first member of a list field, up to a comma outside a quoted string. */
+const firstMember = (value: string): string => {
+  let quoted = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === '\\' && quoted) i++;
+    else if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) return value.slice(0, i);
+  }
+  return value;
+};
+
+/** An integer parameter (`;q=120`) of the first member, or its leading integer for `key` undefined (`120, ...`). */
+const integerIn = (value: string | undefined, key?: string): number | undefined => {
+  if (value === undefined) return undefined;
+  const member = firstMember(value);
+  const match =
+    key === undefined
+      ? /^\s*(\d{1,15})\s*(?:;|$)/.exec(member)
+      : new RegExp(`;\\s*${key}=(\\d{1,15})\\s*(?:;|$)`).exec(member);
+  return match === null ? undefined : Number(match[1]);
+};
+
+/** `120` or draft-03's `120, 120;w=60` in the Limit field: the quota, and a window where one is given. */
+const olderNumbers = (header: (name: string) => string | undefined, prefix: string) => {
+  const limit = header(`${prefix}-limit`);
+  return {
+    quota: integerIn(limit),
+    windowSeconds: integerIn(limit?.replace(/^[^,]*,?/, ''), 'w'),
+    remaining: integerIn(header(`${prefix}-remaining`)),
+  };
+};
+
+/**
+ * The numbers of an answer's RateLimit fields, the first dialect's (`header` takes a lower-case name). k6 cannot load
+ * npm packages, so this reads only the integer parameters of a list's first member, for the load report to show;
+ * conformance grades the fields with an RFC 9651 parser (src/client/ratelimit-fields.ts), and a test holds the two
+ * to the same numbers on every field the reference server sends.
+ */
+export const fieldNumbers = (header: (name: string) => string | undefined): FieldNumbers | undefined => {
+  const present = DIALECT_NAMES.filter((dialect) =>
+    RATELIMIT_DIALECTS[dialect].names.some((name) => header(name) !== undefined),
+  );
+  const [first] = present;
+  if (first === undefined) return undefined;
+  const dialects = present.reduce((bits, dialect) => bits | dialectBit(dialect), 0);
+  const numbers =
+    first === 'draft'
+      ? {
+          quota: integerIn(header('ratelimit-policy'), 'q'),
+          windowSeconds: integerIn(header('ratelimit-policy'), 'w'),
+          remaining: integerIn(header('ratelimit'), 'r'),
+        }
+      : olderNumbers(header, first === 'triple' ? 'ratelimit' : 'x-ratelimit');
+  return Object.fromEntries(
+    Object.entries({ dialects, ...numbers }).filter(([, v]) => v !== undefined),
+  ) as unknown as FieldNumbers;
+};

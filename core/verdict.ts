@@ -14,6 +14,7 @@ import { type LoadSummary, type PhaseResult, spreadOf, type TokenFailures } from
 import { type Grade, gradeRank } from './grade.ts';
 import { offeredAt, type PhasePlan } from './plan.ts';
 import { type ProofSpan, tooFewBeforeRefusal, tooManyAfterRefusal, tooManyInInterval } from './proofs.ts';
+import { rateLimitNote } from './ratelimit-note.ts';
 import { retryAfterBeyondWindow } from './retry-after.ts';
 import { slotRange, type Timeline, timelinesOf } from './timeline.ts';
 import { TOKEN_REQUESTS_PER_SECOND } from './token-turns.ts';
@@ -246,8 +247,14 @@ const judgeEvidence = (result: PhaseResult, tl: Timeline, spread: StartSpread): 
   };
 };
 
+/** The RateLimit fields the answers carried, noted: SPEC.md asks for none, so they never change a grade here. */
+const withRateLimitFields = (result: PhaseResult, verdict: Verdict): Verdict =>
+  result.rateLimit === undefined
+    ? verdict
+    : { ...verdict, notes: [...verdict.notes, rateLimitNote(result.plan, result.rateLimit)] };
+
 const judgePhase = (result: PhaseResult, tl: Timeline, spread: StartSpread): Verdict =>
-  withRetryAfter(result, judgeEvidence(result, tl, spread));
+  withRateLimitFields(result, withRetryAfter(result, judgeEvidence(result, tl, spread)));
 
 /** Every phase's verdict, in the summary's order. */
 export const judgeAll = (summary: LoadSummary): Verdict[] => {
@@ -279,11 +286,12 @@ export const phaseLine = (grade: LoadGrade, phase: string, message: string): str
   `${grade.padEnd(12)} ${phase.padEnd(34)} ${message}`;
 
 /** The summary as harness writes it: the evidence, then every phase's grade, failures first. */
-export const reportJson = (summary: LoadSummary): string => {
+/** `stamp`: who wrote the report and against which SPEC.md data (the CLI's; k6's runner summaries carry none). */
+export const reportJson = (summary: LoadSummary, stamp: Readonly<Record<string, unknown>> = {}): string => {
   // One instance's share of several (one lateness, several instances) is not judged: only the merged counts can be.
   const share = summary.lateMs.length < summary.instances;
   const grades = share
     ? undefined
     : byGrade(summary).map(({ result, verdict }) => ({ phase: result.plan.name, ...verdict }));
-  return `${JSON.stringify({ ...summary, ...(grades ? { grades } : {}) }, null, 2)}\n`;
+  return `${JSON.stringify({ ...stamp, ...summary, ...(grades ? { grades } : {}) }, null, 2)}\n`;
 };

@@ -24,6 +24,14 @@ export const unslotted = new Counter('harness_unslotted');
 /** Of the 429s: Retry-After present and integer seconds (SPEC.md §8 rule 2). */
 export const retryAfterValid = new Rate('harness_retry_after_valid');
 export const retryAfterSeconds = new Trend('harness_retry_after_seconds');
+/**
+ * What the RateLimit header fields of the answers said (core/ratelimit-dialects.ts): the dialects seen, as bits, the
+ * quota and window declared, and the remaining count on 429s. SPEC.md asks for none; the report shows what came.
+ */
+export const rateLimitDialects = new Trend('harness_ratelimit_dialects');
+export const rateLimitQuota = new Trend('harness_ratelimit_quota');
+export const rateLimitWindow = new Trend('harness_ratelimit_window');
+export const rateLimitRemainingLimited = new Trend('harness_ratelimit_remaining_limited');
 /** How late k6 started each iteration against its own schedule: the load generator's CPU starvation. */
 export const startLag = new Trend('harness_start_lag', true);
 /** Bounds on the target's clock minus this runner's (ms), from Date headers (clock.ts): the largest low, least high. */

@@ -49,6 +49,10 @@ const observersOf = (phase: PhasePlan, names: SlotMetricNames): Record<string, s
     [`harness_retry_after_valid${s}`]: ['rate>=0'],
     [`harness_retry_after_seconds${s}`]: ['max>=0'],
     [`harness_start_lag${s}`]: ['max>=0'],
+    [`harness_ratelimit_dialects${s}`]: ['max>=0'],
+    [`harness_ratelimit_quota${s}`]: ['max>=0'],
+    [`harness_ratelimit_window${s}`]: ['max>=0'],
+    [`harness_ratelimit_remaining_limited${s}`]: ['max>=0'],
     // The phase's latency percentiles, as k6 reports them (sending, waiting and receiving; no connection set-up).
     [`http_req_duration${s}`]: ['max>=0'],
   };

@@ -4,6 +4,7 @@
 import exec from 'k6/execution';
 import http, { type Params, type RefinedResponse, type ResponseType } from 'k6/http';
 import { slotsOf } from '../../core/phase-results.ts';
+import { fieldNumbers } from '../../core/ratelimit-dialects.ts';
 import { scheduledMs } from '../../core/schedule.ts';
 import { apiHeaders, apiUrl } from '../../core/wire.ts';
 import { forget, tokenFor } from './auth.ts';
@@ -12,6 +13,10 @@ import { phases, requestTimeoutParams, spec, target } from './config.ts';
 import {
   evidence,
   networkErrors,
+  rateLimitDialects,
+  rateLimitQuota,
+  rateLimitRemainingLimited,
+  rateLimitWindow,
   refused,
   renewed,
   retryAfterSeconds,
@@ -95,6 +100,19 @@ const call = (
   return timedCall(key, role, ids, tags, read);
 };
 
+/** k6 names a header as Go writes it (`Ratelimit-Policy`); the dialects name them in lower case. */
+const canonical = (name: string): string =>
+  name.replace(/(^|-)([a-z])/g, (_, dash, c) => dash + c.toUpperCase());
+
+const recordRateLimitFields = (headers: Record<string, string>, limited: boolean): void => {
+  const said = fieldNumbers((name) => headers[canonical(name)]);
+  if (said === undefined) return;
+  rateLimitDialects.add(said.dialects);
+  if (said.quota !== undefined) rateLimitQuota.add(said.quota);
+  if (said.windowSeconds !== undefined) rateLimitWindow.add(said.windowSeconds);
+  if (limited && said.remaining !== undefined) rateLimitRemainingLimited.add(said.remaining);
+};
+
 export const probeRequest = (index: number, data: SetupData): void => {
   const phase = phases[index]!;
   const n = exec.scenario.iterationInTest;
@@ -106,6 +124,7 @@ export const probeRequest = (index: number, data: SetupData): void => {
   const timed = call(endpoint, role, data.ids, tags);
   if (timed === undefined) return;
   const { res, sent, answered } = timed;
+  recordRateLimitFields(res.headers, res.status === 429);
   const slot = Math.max(0, Math.floor((sent - phaseStart) / phase.slotMs));
   const inSlots = slot < slotsOf(phase);
   if (!inSlots) unslotted.add(1);

@@ -11,6 +11,12 @@ const count = { type: 'integer', minimum: 0 } as const;
 const counts = { type: 'array', items: count } as const;
 const ms = { type: 'number', minimum: 0 } as const;
 const text = { type: 'string' } as const;
+const range = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['min', 'max'],
+  properties: { min: count, max: count },
+} as const;
 
 const phasePlan = {
   type: 'object',
@@ -113,6 +119,17 @@ const phaseResult = {
       additionalProperties: false,
       required: ['p50Ms', 'p95Ms', 'p99Ms'],
       properties: { p50Ms: ms, p95Ms: ms, p99Ms: ms },
+    },
+    rateLimit: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['dialects'],
+      properties: {
+        dialects: { type: 'integer', minimum: 1 },
+        quota: range,
+        windowSeconds: range,
+        remainingOnLimitedMax: count,
+      },
     },
     slots: {
       type: 'object',

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { PhasePlan } from '../../core/plan.ts';
+import { DIALECT_NAMES, fieldNumbers } from '../../core/ratelimit-dialects.ts';
+import { rateLimitNote } from '../../core/ratelimit-note.ts';
+import { readRateLimitFields } from '../../src/client/ratelimit-fields.ts';
+import { rateLimitHeaders } from '../../src/reference/ratelimit-fields.ts';
+
+const numbersOf = (headers: Record<string, string>) => fieldNumbers((name) => headers[name]);
+
+describe("fieldNumbers (k6's reading, for the load report)", () => {
+  it.each(DIALECT_NAMES)(
+    'reads what the RFC 9651 reading reads of every %s field the reference server sends',
+    (dialect) => {
+      for (const said of [
+        { quota: 120, windowSeconds: 60, remaining: 119, resetSeconds: 60 },
+        { quota: 500, windowSeconds: 1, remaining: 0, resetSeconds: 1 },
+        { quota: 1, windowSeconds: 60 },
+      ]) {
+        const headers = rateLimitHeaders(dialect, 'rules-schedule', said);
+        const [reading] = readRateLimitFields(headers);
+        expect(numbersOf(headers)).toEqual({
+          dialects: 2 ** DIALECT_NAMES.indexOf(dialect),
+          quota: reading!.policies[0]!.quota,
+          ...(reading!.policies[0]!.windowSeconds === undefined
+            ? {}
+            : { windowSeconds: reading!.policies[0]!.windowSeconds }),
+          ...(reading!.remaining === undefined ? {} : { remaining: reading!.remaining }),
+        });
+      }
+    },
+  );
+
+  it('reads the first member only, past a comma inside a quoted name', () => {
+    expect(
+      numbersOf({ 'ratelimit-policy': '"a,b";q=10;w=1, "day";q=1000;w=86400', ratelimit: '"a,b";r=3;t=1' }),
+    ).toEqual({ dialects: 1, quota: 10, windowSeconds: 1, remaining: 3 });
+  });
+
+  it('notes every dialect seen, and nothing for an answer without fields', () => {
+    expect(numbersOf({ 'ratelimit-limit': '5', 'x-ratelimit-limit': '5' })?.dialects).toBe(2 | 4);
+    expect(numbersOf({ 'retry-after': '1' })).toBeUndefined();
+  });
+});
+
+describe('rateLimitNote', () => {
+  // The note reads only the limit of the plan.
+  const plan = { limit: { count: 120, per: 'minute', windowMs: 60_000 } } as PhasePlan;
+
+  it('says the declared policy agrees with SPEC.md where it does', () => {
+    expect(
+      rateLimitNote(plan, {
+        dialects: 1,
+        quota: { min: 120, max: 120 },
+        windowSeconds: { min: 60, max: 60 },
+      }),
+    ).toBe(
+      'RateLimit fields (the IETF draft (RateLimit-Policy, RateLimit)): declared 120 per 60 s, as SPEC.md states',
+    );
+  });
+
+  it('names a policy that contradicts SPEC.md, and a 429 that said room remained', () => {
+    expect(
+      rateLimitNote(plan, { dialects: 2, quota: { min: 1200, max: 1200 }, remainingOnLimitedMax: 5 }),
+    ).toBe(
+      "RateLimit fields (the older RateLimit-Limit/-Remaining/-Reset triple (drafts 03 to 07, Kong)): declared 1200 per an undeclared window, not SPEC.md's 120 per 60 s; a 429 said 5 remained",
+    );
+  });
+});
