@@ -5,6 +5,8 @@ import type { LoadSummary } from '../../core/evidence.ts';
 import { GRADES } from '../../core/grade.ts';
 import { latencyText, summaryHtml } from '../../core/report-html.ts';
 import { byGrade, phaseLine, reportJson } from '../../core/verdict.ts';
+import { harnessVersion } from '../cli/version.ts';
+import { specDigest } from '../spec/digest.ts';
 import { type GradedPhase, type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from './junit.ts';
 import { RUN_INDEX, runIndex } from './run-index.ts';
 import { type Reporter, type Written, writeRun } from './write.ts';
@@ -40,8 +42,11 @@ const junitReporter: Reporter<LoadReportRun> = {
   render: (run) => toLoadJUnit(run.phases, run),
 };
 
+/** What `harness compare` checks before comparing two summaries: the same SPEC.md data, the same major version. */
+const stamp = () => ({ harness: { name: 'harness', version: harnessVersion() }, specDigest: specDigest() });
+
 const summaryReporters = (summary: LoadSummary): Reporter<LoadReportRun>[] => [
-  { file: (run) => summaryFile(run.label, 'json'), render: () => reportJson(summary) },
+  { file: (run) => summaryFile(run.label, 'json'), render: () => reportJson(summary, stamp()) },
   { file: (run) => summaryFile(run.label, 'html'), render: () => summaryHtml(summary) },
 ];
 

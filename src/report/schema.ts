@@ -180,6 +180,7 @@ export const conformanceSchema = {
   additionalProperties: false,
   required: [
     'harness',
+    'specDigest',
     'target',
     'profileHash',
     'command',
@@ -201,6 +202,7 @@ export const conformanceSchema = {
       required: ['name', 'version'],
       properties: { name: { type: 'string', const: 'harness' }, version: nonEmpty },
     },
+    specDigest: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
     target: {
       type: 'object',
       additionalProperties: false,

@@ -1,7 +1,9 @@
 // A run's report from what ran: the checks the user chose not to run listed as such, every check in the order of the
 // selection, what was not verified, why the run cannot certify the target (if so), and the counts.
+
 import { createHash } from 'node:crypto';
 import { profileRedactor } from '../profile/secrets.ts';
+import { specDigest } from '../spec/digest.ts';
 import type { Profile } from '../spec/index.ts';
 import { GRADES, type Grade } from './grades.ts';
 import type { Selected } from './plan.ts';
@@ -97,6 +99,7 @@ export const buildReport = (ran: readonly Ran[], record: RunRecord): RunReport =
   ) as Record<Grade, number>;
   return {
     harness: { name: 'harness', version: options.version },
+    specDigest: specDigest(),
     target: {
       base_url: target.profile.base_url,
       auth_url: target.profile.auth_url,

@@ -67,6 +67,8 @@ export interface CheckResult {
 
 export interface RunReport {
   readonly harness: { readonly name: 'harness'; readonly version: string };
+  /** The SPEC.md data the checks were judged against (src/spec/digest.ts): compare refuses two that differ. */
+  readonly specDigest: string;
   readonly target: { readonly base_url: string; readonly auth_url: string; readonly tenant: string };
   /** sha256 of the profile with every client secret replaced, so two runs can be told apart without secrets. */
   readonly profileHash: string;

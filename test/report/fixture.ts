@@ -150,6 +150,7 @@ export const reportOf = (checks: readonly CheckResult[]): RunReport => {
   const counts = Object.fromEntries(GRADES.map((g) => [g, checks.filter((c) => c.grade === g).length]));
   return {
     harness: { name: 'harness', version: '0.1.0' },
+    specDigest: `sha256:${'0'.repeat(64)}`,
     target: { base_url: BASE, auth_url: AUTH, tenant: 'acme' },
     profileHash: 'a'.repeat(64),
     command: 'harness conformance --profile profiles/acme.yaml',

@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { gradeRank } from '../../core/grade.ts';
 import { summaryHtml } from '../../core/report-html.ts';
 import { judgeAll, reportJson } from '../../core/verdict.ts';
+import { harnessVersion } from '../../src/cli/version.ts';
 import { toLoadJUnit } from '../../src/report/junit.ts';
 import { judgedRun, loadSummaryLines, phaseCounts, writeLoadReports } from '../../src/report/load-reports.ts';
+import { specDigest } from '../../src/spec/digest.ts';
 import { NETWORKS, simulate } from '../load/simulate.ts';
 
 // A limiter enforcing 1.5 times the limit: the over and knee phases FAIL, the within phase PASSes.
@@ -59,7 +61,11 @@ describe('load reporters', () => {
       'load-transactions.html',
       'runners/runner-1.json',
     ]);
-    expect(await readFile(join(dir, 'load-transactions-summary.json'), 'utf8')).toBe(reportJson(summary));
+    // Stamped with who wrote it and the SPEC.md data it was judged against, for harness compare.
+    const stamp = { harness: { name: 'harness', version: harnessVersion() }, specDigest: specDigest() };
+    expect(await readFile(join(dir, 'load-transactions-summary.json'), 'utf8')).toBe(
+      reportJson(summary, stamp),
+    );
     expect(await readFile(join(dir, 'load-transactions-summary.html'), 'utf8')).toBe(summaryHtml(summary));
     expect(await readFile(join(dir, 'load-transactions.xml'), 'utf8')).toBe(toLoadJUnit(run.phases, OPTIONS));
     expect(await readlink(join(dir, '..', 'latest'))).toBe('run');
