@@ -25,6 +25,13 @@ export const fraction = (value: string): number => {
   return number;
 };
 
+export const percent = (value: string): number => {
+  const number = Number(value);
+  if (value.trim() === '' || !(number >= 0))
+    throw new InvalidArgumentError('expected a percentage, e.g. 2 or 0.5');
+  return number;
+};
+
 export const port = (value: string): number => {
   if (!/^\d+$/.test(value) || Number(value) > 65535)
     throw new InvalidArgumentError('expected a port 0-65535');

@@ -3,13 +3,16 @@ import { Command } from '@commander-js/extra-typings';
 import { certify } from './certify.ts';
 import {
   certifyCommand,
+  compareCommand,
   conformanceCommand,
   loadCommand,
   loadMergeCommand,
   replayCommand,
   serveCommand,
+  trendCommand,
   verifyCommand,
 } from './commands.ts';
+import { compare } from './compare.ts';
 import { conformance } from './conformance.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { plainDefaults } from './help.ts';
@@ -17,6 +20,7 @@ import { load } from './load.ts';
 import { loadMerge } from './load-merge.ts';
 import { replay } from './replay.ts';
 import { serve } from './serve.ts';
+import { trend } from './trend.ts';
 import { verify } from './verify.ts';
 import { harnessVersion } from './version.ts';
 
@@ -44,6 +48,8 @@ export const buildProgram = () => {
   add(replayCommand().action(replay));
   add(certifyCommand().action(certify));
   add(verifyCommand().action(verify));
+  add(compareCommand().action(compare));
+  add(trendCommand().action(trend));
 
   plainDefaults(program);
   return program;

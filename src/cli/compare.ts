@@ -1,0 +1,35 @@
+// `harness compare A B`: what changed between two runs, on stdout (failures first, the summary last) and as
+// Markdown, HTML and JSON in --out. Exit 1 when a verdict got worse, 0 otherwise, 2 when the two cannot be compared.
+import { compareRuns } from '../compare/compare.ts';
+import { comparisonHtml, comparisonJson, comparisonMarkdown, comparisonText } from '../compare/render.ts';
+import { readRun } from '../compare/run-docs.ts';
+import { isHarnessError } from '../errors.ts';
+import { writeWhole } from '../report/atomic.ts';
+import type { CompareOptions } from './commands.ts';
+import { FAILED, PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
+
+export const compare = async (a: string, b: string, options: CompareOptions): Promise<void> => {
+  const comparison = compareRuns(readRun(a), readRun(b), {
+    limitPercent: options.limitTolerance,
+    latencyPercent: options.latencyTolerance,
+    latencyFloorMs: 5,
+  });
+  const lines = comparisonText(comparison);
+  const summary = lines.pop()!;
+  for (const line of lines) console.log(line);
+  let exitCode: number = comparison.worse ? FAILED : PASSED;
+  try {
+    const files = await writeWhole(options.out, [
+      ['compare.md', comparisonMarkdown(comparison)],
+      ['compare.html', comparisonHtml(comparison)],
+      ['compare.json', comparisonJson(comparison)],
+    ]);
+    console.log(`reports: ${files.join(', ')}`);
+  } catch (error) {
+    if (!isHarnessError(error, 'HARNESS_REPORT_WRITE')) throw error;
+    console.error(`harness: ${error.message}`);
+    exitCode = comparison.worse ? FAILED : REPORTS_NOT_WRITTEN;
+  }
+  console.log(summary);
+  process.exitCode = exitCode;
+};

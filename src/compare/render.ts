@@ -1,0 +1,98 @@
+// A comparison as Markdown (a PR comment, $GITHUB_STEP_SUMMARY), HTML and JSON, and its one-line summary: what got
+// worse first, then what got better or moved, the runs compared and the tolerances last.
+import { escapeText as esc } from '../report/escape.ts';
+import { mdText } from '../report/markdown.ts';
+import type { Comparison, GradeChange, ReadingMove } from './compare.ts';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** `compare: 1 verdict worse, 1 otherwise changed, 2 readings moved; 75 checks graded in both` */
+export const comparisonLine = (c: Comparison): string => {
+  const worse = c.changes.filter((x) => x.worse).length;
+  const other = c.changes.length - worse;
+  const both = [
+    ...(c.compared.checks > 0 ? [plural(c.compared.checks, 'check')] : []),
+    ...(c.compared.phases > 0 ? [plural(c.compared.phases, 'phase')] : []),
+  ];
+  return `compare: ${plural(worse, 'verdict')} worse, ${other} otherwise changed, ${plural(c.moves.length, 'reading')} moved; ${both.join(' and ') || 'nothing'} graded in both`;
+};
+
+const direction = (x: GradeChange) => (x.worse ? 'worse' : 'changed');
+const number = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+const readingText = (m: ReadingMove, n: number) =>
+  m.reading.endsWith('latency') ? `${number(n)} ms` : number(n);
+const movedOf = (m: ReadingMove) =>
+  `${m.movedPercent > 0 ? '+' : ''}${m.movedPercent.toFixed(1)} % (tolerance ${m.tolerancePercent} %${m.reading === 'enforced per window' ? ' of the limit' : ''})`;
+
+/** The lines a terminal shows: each change and move, then the summary. */
+export const comparisonText = (c: Comparison): string[] => [
+  ...c.changes.map(
+    (x) => `${direction(x).padEnd(8)} ${x.kind} ${x.id}: ${x.a} -> ${x.b}${x.worse ? `: ${x.why}` : ''}`,
+  ),
+  ...c.moves.map(
+    (m) =>
+      `moved    ${m.phase} ${m.reading}: ${readingText(m, m.a)} -> ${readingText(m, m.b)}, ${movedOf(m)}`,
+  ),
+  comparisonLine(c),
+];
+
+export const comparisonMarkdown = (c: Comparison): string => {
+  const lines = [`## harness compare: ${c.worse ? 'a verdict got worse' : 'no verdict got worse'}`, ''];
+  lines.push(`A: \`${mdText(c.a, 'prose')}\`  `, `B: \`${mdText(c.b, 'prose')}\``, '');
+  if (c.changes.length > 0) {
+    lines.push('| | check or phase | A | B | B says |', '|---|---|---|---|---|');
+    for (const x of c.changes) {
+      lines.push(`| ${direction(x)} | \`${mdText(x.id)}\` | ${x.a} | ${x.b} | ${mdText(x.why)} |`);
+    }
+    lines.push('');
+  }
+  if (c.moves.length > 0) {
+    lines.push('| phase | reading | A | B | moved |', '|---|---|---|---|---|');
+    for (const m of c.moves) {
+      lines.push(
+        `| ${mdText(m.phase)} | ${m.reading} | ${readingText(m, m.a)} | ${readingText(m, m.b)} | ${movedOf(m)} |`,
+      );
+    }
+    lines.push('');
+  }
+  lines.push(comparisonLine(c), '');
+  return lines.join('\n');
+};
+
+const STYLE =
+  'body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#1d2330}' +
+  'table{border-collapse:collapse;width:100%;margin:1rem 0}th,td{border:1px solid #d9dde5;padding:4px 8px;text-align:left;vertical-align:top}' +
+  'tr.worse td{background:#fdecec}td{overflow-wrap:anywhere}.muted{color:#5b6475}code{font-size:14px}';
+
+export const comparisonHtml = (c: Comparison): string => {
+  const changes = c.changes
+    .map(
+      (x) =>
+        `<tr class="${direction(x)}"><td>${direction(x)}</td><td><code>${esc(x.id)}</code> (${x.kind})</td><td>${x.a}</td><td>${x.b}</td><td>${esc(x.why)}</td></tr>`,
+    )
+    .join('');
+  const moves = c.moves
+    .map(
+      (m) =>
+        `<tr><td>${esc(m.phase)}</td><td>${m.reading}</td><td>${readingText(m, m.a)}</td><td>${readingText(m, m.b)}</td><td>${esc(movedOf(m))}</td></tr>`,
+    )
+    .join('');
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>harness compare</title><style>${STYLE}</style></head><body>`,
+    `<h1>harness compare: ${c.worse ? 'a verdict got worse' : 'no verdict got worse'}</h1>`,
+    `<p class="muted">A: <code>${esc(c.a)}</code><br>B: <code>${esc(c.b)}</code></p>`,
+    changes === ''
+      ? '<p>No grade changed.</p>'
+      : `<table><tr><th></th><th>check or phase</th><th>A</th><th>B</th><th>B says</th></tr>${changes}</table>`,
+    moves === ''
+      ? '<p>No reading moved beyond its tolerance.</p>'
+      : `<table><tr><th>phase</th><th>reading</th><th>A</th><th>B</th><th>moved</th></tr>${moves}</table>`,
+    `<p><b>${esc(comparisonLine(c))}</b></p>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+};
+
+export const comparisonJson = (c: Comparison): string => `${JSON.stringify(c, null, 2)}\n`;

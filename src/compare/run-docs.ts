@@ -1,0 +1,135 @@
+// What `harness compare` and `harness trend` read: a conformance report (conformance.json), a load summary
+// (load-<label>-summary.json), or a run's folder holding either, each validated against its schema before use, so a
+// file that only looks like a report is refused with its name and the first thing wrong with it.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { Ajv } from 'ajv';
+import type { LoadSummary } from '../../core/evidence.ts';
+import type { Grade } from '../../core/grade.ts';
+import { loadSummarySchema } from '../cli/summary-schema.ts';
+import { InputError } from '../errors.ts';
+import { conformanceSchema } from '../report/schema.ts';
+import type { RunReport } from '../runner/types.ts';
+
+const CONFORMANCE_FILE = 'conformance.json';
+const LOAD_FILE = /^load-.+-summary\.json$/;
+
+/** A load phase as a report states it: its grade and the limit it read. */
+export interface PhaseGrade {
+  readonly phase: string;
+  readonly grade: Grade;
+  readonly message: string;
+  readonly enforcedPerWindow?: number;
+}
+
+/** A load summary as `harness load` writes it: the summary, who wrote it, and each phase's grade. */
+export interface LoadReport extends LoadSummary {
+  readonly harness?: { readonly name: 'harness'; readonly version: string };
+  readonly specDigest?: string;
+  readonly grades?: readonly PhaseGrade[];
+}
+
+/** One run as read: its conformance report and its load summaries (a folder may hold both). */
+export interface RunDocs {
+  /** The path given, for messages. */
+  readonly source: string;
+  readonly conformance?: RunReport;
+  readonly load: readonly { readonly file: string; readonly report: LoadReport }[];
+}
+
+const stamp = {
+  harness: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'version'],
+    properties: { name: { const: 'harness' }, version: { type: 'string' } },
+  },
+  specDigest: { type: 'string' },
+} as const;
+const ajv = new Ajv({ strict: false, allErrors: false });
+// A report of a harness that stamped no digest is read all the same: compare says why it cannot compare it.
+const validConformance = ajv.compile<RunReport>({
+  ...conformanceSchema,
+  required: conformanceSchema.required.filter((field) => field !== 'specDigest'),
+});
+const validLoad = ajv.compile<LoadReport>({
+  ...loadSummarySchema,
+  properties: { ...loadSummarySchema.properties, ...stamp, grades: { type: 'array' } },
+});
+
+const firstError = (errors: typeof validLoad.errors): string => {
+  const [error] = errors ?? [];
+  return error === undefined ? 'invalid' : `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`;
+};
+
+const parse = (file: string): unknown => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new InputError(`${file}: cannot be read as JSON (${why})`);
+  }
+};
+
+const readConformance = (file: string): RunReport => {
+  const value = parse(file);
+  if (!validConformance(value)) {
+    throw new InputError(`${file}: not a harness conformance report: ${firstError(validConformance.errors)}`);
+  }
+  return value;
+};
+
+const readLoad = (file: string): LoadReport => {
+  const value = parse(file);
+  if (!validLoad(value)) {
+    throw new InputError(`${file}: not a harness load summary: ${firstError(validLoad.errors)}`);
+  }
+  return value;
+};
+
+/** The reports of one run's folder: none is an error, as is a folder of runs (that is `harness trend`'s). */
+const readFolder = (dir: string): RunDocs => {
+  const names = readdirSync(dir).sort();
+  const conformance = names.includes(CONFORMANCE_FILE)
+    ? readConformance(join(dir, CONFORMANCE_FILE))
+    : undefined;
+  const load = names
+    .filter((n) => LOAD_FILE.test(n))
+    .map((n) => ({ file: n, report: readLoad(join(dir, n)) }));
+  return { source: dir, ...(conformance ? { conformance } : {}), load };
+};
+
+/** `path`: a run's folder, a conformance.json or a load summary. */
+export const readRun = (path: string): RunDocs => {
+  let folder: boolean;
+  try {
+    folder = statSync(path).isDirectory();
+  } catch (error) {
+    throw new InputError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (folder) {
+    const run = readFolder(path);
+    if (run.conformance === undefined && run.load.length === 0) {
+      throw new InputError(
+        `${path}: holds no ${CONFORMANCE_FILE} and no load-<label>-summary.json (a folder of runs is for harness trend)`,
+      );
+    }
+    return run;
+  }
+  const name = basename(path);
+  if (LOAD_FILE.test(name)) return { source: path, load: [{ file: name, report: readLoad(path) }] };
+  return { source: path, conformance: readConformance(path), load: [] };
+};
+
+/** When the run started, for ordering runs: the conformance run's start, else the load summary's. */
+export const startOf = (run: RunDocs): number =>
+  Date.parse(run.conformance?.startedAt ?? run.load[0]?.report.generatedAt ?? '') || 0;
+
+/** The stamps a run carries: every report's harness version and SPEC.md digest (absent: an older harness). */
+export const stampsOf = (run: RunDocs) =>
+  [
+    ...(run.conformance
+      ? [{ version: run.conformance.harness.version, specDigest: run.conformance.specDigest }]
+      : []),
+    ...run.load.map(({ report }) => ({ version: report.harness?.version, specDigest: report.specDigest })),
+  ] as const;

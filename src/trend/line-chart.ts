@@ -1,0 +1,80 @@
+// A small SVG line chart with both axes labelled: one value per run, runs evenly spaced in time order, a gap where
+// a run has no value, and an optional dashed reference line (SPEC.md's limit). Static markup, no script.
+import { escapeText as esc } from '../report/escape.ts';
+
+export interface ChartSeries {
+  readonly title: string;
+  readonly yLabel: string;
+  /** Per run, in order; undefined where the run has no value. */
+  readonly values: readonly (number | undefined)[];
+  /** The x axis's label of each run. */
+  readonly runs: readonly string[];
+  readonly reference?: { readonly value: number; readonly label: string };
+}
+
+const WIDTH = 560;
+const HEIGHT = 240;
+const LEFT = 64;
+const RIGHT = 16;
+const TOP = 28;
+const BOTTOM = 52;
+
+/** A round step giving about four ticks from 0 to `max`. */
+const stepFor = (max: number): number => {
+  const rough = max / 4;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  return [1, 2, 2.5, 5, 10].map((m) => m * power).find((step) => step >= rough) ?? power * 10;
+};
+
+const tickText = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+export const lineChart = (series: ChartSeries): string => {
+  const known = series.values.filter((v): v is number => v !== undefined);
+  const top = Math.max(1, ...known, series.reference?.value ?? 0) * 1.1;
+  const step = stepFor(top);
+  const yMax = Math.ceil(top / step) * step;
+  const plotW = WIDTH - LEFT - RIGHT;
+  const plotH = HEIGHT - TOP - BOTTOM;
+  const n = series.runs.length;
+  const x = (i: number) => LEFT + (n === 1 ? plotW / 2 : (i * plotW) / (n - 1));
+  const y = (v: number) => TOP + plotH - (v / yMax) * plotH;
+  const yTicks = Array.from({ length: Math.round(yMax / step) + 1 }, (_, i) => i * step);
+  const grid = yTicks
+    .map(
+      (v) =>
+        `<line class="grid" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(v)}" y2="${y(v)}"/><text x="${LEFT - 6}" y="${y(v) + 4}" text-anchor="end">${tickText(v)}</text>`,
+    )
+    .join('');
+  const xTicks = series.runs
+    .map(
+      (label, i) =>
+        `<line class="axis" x1="${x(i)}" x2="${x(i)}" y1="${TOP + plotH}" y2="${TOP + plotH + 4}"/><text x="${x(i)}" y="${TOP + plotH + 18}" text-anchor="middle">${esc(label)}</text>`,
+    )
+    .join('');
+  // A gap where a run has no value: each run of consecutive values is its own line.
+  const segments: string[][] = [[]];
+  series.values.forEach((v, i) => {
+    if (v === undefined) segments.push([]);
+    else segments.at(-1)!.push(`${x(i)},${y(v)}`);
+  });
+  const lines = segments
+    .filter((s) => s.length > 1)
+    .map((s) => `<polyline class="series" points="${s.join(' ')}"/>`)
+    .join('');
+  const dots = series.values
+    .map((v, i) =>
+      v === undefined
+        ? ''
+        : `<circle class="point" cx="${x(i)}" cy="${y(v)}" r="3.5"><title>${esc(`${series.runs[i]}: ${tickText(v)}`)}</title></circle>`,
+    )
+    .join('');
+  const reference =
+    series.reference === undefined
+      ? ''
+      : `<line class="reference" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(series.reference.value)}" y2="${y(series.reference.value)}"/><text class="reference-label" x="${WIDTH - RIGHT}" y="${y(series.reference.value) - 5}" text-anchor="end">${esc(series.reference.label)}</text>`;
+  return `<svg class="trend-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${esc(series.title)}">
+<text class="title" x="${LEFT}" y="16">${esc(series.title)}</text>${grid}
+<line class="axis" x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${TOP + plotH}"/><line class="axis" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${TOP + plotH}" y2="${TOP + plotH}"/>
+<text x="14" y="${TOP + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${TOP + plotH / 2})">${esc(series.yLabel)}</text>
+<text x="${LEFT + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle">run (start, UTC)</text>${xTicks}${reference}${lines}${dots}</svg>`;
+};

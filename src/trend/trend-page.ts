@@ -1,0 +1,131 @@
+// `harness trend`'s page: the verdict of every check and load phase per run (a grid, runs in time order), then per
+// load phase its enforced-limit reading against SPEC.md's limit and its p95 latency, each a chart with axes.
+import type { Grade } from '../../core/grade.ts';
+import { gradeRank } from '../../core/grade.ts';
+import type { RunDocs } from '../compare/run-docs.ts';
+import { startOf } from '../compare/run-docs.ts';
+import { escapeText as esc } from '../report/escape.ts';
+import { lineChart } from './line-chart.ts';
+import type { TrendRuns } from './runs.ts';
+
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#f6f7f9}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}h3{font-size:15px;margin:12px 0 4px}.muted{color:#5b6475}
+.table-wrap{overflow-x:auto;max-width:100%}table{border-collapse:collapse;background:#fff}
+th,td{border:1px solid #d9dde5;padding:3px 6px;text-align:center;white-space:nowrap}th.id,td.id{text-align:left;font-family:ui-monospace,monospace;font-size:13px}
+td.PASS{background:#e3f4e8;color:#17803d}td.FAIL,td.ERROR{background:#fdecec;color:#c0262d;font-weight:600}
+td.WARN{background:#fdf4e6;color:#a15c00;font-weight:600}td.INCONCLUSIVE{background:#f3effb;color:#5b3fa0}
+td.SKIP,td.INFO{background:#f1f2f5;color:#5b6475}td.none{background:#fff;color:#b8bfcc}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(340px,1fr));gap:12px}
+.phase{background:#fff;border:1px solid #d9dde5;padding:8px 10px;margin-bottom:12px}
+svg.trend-chart{display:block;width:100%;height:auto;font:12px system-ui,sans-serif;fill:#1d2330}
+svg.trend-chart .axis{stroke:#1d2330}svg.trend-chart .grid{stroke:#e6e9ef}svg.trend-chart .title{fill:#5b6475;font-weight:600}
+svg.trend-chart .series{fill:none;stroke:#2f6fd0;stroke-width:2}svg.trend-chart .point{fill:#2f6fd0}
+svg.trend-chart .reference{stroke:#1d2330;stroke-dasharray:6 4}svg.trend-chart .reference-label{fill:#5b6475}
+@media (max-width:900px){svg.trend-chart{font-size:16px}}`;
+
+/** `11-27 08:40`: short enough for a column head, in UTC as every report's time is. */
+const runLabel = (run: RunDocs): string =>
+  new Date(startOf(run)).toISOString().slice(5, 16).replace('T', ' ');
+
+interface Row {
+  readonly id: string;
+  readonly grades: readonly (Grade | undefined)[];
+}
+
+/** Rows that were ever worse than PASS first (by their worst grade), then the rest, each in the newest run's order. */
+const ordered = (rows: Row[]): Row[] => {
+  const worst = (row: Row) => Math.min(...row.grades.map((g) => (g === undefined ? 99 : gradeRank(g))));
+  return rows
+    .map((row, i) => ({ row, i }))
+    .sort((a, b) => worst(a.row) - worst(b.row) || a.i - b.i)
+    .map((x) => x.row);
+};
+
+const grid = (caption: string, runs: readonly RunDocs[], rows: Row[]): string => {
+  if (runs.length === 0) return '';
+  const head = runs.map((run) => `<th title="${esc(run.source)}">${esc(runLabel(run))}</th>`).join('');
+  const body = ordered(rows)
+    .map(
+      (row) =>
+        `<tr><td class="id">${esc(row.id)}</td>${row.grades.map((g) => (g === undefined ? '<td class="none">–</td>' : `<td class="${g}">${g}</td>`)).join('')}</tr>`,
+    )
+    .join('\n');
+  return `<h2>${esc(caption)}</h2><div class="table-wrap"><table><tr><th class="id">run (start, UTC)</th>${head}</tr>\n${body}</table></div>`;
+};
+
+const checkRows = (runs: readonly RunDocs[]): Row[] => {
+  const ids = [...new Set(runs.flatMap((run) => run.conformance!.checks.map((c) => c.id)))];
+  return ids.map((id) => ({
+    id,
+    grades: runs.map((run) => run.conformance!.checks.find((c) => c.id === id)?.grade),
+  }));
+};
+
+/** Each load phase of a run by name: its grade, enforced reading, SPEC.md limit and p95 latency. */
+const phasesOf = (run: RunDocs) =>
+  new Map(
+    run.load.flatMap(({ report }) =>
+      report.phases.map((result) => {
+        const graded = report.grades?.find((g) => g.phase === result.plan.name);
+        return [
+          result.plan.name,
+          {
+            grade: graded?.grade,
+            enforced: graded?.enforcedPerWindow,
+            plan: result.plan,
+            p95: result.latencyMs?.p95Ms,
+          },
+        ] as const;
+      }),
+    ),
+  );
+
+const loadSections = (runs: readonly RunDocs[]): string => {
+  if (runs.length === 0) return '';
+  const phases = runs.map(phasesOf);
+  const names = [...new Set(phases.flatMap((p) => [...p.keys()]))];
+  const labels = runs.map(runLabel);
+  const verdicts = grid(
+    'Verdicts per load phase',
+    runs,
+    names.map((name) => ({ id: name, grades: phases.map((p) => p.get(name)?.grade) })),
+  );
+  const charts = names.map((name) => {
+    const plan = phases.map((p) => p.get(name)?.plan).find((p) => p !== undefined)!;
+    const enforced = lineChart({
+      title: `${name}: limit enforced, per ${plan.limit.windowMs / 1000} s window`,
+      yLabel: 'requests per window',
+      values: phases.map((p) => p.get(name)?.enforced),
+      runs: labels,
+      reference: { value: plan.limit.count, label: `SPEC.md: ${plan.limit.count} / ${plan.limit.per}` },
+    });
+    const latency = lineChart({
+      title: `${name}: p95 latency`,
+      yLabel: 'ms',
+      values: phases.map((p) => p.get(name)?.p95),
+      runs: labels,
+    });
+    return `<section class="phase"><h3>${esc(name)}</h3><p class="muted">${esc(plan.endpoints.join(', '))}</p><div class="charts">${enforced}${latency}</div></section>`;
+  });
+  return `${verdicts}<h2>Load phases over time</h2><p class="muted">A gap: the run had no reading there (a within phase reads none, a phase not run).</p>${charts.join('\n')}`;
+};
+
+export const trendPage = (dir: string, { runs, leftOut }: TrendRuns): string => {
+  const conformance = runs.filter((run) => run.conformance !== undefined);
+  const load = runs.filter((run) => run.load.length > 0);
+  const span = `${runLabel(runs[0]!)} to ${runLabel(runs.at(-1)!)}`;
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>harness trend: ${esc(dir)}</title><style>${STYLE}</style></head><body>`,
+    `<h1>harness trend: ${runs.length} runs in ${esc(dir)}</h1>`,
+    `<p class="muted">${conformance.length} conformance runs and ${load.length} load runs, ${esc(span)} (UTC). Hover a column head for its folder.</p>`,
+    grid('Verdicts per check', conformance, conformance.length === 0 ? [] : checkRows(conformance)),
+    loadSections(load),
+    leftOut.length === 0
+      ? ''
+      : `<h2>Left out</h2><ul>${leftOut.map((why) => `<li>${esc(why)}</li>`).join('')}</ul>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+};

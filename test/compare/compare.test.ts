@@ -1,0 +1,124 @@
+// harness compare's reading of two runs: grades that changed (worse or not), readings that moved beyond tolerance,
+// and the runs it refuses to compare, each with why.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { reportJson } from '../../core/verdict.ts';
+import { compareRuns } from '../../src/compare/compare.ts';
+import { comparisonLine, comparisonMarkdown } from '../../src/compare/render.ts';
+import { type RunDocs, readRun } from '../../src/compare/run-docs.ts';
+import type { CheckResult, RunReport } from '../../src/runner/types.ts';
+import { specDigest } from '../../src/spec/digest.ts';
+import { NETWORKS, simulate } from '../load/simulate.ts';
+import { FIXTURE, reportOf } from '../report/fixture.ts';
+
+const stamped = (report: RunReport, version = '0.1.0', digest = specDigest()): RunReport => ({
+  ...report,
+  harness: { name: 'harness', version },
+  specDigest: digest,
+});
+const conformanceRun = (report: RunReport, source = 'run'): RunDocs => ({
+  source,
+  conformance: report,
+  load: [],
+});
+const regraded = (id: string, grade: CheckResult['grade']) =>
+  reportOf(FIXTURE.checks.map((c) => (c.id === id ? { ...c, grade, message: `now ${grade}` } : c)));
+
+/** A load run as `harness load` writes it: the simulated summary with its grades and stamp, read back. */
+const loadRun = (enforced: number): RunDocs => {
+  const summary = simulate(
+    { kind: 'anchored', network: NETWORKS.lan, enforced, seed: 1 },
+    { scenarios: ['transactions'] },
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'harness-compare-'));
+  const stamp = { harness: { name: 'harness', version: '0.1.0' }, specDigest: specDigest() };
+  writeFileSync(join(dir, 'load-transactions-summary.json'), reportJson(summary, stamp));
+  return readRun(dir);
+};
+
+describe('compareRuns', () => {
+  const faithful = stamped(FIXTURE);
+
+  it('finds nothing between a run and itself', () => {
+    const c = compareRuns(conformanceRun(faithful), conformanceRun(faithful));
+    expect(c).toMatchObject({ changes: [], moves: [], worse: false });
+    expect(comparisonLine(c)).toBe(
+      `compare: 0 verdicts worse, 0 otherwise changed, 0 readings moved; ${FIXTURE.checks.length} checks graded in both`,
+    );
+  });
+
+  it('names a check that got worse, and says why in B', () => {
+    const b = stamped(regraded('AUTH-TOKEN-PAYLOAD', 'FAIL'));
+    const c = compareRuns(conformanceRun(faithful), conformanceRun(b));
+    expect(c.worse).toBe(true);
+    expect(c.changes).toEqual([
+      { id: 'AUTH-TOKEN-PAYLOAD', kind: 'check', a: 'PASS', b: 'FAIL', worse: true, why: 'now FAIL' },
+    ]);
+    expect(comparisonMarkdown(c)).toContain('| worse | `AUTH-TOKEN-PAYLOAD` | PASS | FAIL | now FAIL |');
+  });
+
+  it('lists a verdict that got better or a check gone, without failing', () => {
+    const b = stamped(
+      reportOf(
+        FIXTURE.checks
+          .filter((c) => c.id !== 'VERSION-PATHS')
+          .map((c) => (c.id === 'LIMIT-ADMITS-SCHEDULE' ? { ...c, grade: 'PASS' as const } : c)),
+      ),
+    );
+    const c = compareRuns(conformanceRun(faithful), conformanceRun(b));
+    expect(c.worse).toBe(false);
+    expect(c.changes.map((x) => `${x.id} ${x.a}->${x.b}`).sort()).toEqual(
+      ['LIMIT-ADMITS-SCHEDULE FAIL->PASS', 'VERSION-PATHS INFO->absent'].sort(),
+    );
+  });
+
+  it.each([
+    [
+      'other SPEC.md data',
+      stamped(FIXTURE, '0.1.0', `sha256:${'1'.repeat(64)}`),
+      /judged against different SPEC\.md data/,
+    ],
+    [
+      'another major version',
+      stamped(FIXTURE, '1.0.0'),
+      /harness 0\.1\.0 and .* by 1\.0\.0: another major version/,
+    ],
+    [
+      'no digest (an older harness)',
+      { ...FIXTURE, specDigest: undefined } as unknown as RunReport,
+      /records no SPEC\.md digest/,
+    ],
+  ])('refuses runs with %s, saying why', (_, b, why) => {
+    expect(() => compareRuns(conformanceRun(faithful, 'A'), conformanceRun(b, 'B'))).toThrow(why);
+  });
+
+  it('refuses a conformance run against a load run: nothing to compare', () => {
+    expect(() => compareRuns(conformanceRun(faithful, 'A'), loadRun(1))).toThrow(
+      /A holds conformance and .* load: nothing to compare/,
+    );
+  });
+
+  it('names a load phase that got worse and the enforced reading that moved', () => {
+    const c = compareRuns(loadRun(1), loadRun(0.9));
+    expect(c.worse).toBe(true);
+    expect(c.changes.find((x) => x.kind === 'phase' && x.worse)).toMatchObject({ a: 'PASS', b: 'FAIL' });
+    const moved = c.moves.find((m) => m.reading === 'enforced per window');
+    expect(moved?.movedPercent).toBeLessThan(-2);
+  });
+});
+
+describe('readRun', () => {
+  it('names a folder with no report, and a file that is no report', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'harness-compare-'));
+    expect(() => readRun(dir)).toThrow(/holds no conformance\.json and no load-<label>-summary\.json/);
+    mkdirSync(join(dir, 'x'));
+    writeFileSync(join(dir, 'x', 'conformance.json'), '{"checks": []}');
+    expect(() => readRun(join(dir, 'x'))).toThrow(
+      /conformance\.json: not a harness conformance report: \/ must have required property/,
+    );
+    writeFileSync(join(dir, 'bad.json'), '{');
+    expect(() => readRun(join(dir, 'bad.json'))).toThrow(/bad\.json: cannot be read as JSON/);
+  });
+});

@@ -1,0 +1,101 @@
+// harness trend's reading of a report folder and the page it writes: runs in the order they started, runs it cannot
+// show left out with why, a verdict grid, and per load phase charts with both axes labelled.
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { reportJson } from '../../core/verdict.ts';
+import type { RunReport } from '../../src/runner/types.ts';
+import { specDigest } from '../../src/spec/digest.ts';
+import { lineChart } from '../../src/trend/line-chart.ts';
+import { readRuns } from '../../src/trend/runs.ts';
+import { trendPage } from '../../src/trend/trend-page.ts';
+import { NETWORKS, simulate } from '../load/simulate.ts';
+import { FIXTURE } from '../report/fixture.ts';
+
+const conformanceAt = (startedAt: string, digest = specDigest()): RunReport => ({
+  ...FIXTURE,
+  specDigest: digest,
+  startedAt,
+});
+
+const folderOfRuns = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'harness-trend-'));
+  const put = (name: string, file: string, content: string) => {
+    mkdirSync(join(dir, name), { recursive: true });
+    writeFileSync(join(dir, name, file), content);
+  };
+  // Named out of order: the runs are ordered by when they started, not by folder name.
+  put('b', 'conformance.json', JSON.stringify(conformanceAt('2026-11-27T09:00:00.000Z')));
+  put('a', 'conformance.json', JSON.stringify(conformanceAt('2026-11-27T10:00:00.000Z')));
+  put(
+    'c',
+    'conformance.json',
+    JSON.stringify(conformanceAt('2026-11-27T08:00:00.000Z', `sha256:${'1'.repeat(64)}`)),
+  );
+  put('broken', 'conformance.json', '{');
+  put('compare', 'compare.md', '# not a run');
+  const summary = simulate(
+    { kind: 'anchored', network: NETWORKS.lan, seed: 1 },
+    { scenarios: ['transactions'] },
+  );
+  const stamp = { harness: { name: 'harness', version: '0.1.0' }, specDigest: specDigest() };
+  put(
+    'd',
+    'load-transactions-summary.json',
+    reportJson({ ...summary, generatedAt: '2026-11-27T11:00:00.000Z' }, stamp),
+  );
+  symlinkSync(join(dir, 'a'), join(dir, 'latest'));
+  return dir;
+};
+
+describe('readRuns', () => {
+  it('orders runs by start, and leaves out (saying why) what it cannot read or what other SPEC.md data judged', () => {
+    const dir = folderOfRuns();
+    const { runs, leftOut } = readRuns(dir);
+    expect(runs.map((r) => r.source.slice(dir.length + 1))).toEqual(['b', 'a', 'd']);
+    expect(leftOut).toEqual([
+      expect.stringMatching(/broken\/conformance\.json: cannot be read as JSON/),
+      expect.stringMatching(/\/c: judged against other SPEC\.md data than the newest run/),
+    ]);
+  });
+
+  it('refuses a folder with no run, naming what a run is', () => {
+    expect(() => readRuns(mkdtempSync(join(tmpdir(), 'harness-trend-')))).toThrow(/no run to show/);
+  });
+});
+
+describe('trendPage', () => {
+  it('has a verdict per check per run, and per load phase a chart of its reading and one of its p95', () => {
+    const page = trendPage('reports', readRuns(folderOfRuns()));
+    expect(page).toContain('<h1>harness trend: 3 runs in reports</h1>');
+    // The fixture's FAIL rows lead the grid, a cell per conformance run.
+    const grid = page.slice(page.indexOf('Verdicts per check'));
+    expect(grid.indexOf('LIMIT-ADMITS-SCHEDULE')).toBeLessThan(grid.indexOf('AUTH-TOKEN-PAYLOAD'));
+    expect(page).toMatch(
+      /<td class="id">LIMIT-ADMITS-SCHEDULE<\/td><td class="FAIL">FAIL<\/td><td class="FAIL">FAIL<\/td><\/tr>/,
+    );
+    expect(page).toContain('over_transactions: limit enforced, per 1 s window');
+    expect(page).toContain('over_transactions: p95 latency');
+    expect(page).toContain('SPEC.md: 200 / second');
+    expect(page).toContain('<h2>Left out</h2>');
+  });
+});
+
+describe('lineChart', () => {
+  it('draws both axes with labels, a gap where a run has no value, and the reference line', () => {
+    const svg = lineChart({
+      title: 't',
+      yLabel: 'requests per window',
+      values: [100, 110, undefined, 90, 95],
+      runs: ['r1', 'r2', 'r3', 'r4', 'r5'],
+      reference: { value: 120, label: 'SPEC.md: 120 / minute' },
+    });
+    expect(svg.match(/<polyline/g)).toHaveLength(2);
+    expect(svg.match(/<circle/g)).toHaveLength(4);
+    expect(svg).toContain('>requests per window</text>');
+    expect(svg).toContain('>run (start, UTC)</text>');
+    for (const label of ['r1', 'r5', '>0<', '>150<']) expect(svg).toContain(label);
+    expect(svg).toContain('class="reference"');
+  });
+});
