@@ -16,12 +16,15 @@ export const RATELIMIT_FAULTS = [
   {
     name: 'ratelimit-remaining-stuck',
     clause: '§8 table',
-    rule: "RateLimit's r always says the whole quota: it never counts down as requests spend it, not even on a 429",
+    rule: "RateLimit's r says the whole quota on every admitted answer: it never counts down as requests spend it (a 429 says 0)",
     standard: DRAFT,
     breaks: {
       rateLimitFields: {
         dialect: 'draft',
-        says: (said) => (said.remaining === undefined ? said : { ...said, remaining: said.quota }),
+        says: (said) =>
+          said.remaining === undefined || said.retryAfterSeconds !== undefined
+            ? said
+            : { ...said, remaining: said.quota },
       },
     },
   },

@@ -1,6 +1,7 @@
 // The CI share of the accuracy matrix (npm run bench:accuracy runs all of it): the suite through Toxiproxy at a
 // region's and a far region's latency, against clock-aligned and sliding-log limiters. A faithful server draws no
-// FAIL; a transaction limit 10 % low, or none at all, is caught. Windows are scaled (see run.ts).
+// FAIL (nor a WARN on the RateLimit fields it sends); a transaction limit 10 % low, or none at all, is caught, and so
+// are RateLimit reset times shorter than the wait. Windows are scaled (see run.ts).
 import { describe, expect, it } from 'vitest';
 import type { LimiterKind } from '../../src/reference/index.ts';
 import { deviations, runAgainst, SCALED } from '../../src/testbed/conformance.ts';
@@ -24,12 +25,20 @@ describe.skipIf(!hasTool('toxiproxy'))(
   needing('toxiproxy', 'conformance over a real network (Toxiproxy)'),
   () => {
     describe.concurrent.each(CELLS)('%s, %s limiter', (network, limiter) => {
-      it('a faithful server draws no FAIL', async () => {
-        const [report] = await runAgainst({ limiter }, { network });
+      it('a faithful server draws no FAIL, nor a WARN on the RateLimit fields it sends', async () => {
+        const [report] = await runAgainst({ limiter, rateLimitFields: 'draft' }, { network });
         const failed = report!.checks.filter((c) => c.grade === 'FAIL' || c.grade === 'WARN');
         expect(failed.map((c) => `${c.id}: ${c.message}`)).toEqual([]);
         // Sharing and limiter checks need their probes whole; only the harness's own shortfalls may be inconclusive.
         expect(report!.counts.PASS).toBeGreaterThan(55);
+      });
+
+      it('a RateLimit reset time a quarter of the real wait WARNs RATELIMIT-RESET, and nothing else', async () => {
+        const [report] = await runAgainst(
+          { limiter, fault: 'ratelimit-reset-early' },
+          { network, only: ['ratelimit'] },
+        );
+        expect(deviations(report!)).toEqual({ 'RATELIMIT-RESET': 'WARN' });
       });
 
       it('a transaction limit 10 % low FAILs LIMIT-ADMITS, and nothing else', async () => {

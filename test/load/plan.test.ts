@@ -188,9 +188,26 @@ describe('merging instances', () => {
         },
       },
     });
+    // One runner saw the draft's fields, the other X-RateLimit-* too, declaring another window.
     const merged = mergeSummaries([
-      summary(part([3, 1], [1, 1], 10, 1), 0, '0:1/2'),
-      summary(part([2, 0, 2], [0, 2, 0], 30, 0.5), 40, '1/2:1'),
+      summary(
+        { ...part([3, 1], [1, 1], 10, 1), rateLimit: { dialects: 1, quota: { min: 120, max: 120 } } },
+        0,
+        '0:1/2',
+      ),
+      summary(
+        {
+          ...part([2, 0, 2], [0, 2, 0], 30, 0.5),
+          rateLimit: {
+            dialects: 5,
+            quota: { min: 100, max: 120 },
+            windowSeconds: { min: 60, max: 60 },
+            remainingOnLimitedMax: 2,
+          },
+        },
+        40,
+        '1/2:1',
+      ),
     ]);
     expect(merged.lateMs).toEqual([0, 40]);
     expect(merged.runnerProblems).toBeUndefined();
@@ -209,6 +226,13 @@ describe('merging instances', () => {
     });
     expect(phase!.retryAfterValid).toBeCloseTo((2 * 1 + 2 * 0.5) / 4);
     expect(phase!.roundTrips).toEqual({ minMs: 10, p99Ms: 30, maxMs: 30 });
+    expect(phase!.rateLimit).toEqual({
+      dialects: 5,
+      quota: { min: 100, max: 120 },
+      windowSeconds: { min: 60, max: 60 },
+      remainingOnLimitedMax: 2,
+    });
+    expect(apart.phases[0]!.rateLimit).toBeUndefined();
   });
 });
 
