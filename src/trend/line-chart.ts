@@ -7,8 +7,9 @@ export interface ChartSeries {
   readonly yLabel: string;
   /** Per run, in order; undefined where the run has no value. */
   readonly values: readonly (number | undefined)[];
-  /** The x axis's label of each run. */
+  /** The x axis's label of each run, and of the axis. */
   readonly runs: readonly string[];
+  readonly xLabel: string;
   readonly reference?: { readonly value: number; readonly label: string };
 }
 
@@ -45,11 +46,17 @@ export const lineChart = (series: ChartSeries): string => {
         `<line class="grid" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(v)}" y2="${y(v)}"/><text x="${LEFT - 6}" y="${y(v) + 4}" text-anchor="end">${tickText(v)}</text>`,
     )
     .join('');
+  // Six labels at most, the last always, so many runs do not write over each other; the ends anchored inward.
+  const every = Math.ceil(n / 6);
   const xTicks = series.runs
-    .map(
-      (label, i) =>
-        `<line class="axis" x1="${x(i)}" x2="${x(i)}" y1="${TOP + plotH}" y2="${TOP + plotH + 4}"/><text x="${x(i)}" y="${TOP + plotH + 18}" text-anchor="middle">${esc(label)}</text>`,
-    )
+    .map((label, i) => {
+      const anchor = n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle';
+      const text =
+        i % every === 0 || i === n - 1
+          ? `<text x="${x(i)}" y="${TOP + plotH + 18}" text-anchor="${anchor}">${esc(label)}</text>`
+          : '';
+      return `<line class="axis" x1="${x(i)}" x2="${x(i)}" y1="${TOP + plotH}" y2="${TOP + plotH + 4}"/>${text}`;
+    })
     .join('');
   // A gap where a run has no value: each run of consecutive values is its own line.
   const segments: string[][] = [[]];
@@ -76,5 +83,5 @@ export const lineChart = (series: ChartSeries): string => {
 <text class="title" x="${LEFT}" y="16">${esc(series.title)}</text>${grid}
 <line class="axis" x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${TOP + plotH}"/><line class="axis" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${TOP + plotH}" y2="${TOP + plotH}"/>
 <text x="14" y="${TOP + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${TOP + plotH / 2})">${esc(series.yLabel)}</text>
-<text x="${LEFT + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle">run (start, UTC)</text>${xTicks}${reference}${lines}${dots}</svg>`;
+<text x="${LEFT + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle">${esc(series.xLabel)}</text>${xTicks}${reference}${lines}${dots}</svg>`;
 };

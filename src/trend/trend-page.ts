@@ -15,17 +15,18 @@ th,td{border:1px solid #d9dde5;padding:3px 6px;text-align:center;white-space:now
 td.PASS{background:#e3f4e8;color:#17803d}td.FAIL,td.ERROR{background:#fdecec;color:#c0262d;font-weight:600}
 td.WARN{background:#fdf4e6;color:#a15c00;font-weight:600}td.INCONCLUSIVE{background:#f3effb;color:#5b3fa0}
 td.SKIP,td.INFO{background:#f1f2f5;color:#5b6475}td.none{background:#fff;color:#b8bfcc}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(340px,1fr));gap:12px}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:12px}
+details{margin:8px 0}summary{cursor:pointer;color:#5b6475}
 .phase{background:#fff;border:1px solid #d9dde5;padding:8px 10px;margin-bottom:12px}
 svg.trend-chart{display:block;width:100%;height:auto;font:12px system-ui,sans-serif;fill:#1d2330}
 svg.trend-chart .axis{stroke:#1d2330}svg.trend-chart .grid{stroke:#e6e9ef}svg.trend-chart .title{fill:#5b6475;font-weight:600}
 svg.trend-chart .series{fill:none;stroke:#2f6fd0;stroke-width:2}svg.trend-chart .point{fill:#2f6fd0}
 svg.trend-chart .reference{stroke:#1d2330;stroke-dasharray:6 4}svg.trend-chart .reference-label{fill:#5b6475}
-@media (max-width:900px){svg.trend-chart{font-size:16px}}`;
+`;
 
-/** `11-27 08:40`: short enough for a column head, in UTC as every report's time is. */
+/** `11-27 08:40:12`: short enough for a column head, to the second (runs a minute apart), in UTC as reports are. */
 const runLabel = (run: RunDocs): string =>
-  new Date(startOf(run)).toISOString().slice(5, 16).replace('T', ' ');
+  new Date(startOf(run)).toISOString().slice(5, 19).replace('T', ' ');
 
 interface Row {
   readonly id: string;
@@ -41,16 +42,29 @@ const ordered = (rows: Row[]): Row[] => {
     .map((x) => x.row);
 };
 
+const gridRow = (row: Row): string =>
+  `<tr><td class="id">${esc(row.id)}</td>${row.grades.map((g) => (g === undefined ? '<td class="none">–</td>' : `<td class="${g}">${g}</td>`)).join('')}</tr>`;
+
+/** Graded alike in every run: folded under the rows that changed, so what moved leads. */
+const steady = (row: Row): boolean => row.grades.every((g) => g !== undefined && g === row.grades[0]);
+
 const grid = (caption: string, runs: readonly RunDocs[], rows: Row[]): string => {
   if (runs.length === 0) return '';
-  const head = runs.map((run) => `<th title="${esc(run.source)}">${esc(runLabel(run))}</th>`).join('');
-  const body = ordered(rows)
-    .map(
-      (row) =>
-        `<tr><td class="id">${esc(row.id)}</td>${row.grades.map((g) => (g === undefined ? '<td class="none">–</td>' : `<td class="${g}">${g}</td>`)).join('')}</tr>`,
-    )
-    .join('\n');
-  return `<h2>${esc(caption)}</h2><div class="table-wrap"><table><tr><th class="id">run (start, UTC)</th>${head}</tr>\n${body}</table></div>`;
+  const head = `<tr><th class="id">run (start, UTC)</th>${runs.map((run) => `<th title="${esc(run.source)}">${esc(runLabel(run))}</th>`).join('')}</tr>`;
+  const moved = ordered(rows.filter((row) => !steady(row)));
+  const same = ordered(rows.filter(steady));
+  const counts = [...new Set(same.map((row) => row.grades[0]!))]
+    .map((grade) => `${same.filter((row) => row.grades[0] === grade).length} ${grade}`)
+    .join(', ');
+  const table = (body: Row[]) =>
+    `<div class="table-wrap"><table>${head}\n${body.map(gridRow).join('\n')}</table></div>`;
+  return [
+    `<h2>${esc(caption)}</h2>`,
+    moved.length === 0 ? '<p>No grade changed between runs.</p>' : table(moved),
+    same.length === 0
+      ? ''
+      : `<details><summary>${same.length} graded the same in every run (${counts})</summary>${table(same)}</details>`,
+  ].join('\n');
 };
 
 const checkRows = (runs: readonly RunDocs[]): Row[] => {
@@ -84,7 +98,13 @@ const loadSections = (runs: readonly RunDocs[]): string => {
   if (runs.length === 0) return '';
   const phases = runs.map(phasesOf);
   const names = [...new Set(phases.flatMap((p) => [...p.keys()]))];
-  const labels = runs.map(runLabel);
+  // On one day, the time alone: a chart's ticks have room for eight characters each.
+  const days = new Set(runs.map((run) => runLabel(run).slice(0, 5)));
+  const oneDay = days.size === 1;
+  const labels = runs.map((run) => (oneDay ? runLabel(run).slice(6) : runLabel(run).slice(0, 11)));
+  const xLabel = oneDay
+    ? `run start, UTC, ${new Date(startOf(runs[0]!)).toISOString().slice(0, 10)}`
+    : 'run start, UTC';
   const verdicts = grid(
     'Verdicts per load phase',
     runs,
@@ -92,22 +112,28 @@ const loadSections = (runs: readonly RunDocs[]): string => {
   );
   const charts = names.map((name) => {
     const plan = phases.map((p) => p.get(name)?.plan).find((p) => p !== undefined)!;
-    const enforced = lineChart({
-      title: `${name}: limit enforced, per ${plan.limit.windowMs / 1000} s window`,
-      yLabel: 'requests per window',
-      values: phases.map((p) => p.get(name)?.enforced),
-      runs: labels,
-      reference: { value: plan.limit.count, label: `SPEC.md: ${plan.limit.count} / ${plan.limit.per}` },
-    });
+    const readings = phases.map((p) => p.get(name)?.enforced);
+    // A within phase offers less than the limit, so it reads none: no chart of nothing.
+    const enforced = readings.every((v) => v === undefined)
+      ? `<p class="muted">${esc(name)} reads no enforced limit in any run (a within phase offers less than the limit).</p>`
+      : lineChart({
+          title: `${name}: limit enforced, per ${plan.limit.windowMs / 1000} s window`,
+          yLabel: 'requests per window',
+          values: readings,
+          runs: labels,
+          xLabel,
+          reference: { value: plan.limit.count, label: `SPEC.md: ${plan.limit.count} / ${plan.limit.per}` },
+        });
     const latency = lineChart({
       title: `${name}: p95 latency`,
       yLabel: 'ms',
       values: phases.map((p) => p.get(name)?.p95),
       runs: labels,
+      xLabel,
     });
     return `<section class="phase"><h3>${esc(name)}</h3><p class="muted">${esc(plan.endpoints.join(', '))}</p><div class="charts">${enforced}${latency}</div></section>`;
   });
-  return `${verdicts}<h2>Load phases over time</h2><p class="muted">A gap: the run had no reading there (a within phase reads none, a phase not run).</p>${charts.join('\n')}`;
+  return `${verdicts}<h2>Load phases over time</h2><p class="muted">A gap: that run had no reading there (the phase was not run, or could not be read).</p>${charts.join('\n')}`;
 };
 
 export const trendPage = (dir: string, { runs, leftOut }: TrendRuns): string => {

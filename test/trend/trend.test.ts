@@ -27,7 +27,12 @@ const folderOfRuns = (): string => {
   };
   // Named out of order: the runs are ordered by when they started, not by folder name.
   put('b', 'conformance.json', JSON.stringify(conformanceAt('2026-11-27T09:00:00.000Z')));
-  put('a', 'conformance.json', JSON.stringify(conformanceAt('2026-11-27T10:00:00.000Z')));
+  // The newest run FAILs a check the one before passed.
+  const newest = conformanceAt('2026-11-27T10:00:00.000Z');
+  const failing = newest.checks.map((c) =>
+    c.id === 'AUTH-TOKEN-PAYLOAD' ? { ...c, grade: 'FAIL' as const } : c,
+  );
+  put('a', 'conformance.json', JSON.stringify({ ...newest, checks: failing }));
   put(
     'c',
     'conformance.json',
@@ -69,10 +74,15 @@ describe('trendPage', () => {
   it('has a verdict per check per run, and per load phase a chart of its reading and one of its p95', () => {
     const page = trendPage('reports', readRuns(folderOfRuns()));
     expect(page).toContain('<h1>harness trend: 3 runs in reports</h1>');
-    // The fixture's FAIL rows lead the grid, a cell per conformance run.
-    const grid = page.slice(page.indexOf('Verdicts per check'));
-    expect(grid.indexOf('LIMIT-ADMITS-SCHEDULE')).toBeLessThan(grid.indexOf('AUTH-TOKEN-PAYLOAD'));
-    expect(page).toMatch(
+    // The check whose grade changed leads the grid; those graded alike in every run are folded below it.
+    const grid = page.slice(page.indexOf('Verdicts per check'), page.indexOf('Verdicts per load phase'));
+    const [changed, folded] = grid.split('<details>');
+    expect(changed).toMatch(
+      /<td class="id">AUTH-TOKEN-PAYLOAD<\/td><td class="PASS">PASS<\/td><td class="FAIL">FAIL<\/td><\/tr>/,
+    );
+    expect(changed).not.toContain('LIMIT-ADMITS-SCHEDULE');
+    expect(folded).toMatch(/graded the same in every run \(2 FAIL, .*\)<\/summary>/);
+    expect(folded).toMatch(
       /<td class="id">LIMIT-ADMITS-SCHEDULE<\/td><td class="FAIL">FAIL<\/td><td class="FAIL">FAIL<\/td><\/tr>/,
     );
     expect(page).toContain('over_transactions: limit enforced, per 1 s window');
@@ -89,12 +99,13 @@ describe('lineChart', () => {
       yLabel: 'requests per window',
       values: [100, 110, undefined, 90, 95],
       runs: ['r1', 'r2', 'r3', 'r4', 'r5'],
+      xLabel: 'run start, UTC',
       reference: { value: 120, label: 'SPEC.md: 120 / minute' },
     });
     expect(svg.match(/<polyline/g)).toHaveLength(2);
     expect(svg.match(/<circle/g)).toHaveLength(4);
     expect(svg).toContain('>requests per window</text>');
-    expect(svg).toContain('>run (start, UTC)</text>');
+    expect(svg).toContain('>run start, UTC</text>');
     for (const label of ['r1', 'r5', '>0<', '>150<']) expect(svg).toContain(label);
     expect(svg).toContain('class="reference"');
   });
