@@ -17,6 +17,7 @@ import {
   retryAfterHonour,
   retryAfterSeconds,
   retryToleranceMs,
+  skip,
   warn,
 } from '../src/runner/checks.ts';
 import { type BucketId, cite, LIMIT_RULES, limitQuote } from '../src/spec/index.ts';
@@ -36,6 +37,8 @@ interface FieldsSaid {
   readonly log: readonly ObservedRequest[];
   /** Every answer of the bucket that carried RateLimit fields, in the order sent, read in its first dialect. */
   readonly said: readonly Said[];
+  /** The limiter's answers: successes and 429s. */
+  readonly answers: number;
   readonly at: (t: number) => string;
   readonly windowSeconds: number;
 }
@@ -51,7 +54,15 @@ const readingOf = (exchange: Exchange): RateLimitReading | undefined =>
 const fieldsSaid = async (ctx: CheckContext, inFull = false): Promise<FieldsSaid> => {
   const result = await probe(ctx, BUCKET);
   const log = bucketView(ctx, BUCKET, result);
-  const answered = log.filter((o) => o.request.exchange !== undefined).sort((a, b) => a.sent - b.sent);
+  // The limiter's own answers only: a gateway answering 400 or 500 to everything shows nothing of the limiter.
+  const answered = log
+    .filter((o) => o.request.exchange !== undefined && (isSuccess(o.status) || o.status === 429))
+    .sort((a, b) => a.sent - b.sent);
+  if (answered.length === 0) {
+    skip(
+      `none of the ${log.length} answers to the ${BUCKET} probe was a success or a 429: no answer of the limiter to read RateLimit fields from`,
+    );
+  }
   const said = answered.flatMap((observed): Said[] => {
     const exchange = observed.request.exchange!;
     const reading = readingOf(exchange);
@@ -64,7 +75,14 @@ const fieldsSaid = async (ctx: CheckContext, inFull = false): Promise<FieldsSaid
         : 'no RateLimit header fields to hold to the limit (see RATELIMIT-FIELDS): SPEC.md asks for none',
     );
   }
-  return { result, log, said, at: timesOf(result), windowSeconds: Math.ceil(result.limit.windowMs / 1000) };
+  return {
+    result,
+    log,
+    said,
+    answers: answered.length,
+    at: timesOf(result),
+    windowSeconds: Math.ceil(result.limit.windowMs / 1000),
+  };
 };
 
 const named = ({ observed }: Said, at: (t: number) => string) =>
@@ -76,13 +94,13 @@ const shown = (fields: Readonly<Record<string, string>>): string =>
     .join('; ');
 
 const fieldsSent = async (ctx: CheckContext): Promise<string> => {
-  const { said, log } = await fieldsSaid(ctx, true);
+  const { said, answers } = await fieldsSaid(ctx, true);
   const [first] = said;
   ctx.record(first!.exchange);
   const dialects = [...new Set(said.map((s) => s.reading.says))];
   const unreadable = said.find((s) => s.reading.unreadable !== undefined);
   return info(
-    `${said.length} of ${log.filter((o) => o.request.exchange).length} answers carried ${dialects.join(', and ')}; the first: ${shown(first!.reading.fields)}${unreadable ? `; not read: ${unreadable.reading.unreadable}` : ''}`,
+    `${said.length} of the ${answers} successes and 429s carried ${dialects.join(', and ')}; the first: ${shown(first!.reading.fields)}${unreadable ? `; not read: ${unreadable.reading.unreadable}` : ''}`,
   );
 };
 
