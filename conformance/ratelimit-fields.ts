@@ -71,7 +71,7 @@ const fieldsSaid = async (ctx: CheckContext, inFull = false): Promise<FieldsSaid
   if (said.length === 0) {
     info(
       inFull
-        ? `none of the ${answered.length} answers to the ${BUCKET} probe carried RateLimit header fields (${DRAFT}, RateLimit-*, X-RateLimit-*): SPEC.md asks for none, so nothing is held to them`
+        ? `none of the ${answered.length} successes and 429s of the ${BUCKET} probe carried RateLimit header fields (${DRAFT}, RateLimit-*, X-RateLimit-*): SPEC.md asks for none, so nothing is held to them`
         : 'no RateLimit header fields to hold to the limit (see RATELIMIT-FIELDS): SPEC.md asks for none',
     );
   }

@@ -21,6 +21,10 @@ describe('conformance suite against the faithful reference server', () => {
       expect(deviations(report), messages.join('\n')).toEqual({});
       expect(report.counts.PASS).toBeGreaterThan(60);
       expect(report.checks.find((c) => c.id === 'LIMITER-ALGORITHM')?.message).toMatch(/^fixed window/);
+      // SPEC.md asks for no RateLimit fields, and the faithful server sends none: INFO saying so, nothing else.
+      const rateLimit = report.checks.filter((c) => c.tags.includes('ratelimit'));
+      expect(rateLimit.map((c) => c.grade)).toEqual(['INFO', 'INFO', 'INFO', 'INFO', 'INFO']);
+      expect(rateLimit[0]!.message).toMatch(/^none of the \d+ successes and 429s .*SPEC\.md asks for none/);
     }
   });
 

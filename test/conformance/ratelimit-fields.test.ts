@@ -1,7 +1,7 @@
 // The RateLimit checks against a faithful server in each dialect and under each limiter kind (the draft's under all
 // four; the limiter decides what the fields say, the dialect only how): INFO names the dialect, every property the
-// fields state is verified (PASS), and a server that sends none gets INFO and nothing else. One run at a time: the
-// files beside it time windows too.
+// fields state is verified (PASS). One run at a time: the files beside it time windows too. (A server that sends
+// none gets INFO and nothing else: test/conformance/faithful.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { LIMITER_KINDS } from '../../src/reference/index.ts';
 import type { RunReport } from '../../src/runner/types.ts';
@@ -12,13 +12,6 @@ const gradesOf = (report: RunReport) => Object.fromEntries(report.checks.map((c)
 const messageOf = (report: RunReport, id: string) => report.checks.find((c) => c.id === id)?.message;
 
 describe('RateLimit checks', () => {
-  it('give INFO and nothing else when the target sends no RateLimit fields', async () => {
-    const [report] = await runAgainst({}, { only: RATELIMIT });
-    expect(Object.values(gradesOf(report!))).toEqual(['INFO', 'INFO', 'INFO', 'INFO', 'INFO']);
-    expect(messageOf(report!, 'RATELIMIT-FIELDS')).toMatch(/none of the \d+ answers/);
-    expect(messageOf(report!, 'RATELIMIT-POLICY')).toMatch(/see RATELIMIT-FIELDS\): SPEC\.md asks for none/);
-  });
-
   it.each([
     ...LIMITER_KINDS.map((limiter) => ['draft', limiter] as const),
     ['triple', 'anchored'] as const,
