@@ -46,16 +46,21 @@ export const against = async (server: ReferenceServerOptions, args: string[]) =>
 
 export const TRANSACTIONS = ['--scenario', 'transactions', '--duration', '4s'];
 const NO_FAIL = /^summary: \d+ phases: (?!.*FAIL)/m;
-/** How a phase INCONCLUSIVE for harness's own shortfall (k6 starved) begins its message. */
-const STARVED = /harness could not offer/;
+/**
+ * How a phase INCONCLUSIVE for the run's own shortfall says so: k6 starved ("harness could not offer"), or round trips
+ * too jittery for a reading a little off to be proven either way (a runner's scheduling stall behind `far` once
+ * stretched them to 420 ms, and a faithful sliding log read 2 % low). Neither blames the server.
+ */
+const STARVED = /harness could not offer|round trips the evidence cannot prove it/;
 
 type Run = { status: number | null; stdout: string; stderr: string };
 
 const inconclusiveLines = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith('INCONCLUSIVE'));
 
 /**
- * A faithful server is never FAILed: the run passes (0), or, where k6 was starved on this shared machine, gives no
- * verdict (5) naming harness's own shortfall for every phase it could not decide, never the server.
+ * A faithful server is never FAILed: the run passes (0), or, where k6 was starved on this shared machine (or the
+ * network stalled), gives no verdict (5) naming the run's own shortfall for every phase it could not decide, never
+ * the server.
  */
 export const expectNoFail = (run: Run) => {
   expect([0, 5], run.stdout + run.stderr).toContain(run.status);
@@ -64,8 +69,9 @@ export const expectNoFail = (run: Run) => {
 };
 
 /**
- * Runs once more when the first run gave no verdict because k6 was starved on this shared machine (every
- * INCONCLUSIVE names harness's own shortfall): the test asks for a measurement, and the first run rightly had none.
+ * Runs once more when the first run gave no verdict because k6 was starved on this shared machine or the network
+ * stalled (every INCONCLUSIVE names the run's own shortfall): the test asks for a measurement, and the first run
+ * rightly had none.
  */
 export const measured = async <R extends Run>(run: () => Promise<R>): Promise<R> => {
   const first = await run();
