@@ -34,8 +34,8 @@ const atBarEnds = (values: readonly number[], size: number) =>
     (_, i) => values[Math.min(values.length, (i + 1) * size) - 1]!,
   );
 
-/** A step of 1, 2 or 5 times a power of ten giving about `ticks` ticks up to `max`. */
-const niceStep = (max: number, ticks: number): number => {
+/** A step of 1, 2 or 5 times a power of ten giving about `ticks` ticks up to `max` (every chart's axes use it). */
+export const niceStep = (max: number, ticks: number): number => {
   const raw = max / ticks;
   const power = 10 ** Math.floor(Math.log10(raw));
   return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw) ?? 10 * power;

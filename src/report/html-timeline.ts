@@ -2,6 +2,7 @@
 // in the order sent, coloured by its answer; the stretch the proof counted in shaded; the bound it broke marked. An
 // inline SVG, so the page stays self-contained and needs no script to show it.
 import { html, joinMarkup, type Markup } from '../../core/markup.ts';
+import { niceStep } from '../../core/report-chart.ts';
 import type { LimitTimeline, TimelineRequest } from '../runner/limit-timeline.ts';
 
 const WIDTH = 1000;
@@ -12,13 +13,6 @@ const TOP = 26;
 const BOTTOM = 44;
 const PLOT_W = WIDTH - LEFT - RIGHT;
 const PLOT_H = HEIGHT - TOP - BOTTOM;
-
-/** A round step (1, 2 or 5 times a power of ten) giving about `ticks` ticks over `span`. */
-const niceStep = (span: number, ticks: number): number => {
-  const raw = Math.max(span, 1e-9) / ticks;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw) ?? raw;
-};
 
 const signed = (value: number, text: string): string =>
   value > 0 ? `+${text}` : value < 0 ? `-${text}` : '0';
@@ -31,7 +25,7 @@ export const formatOffset = (ms: number, step = Math.abs(ms)): string => {
 };
 
 const ticks = (low: number, high: number, count: number): { step: number; values: number[] } => {
-  const step = niceStep(high - low, count);
+  const step = niceStep(Math.max(high - low, 1e-9), count);
   const values: number[] = [];
   for (let v = Math.ceil(low / step) * step; v <= high + step * 1e-9; v += step) values.push(v);
   return { step, values };

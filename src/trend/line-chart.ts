@@ -1,5 +1,6 @@
 // A small SVG line chart with both axes labelled: one value per run, runs evenly spaced in time order, a gap where
 // a run has no value, and an optional dashed reference line (SPEC.md's limit). Static markup, no script.
+import { niceStep } from '../../core/report-chart.ts';
 import { escapeText as esc } from '../report/escape.ts';
 
 export interface ChartSeries {
@@ -20,19 +21,12 @@ const RIGHT = 16;
 const TOP = 28;
 const BOTTOM = 52;
 
-/** A round step giving about four ticks from 0 to `max`. */
-const stepFor = (max: number): number => {
-  const rough = max / 4;
-  const power = 10 ** Math.floor(Math.log10(rough));
-  return [1, 2, 2.5, 5, 10].map((m) => m * power).find((step) => step >= rough) ?? power * 10;
-};
-
 const tickText = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
 export const lineChart = (series: ChartSeries): string => {
   const known = series.values.filter((v): v is number => v !== undefined);
   const top = Math.max(1, ...known, series.reference?.value ?? 0) * 1.1;
-  const step = stepFor(top);
+  const step = niceStep(top, 4);
   const yMax = Math.ceil(top / step) * step;
   const plotW = WIDTH - LEFT - RIGHT;
   const plotH = HEIGHT - TOP - BOTTOM;
