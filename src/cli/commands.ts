@@ -1,12 +1,11 @@
-// Every command and option of the CLI is declared here, once: with @commander-js/extra-typings each builder's type
-// is what its options parse to, so a command's options type is read off its declaration (OptionsOf) and a flag is
-// one declaration plus its use. program.ts gives each command its action; certify parses its two runs' options with
+// Every command that runs a server or sends traffic, and its options, is declared here, once (report-commands.ts
+// declares those that read runs written before): with @commander-js/extra-typings each builder's type is what its
+// options parse to, so a command's options type is read off its declaration (OptionsOf) and a flag is one
+// declaration plus its use. program.ts gives each command its action; certify parses its two runs' options with
 // these same builders, so they get the defaults a user's command line gets.
-import { join } from 'node:path';
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { DIALECT_NAMES } from '../../core/ratelimit-dialects.ts';
 import { HARNESS } from '../command-line.ts';
-import { DEFAULT_TOLERANCES } from '../compare/compare.ts';
 import { FAULT_FACTORS, FAULTS, LIMITER_KINDS, TOKEN_KINDS } from '../reference/index.ts';
 import { NETWORK_CONDITIONS } from '../testbed/toxiproxy.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
@@ -18,7 +17,6 @@ import {
   limitOverride,
   list,
   oneOf,
-  percent,
   port,
   positiveInt,
   sideEffects,
@@ -305,53 +303,6 @@ export const certifyCommand = () =>
     )
     .addHelpText('after', EXIT_CODES_HELP);
 export type CertifyOptions = OptionsOf<typeof certifyCommand>;
-
-export const verifyCommand = () =>
-  new Command('verify')
-    .description('Check a certify archive: its signature and the hash of every file')
-    .argument('<archive>', 'the .tgz harness certify wrote')
-    .requiredOption('--public-key <file>', 'Ed25519 public key (PEM) of the signer');
-export type VerifyOptions = OptionsOf<typeof verifyCommand>;
-
-export const compareCommand = () =>
-  new Command('compare')
-    .description(
-      'Compare two runs (conformance reports, load summaries or run folders): every grade that changed, every limit ' +
-        'reading or latency percentile that moved beyond its tolerance; exit 1 when a verdict got worse',
-    )
-    .argument(
-      '<a>',
-      'the earlier run: a run folder (reports/<timestamp>), conformance.json or load-<label>-summary.json',
-    )
-    .argument('<b>', 'the later run, of the same kind')
-    .option('--out <dir>', 'where compare.md, compare.html and compare.json go', join('reports', 'compare'))
-    .addOption(
-      new Option(
-        '--limit-tolerance <percent>',
-        "an enforced reading's move worth listing, in % of SPEC.md's limit",
-      )
-        .argParser(percent)
-        .default(DEFAULT_TOLERANCES.limitPercent),
-    )
-    .addOption(
-      new Option(
-        '--latency-tolerance <percent>',
-        `a latency percentile's move worth listing, in % (and over ${DEFAULT_TOLERANCES.latencyFloorMs} ms)`,
-      )
-        .argParser(percent)
-        .default(DEFAULT_TOLERANCES.latencyPercent),
-    );
-export type CompareOptions = OptionsOf<typeof compareCommand>;
-
-export const trendCommand = () =>
-  new Command('trend')
-    .description(
-      'One HTML page of every run in a report folder (e.g. the last CI artifacts): verdicts per check over time, and ' +
-        'enforced-limit readings and p95 latency per phase over time',
-    )
-    .argument('<dir>', 'a folder of runs, as --report-dir writes them (reports/<timestamp>/...)')
-    .option('--out <file>', 'the page to write (default: <dir>/trend.html)');
-export type TrendOptions = OptionsOf<typeof trendCommand>;
 
 /**
  * What the CLI would parse `args` to for `build`'s command: a run started from code (certify's two) gets the very

@@ -5,8 +5,8 @@ import { comparisonHtml, comparisonJson, comparisonMarkdown, comparisonText } fr
 import { readRun } from '../compare/run-docs.ts';
 import { isHarnessError } from '../errors.ts';
 import { writeWhole } from '../report/atomic.ts';
-import type { CompareOptions } from './commands.ts';
 import { FAILED, PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
+import type { CompareOptions } from './report-commands.ts';
 
 export const compare = async (a: string, b: string, options: CompareOptions): Promise<void> => {
   const comparison = compareRuns(readRun(a), readRun(b), {

@@ -1,16 +1,13 @@
-// The CLI: each command as commands.ts declares it, with its action from the file of its own.
+// The CLI: each command as commands.ts (or report-commands.ts) declares it, with its action from the file of its own.
 import { Command } from '@commander-js/extra-typings';
 import { certify } from './certify.ts';
 import {
   certifyCommand,
-  compareCommand,
   conformanceCommand,
   loadCommand,
   loadMergeCommand,
   replayCommand,
   serveCommand,
-  trendCommand,
-  verifyCommand,
 } from './commands.ts';
 import { compare } from './compare.ts';
 import { conformance } from './conformance.ts';
@@ -19,6 +16,7 @@ import { plainDefaults } from './help.ts';
 import { load } from './load.ts';
 import { loadMerge } from './load-merge.ts';
 import { replay } from './replay.ts';
+import { compareCommand, trendCommand, verifyCommand } from './report-commands.ts';
 import { serve } from './serve.ts';
 import { trend } from './trend.ts';
 import { verify } from './verify.ts';

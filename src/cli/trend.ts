@@ -5,8 +5,8 @@ import { isHarnessError } from '../errors.ts';
 import { writeWhole } from '../report/atomic.ts';
 import { readRuns } from '../trend/runs.ts';
 import { trendPage } from '../trend/trend-page.ts';
-import type { TrendOptions } from './commands.ts';
 import { REPORTS_NOT_WRITTEN } from './exit-codes.ts';
+import type { TrendOptions } from './report-commands.ts';
 
 export const trend = async (dir: string, options: TrendOptions): Promise<void> => {
   const found = readRuns(dir);

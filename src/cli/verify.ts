@@ -5,8 +5,8 @@ import { keyFingerprint, readPublicKey, sha256 } from '../certify/manifest.ts';
 import { type Verification, verifyArchive } from '../certify/verify.ts';
 import { printable } from '../printable.ts';
 import { SPEC_FILE } from './certify.ts';
-import type { VerifyOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
+import type { VerifyOptions } from './report-commands.ts';
 
 const MISMATCH = 1;
 
