@@ -1,8 +1,9 @@
 // `npm run bench:accuracy -- adversary`: limiters that each break one SPEC.md §8 property (the reference server's
 // limit faults) and the faithful kinds beside them, each run from random phases of the server's windows, on `lan`
 // and `far`. A class is caught when the check that names its rule FAILs (or, for a queue, is INCONCLUSIVE naming the
-// pattern); a faithful run is right with no FAIL and no INCONCLUSIVE. Arguments narrow it (`-- adversary far limit-early-reset`); HARNESS_BENCH_PHASES sets the runs per
-// cell (default 10). Writes reports/bench/adversary.json.
+// pattern; a RateLimit fault when its check WARNs); a faithful run is right with no FAIL, WARN or INCONCLUSIVE.
+// Arguments narrow it (`-- adversary far limit-early-reset`, `-- adversary ratelimit`); HARNESS_BENCH_PHASES sets the
+// runs per cell (default 10). Writes reports/bench/adversary.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FaultName, LimiterKind } from '../src/reference/index.ts';
@@ -20,8 +21,12 @@ interface AdversaryClass {
   readonly limiter: LimiterKind;
   /** The buckets probed (as --only takes them). */
   readonly only: readonly string[];
-  /** The checks whose FAIL catches it; none for a faithful control. */
+  /** The checks whose FAIL (or `grade`) catches it; none for a faithful control. */
   readonly caughtBy: readonly string[];
+  /** The grade that catches it where not FAIL: a WARN, for the RateLimit fields SPEC.md is silent on. */
+  readonly grade?: 'WARN';
+  /** The RateLimit fields the server sends (a RateLimit fault sends the draft's whatever this says). */
+  readonly rateLimitFields?: 'draft';
   /** An INCONCLUSIVE of those checks whose message matches this catches it too (a pattern named, not proven). */
   readonly named?: RegExp;
   /** The length of a "minute" on the server, and so the longest window among the buckets probed. */
@@ -35,6 +40,26 @@ const execute = (
   caughtBy: string,
   windowMs = MINUTE_MS,
 ): AdversaryClass => ({ name, fault, limiter, only: ['rules-execute'], caughtBy: [caughtBy], windowMs });
+
+const RATELIMIT_CAUGHT_BY: Partial<Record<FaultName, string>> = {
+  'ratelimit-reset-early': 'RATELIMIT-RESET',
+  'ratelimit-remaining-stuck': 'RATELIMIT-REMAINING',
+};
+
+/** The rules-schedule probe read by the RateLimit checks, against a server sending the draft's fields. */
+const rateLimitClass = (
+  name: string,
+  limiter: LimiterKind,
+  fault: FaultName | undefined,
+  windowMs = MINUTE_MS,
+): AdversaryClass => ({
+  name,
+  limiter,
+  ...(fault ? { fault, caughtBy: [RATELIMIT_CAUGHT_BY[fault]!], grade: 'WARN' } : { caughtBy: [] }),
+  only: ['ratelimit'],
+  rateLimitFields: 'draft',
+  windowMs,
+});
 
 export const CLASSES: readonly AdversaryClass[] = [
   execute('window 0.75 × stated, anchored', 'limit-window-short', 'anchored', 'LIMIT-ENFORCED-RULES-EXECUTE'),
@@ -88,6 +113,21 @@ export const CLASSES: readonly AdversaryClass[] = [
       windowMs: MINUTE_MS,
     }),
   ),
+  // RateLimit fields (`-- adversary ratelimit`). 12 s minutes: in 2 s ones every reset time is 0 to 2 s, and a
+  // quarter of it always 0, so only minutes long enough for whole seconds to matter show a reset time cut short.
+  ...(['aligned', 'token-bucket'] as const).map((limiter) =>
+    rateLimitClass(
+      `RateLimit reset a quarter of the wait, ${limiter}`,
+      limiter,
+      'ratelimit-reset-early',
+      12_000,
+    ),
+  ),
+  rateLimitClass('RateLimit remaining stuck, token bucket', 'token-bucket', 'ratelimit-remaining-stuck'),
+  ...(['anchored', 'aligned', 'sliding-log', 'token-bucket'] as const).map((limiter) =>
+    rateLimitClass(`faithful ${limiter}, RateLimit fields`, limiter, undefined),
+  ),
+  rateLimitClass('faithful aligned, RateLimit fields (12 s minutes)', 'aligned', undefined, 12_000),
 ];
 
 interface Outcome {
@@ -117,7 +157,8 @@ const outcomeOf = (report: RunReport, adversary: AdversaryClass, phaseMs: number
       : report.checks.some(
           (c) =>
             adversary.caughtBy.includes(c.id) &&
-            (c.grade === 'FAIL' || (c.grade === 'INCONCLUSIVE' && adversary.named?.test(c.message) === true)),
+            (c.grade === (adversary.grade ?? 'FAIL') ||
+              (c.grade === 'INCONCLUSIVE' && adversary.named?.test(c.message) === true)),
         );
   const lengths = report.checks
     .filter((c) => ENFORCED.test(c.id) && c.grade === 'PASS')
@@ -130,6 +171,7 @@ const runCell = async (adversary: AdversaryClass, network: NetworkCondition): Pr
   const [report] = await runAgainst(
     {
       ...(adversary.fault ? { fault: adversary.fault } : {}),
+      ...(adversary.rateLimitFields ? { rateLimitFields: adversary.rateLimitFields } : {}),
       limiter: adversary.limiter,
       minuteMs: adversary.windowMs,
       tokenLifetimeSeconds: 3600,
@@ -150,7 +192,9 @@ const lengthsOf = (outcomes: readonly Outcome[]): string => {
 
 export const runAdversaries = async (wanted: readonly string[], log: (line: string) => void) => {
   const networks = NETWORKS.filter((n) => wanted.includes(n));
-  const classes = CLASSES.filter((c) => wanted.includes(c.fault ?? c.limiter));
+  const classes = CLASSES.filter(
+    (c) => wanted.includes(c.fault ?? c.limiter) || c.only.some((only) => wanted.includes(only)),
+  );
   const rows = [];
   for (const network of networks.length > 0 ? networks : NETWORKS) {
     for (const adversary of classes.length > 0 ? classes : CLASSES) {

@@ -10,6 +10,11 @@ export {
 } from './evidence.ts';
 export { HttpClient, type HttpClientOptions, type SendRequest } from './http.ts';
 export { quoteJson } from './json-quote.ts';
-export { type QuotaPolicy, type RateLimitReading, readRateLimitFields } from './ratelimit-fields.ts';
+export {
+  type QuotaPolicy,
+  type RateLimitReading,
+  rateLimitResetSeconds,
+  readRateLimitFields,
+} from './ratelimit-fields.ts';
 export { REDACTED, Redactor, redactToken } from './redact.ts';
 export { issuedToken, type TokenClient, TokenManager } from './tokens.ts';

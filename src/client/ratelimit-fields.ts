@@ -140,3 +140,7 @@ const readDialect = (
 /** One reading per dialect the answer's headers (lower-case names) carry, the draft's first; none for none. */
 export const readRateLimitFields = (headers: Readonly<Record<string, string>>): RateLimitReading[] =>
   dialectsIn(headers).map((dialect) => readDialect(headers, dialect));
+
+/** The seconds until the quota resets, as the answer's first dialect says it; undefined where none says. */
+export const rateLimitResetSeconds = (headers: Readonly<Record<string, string>>): number | undefined =>
+  readRateLimitFields(headers)[0]?.resetSeconds;

@@ -2,7 +2,7 @@
 // each sends and when, and what each hands back. Every request goes through fire(), so the bucket's log holds all
 // of them.
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
-import { type Exchange, isSuccess, TargetError } from '../client/index.ts';
+import { type Exchange, isSuccess, rateLimitResetSeconds, TargetError } from '../client/index.ts';
 import type { EndpointSpec } from '../spec/index.ts';
 import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';
 import { type CheckContext, sessionOf } from './context.ts';
@@ -23,6 +23,8 @@ import type { BucketLimit } from './target.ts';
 /** Beyond this, requests queue in the client and a burst stops being one. */
 const MAX_AT_ONCE = 1024;
 const RETRY_TEST = 'retry test';
+/** What a 429 promises of when the quota is back: §8 rule 2's Retry-After, and a RateLimit field's reset time. */
+const PROMISED_WAITS = [retryAfterSeconds, (exchange: Exchange) => rateLimitResetSeconds(exchange.headers)];
 export const WINDOW_END = 'window end';
 
 interface BurstOptions {
@@ -201,23 +203,29 @@ export class BucketProbe {
   }
 
   /**
-   * One more 429 whose Retry-After is waited out, where none yet showed it short: a 429 that came near its window's
-   * end has a true wait within the tolerance, so one alone can miss a Retry-After too short. It waits only for a
-   * Retry-After of at most half a window: a faithful limiter's here is most of a window, so against one this costs a
+   * One more 429 whose promised wait is waited out, where none yet showed that promise short: a 429 that came near its
+   * window's end has a true wait within the tolerance, so one alone can miss a promise too short. A 429 promises in
+   * its Retry-After and in its RateLimit reset time, if it has one; the shorter untested one is waited out, and only
+   * when it is at most half a window: a faithful limiter's here is most of a window, so against one this costs a
    * request and no time. False, with nothing waited, when that wait would end after `by` (the window-end burst's
    * time): the test is then left for later.
    */
   async retryTest(by = Number.POSITIVE_INFINITY): Promise<boolean> {
-    if (retryAfterHonour(this.view(), this.limit).broken !== undefined) return true;
+    const untested = PROMISED_WAITS.filter(
+      (waitOf) => retryAfterHonour(this.view(), this.limit, waitOf).broken === undefined,
+    );
+    if (untested.length === 0) return true;
     const [refusal] = await this.logged(() => this.fire(`${RETRY_TEST} #${++this.#retryTests}`));
-    if (refusal?.status !== 429 || refusal.exchange === undefined) return true;
-    const seconds = retryAfterSeconds(refusal.exchange);
-    if (seconds === undefined) return true;
+    const exchange = refusal?.status === 429 ? refusal.exchange : undefined;
+    if (exchange === undefined) return true;
+    const promised = untested.flatMap((waitOf) => waitOf(exchange) ?? []);
+    if (promised.length === 0) return true;
+    const seconds = Math.min(...promised);
     const wait = seconds * 1000 + retryToleranceMs(this.limit);
     if (wait > this.limit.windowMs / 2) return true;
-    const at = refusal.answered + wait;
+    const at = refusal!.answered + wait;
     if (at + this.limit.windowMs / 50 > by) return false;
-    await this.until(at, `until Retry-After (${seconds} s) has passed`);
+    await this.until(at, `until the ${seconds} s the 429 promised has passed`);
     await this.fire(`${RETRY_TEST} #${++this.#retryTests}`);
     return true;
   }

@@ -54,7 +54,7 @@ export interface RetryAfterTest {
 export interface RetryAfterHonour {
   /** Refused past its Retry-After, nothing in between that could have taken the room: a FAIL. */
   readonly broken?: RetryAfterTest;
-  /** Admitted past its Retry-After. */
+  /** Admitted past its Retry-After: of those, the one that promised the longest wait, the one that shows most. */
   readonly honoured?: RetryAfterTest;
   /** Refused past its Retry-After, but something else may have taken the room. */
   readonly undecided?: RetryAfterTest;
@@ -94,7 +94,7 @@ export const retryAfterHonour = (
     if (retry === undefined) continue;
     if (isAdmitted(retry)) {
       if (retry.sent > deadline + tolerance) late ??= { refusal, seconds, retry };
-      else honoured ??= { refusal, seconds, retry };
+      else if (honoured === undefined || seconds > honoured.seconds) honoured = { refusal, seconds, retry };
       continue;
     }
     if (!isRefused(retry)) continue;
