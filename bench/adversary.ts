@@ -114,8 +114,9 @@ export const CLASSES: readonly AdversaryClass[] = [
     }),
   ),
   // RateLimit fields (`-- adversary ratelimit`). 12 s minutes: in 2 s ones every reset time is 0 to 2 s, and a
-  // quarter of it always 0, so only minutes long enough for whole seconds to matter show a reset time cut short.
-  ...(['aligned', 'token-bucket'] as const).map((limiter) =>
+  // quarter of it always 0, so only minutes long enough for whole seconds to matter show a reset time cut short. Not a
+  // token bucket's: its next unit is a tenth of a second away, so a quarter of the 1 s it says is no lie to show.
+  ...(['aligned', 'sliding-log'] as const).map((limiter) =>
     rateLimitClass(
       `RateLimit reset a quarter of the wait, ${limiter}`,
       limiter,

@@ -35,8 +35,11 @@ export const probePlan = (target: Target, bucket: BucketId): ProbePlan => ({
 /** Edge polls (and one after the edge), and polls while a Retry-After is waited out, at most (see probe.ts). */
 const POLLS = 80 + 1;
 const WAIT_POLLS = 12;
-/** A 429 and the request sent once its Retry-After has passed, and a 429 whose wait did not fit before (see probe.ts). */
-const RETRY_TEST = 3;
+/**
+ * The retry test (see probe-steps.ts): a 429 and the request sent once its promise has passed, tried until one shows
+ * what it can, by each filled window end and twice in the probe's own steps.
+ */
+const RETRY_TEST = 2 * (1 + WINDOW_END_RETRIES + 2);
 
 /**
  * A bucket's probe, per endpoint: the spend burst round-robin (a limit plus one); on the first endpoint the fresh

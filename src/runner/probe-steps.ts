@@ -45,6 +45,7 @@ export class BucketProbe {
   unauthorised = 0;
   #sent = 0;
   #retryTests = 0;
+  #retryTested = false;
 
   constructor(ctx: CheckContext, plan: ProbePlan) {
     this.#ctx = ctx;
@@ -207,27 +208,34 @@ export class BucketProbe {
    * window's end has a true wait within the tolerance, so one alone can miss a promise too short. A 429 promises in
    * its Retry-After and in its RateLimit reset time, if it has one; the shorter untested one is waited out, and only
    * when it is at most half a window: a faithful limiter's here is most of a window, so against one this costs a
-   * request and no time. False, with nothing waited, when that wait would end after `by` (the window-end burst's
-   * time): the test is then left for later.
+   * request and no time. Until one has waited out a promise, each call tries again, as each step that waits anyway
+   * calls it: a promise may be short only late in a window (where the probe is then). A wait that would end after
+   * `by` (the window-end burst's time) is left for later, and so is a request admitted where a 429 was wanted, or a
+   * wait of 0 s, which promises nothing to test.
    */
-  async retryTest(by = Number.POSITIVE_INFINITY): Promise<boolean> {
+  async retryTest(by = Number.POSITIVE_INFINITY): Promise<void> {
+    if (!this.#retryTested) this.#retryTested = await this.#tryRetryTest(by);
+  }
+
+  /** One retry test (see retryTest): whether it has shown what one can. */
+  async #tryRetryTest(by: number): Promise<boolean> {
     const untested = PROMISED_WAITS.filter(
       (waitOf) => retryAfterHonour(this.view(), this.limit, waitOf).broken === undefined,
     );
     if (untested.length === 0) return true;
     const [refusal] = await this.logged(() => this.fire(`${RETRY_TEST} #${++this.#retryTests}`));
     const exchange = refusal?.status === 429 ? refusal.exchange : undefined;
-    if (exchange === undefined) return true;
+    if (exchange === undefined) return false;
     const promised = untested.flatMap((waitOf) => waitOf(exchange) ?? []);
     if (promised.length === 0) return true;
     const seconds = Math.min(...promised);
     const wait = seconds * 1000 + retryToleranceMs(this.limit);
-    if (wait > this.limit.windowMs / 2) return true;
+    if (wait > this.limit.windowMs / 2) return false;
     const at = refusal!.answered + wait;
     if (at + this.limit.windowMs / 50 > by) return false;
     await this.until(at, `until the ${seconds} s the 429 promised has passed`);
     await this.fire(`${RETRY_TEST} #${++this.#retryTests}`);
-    return true;
+    return seconds > 0;
   }
 
   async variant(variant: Variant, options: CallOptions): Promise<VariantResult> {

@@ -72,8 +72,13 @@ const filledWindowEnd = async (probe: BucketProbe, after: LoggedRequest, like: r
   // Only where a whole burst and then an answer fit before the window has passed: a token bucket's edge comes
   // right after the spend, where a fill is mostly refused and only sends the window end too late.
   const fits = clock() + widthOf(like) + 1.25 * firstAnswer < after.sent + probe.limit.windowMs;
-  if (fits) await probe.burst(`${WINDOW_END}, fill`, probe.limit.count + 1);
-  return probe.windowEnd(probe.windowEndAt(after, leadFor(probe, after, like)));
+  const at = probe.windowEndAt(after, leadFor(probe, after, like));
+  if (fits) {
+    await probe.burst(`${WINDOW_END}, fill`, probe.limit.count + 1);
+    // While the window end is awaited: the fill's 429s come early in a window, with the most to wait out.
+    await probe.retryTest(at);
+  }
+  return probe.windowEnd(at);
 };
 
 /**
@@ -224,7 +229,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
       : probe.windowEndAt(windowEndAfter, leadFor(probe, windowEndAfter, fresh[0]!.requests));
   // While the window end is awaited, where its wait fits: after it, a 429's Retry-After is the short rest of a
   // window, and waiting it out would add that much to every run.
-  const retryTested = await probe.retryTest(lastAt);
+  await probe.retryTest(lastAt);
   const lastBurst = lastAt === undefined ? windowEnd : await probe.windowEnd(lastAt);
   // A variant that must share the bucket, admitted after the stretch the fresh burst found free of a fixed window's
   // edge (a loaded runner sent it late), may have met that edge: once more, after another fresh burst.
@@ -234,7 +239,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
     fresh.push(retried);
     if (retried.requests.some((r) => r.status === 429)) await sendVariants((v) => late.has(v.name));
   }
-  if (!retryTested) await probe.retryTest();
+  await probe.retryTest();
   const shared = new Set([...variants.values()].flatMap((v) => v.requests));
   const first = lastBurst && windowEndAfter ? { windowEndAfter, windowEnd: lastBurst } : undefined;
   // No edge seen after the spend burst (a tenant kept shut): another try would wait as long for nothing.
