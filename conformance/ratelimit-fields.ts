@@ -13,6 +13,7 @@ import {
   type ProbeResult,
   type QuotaPolicy,
   type RateLimitReading,
+  rateLimitResetSeconds,
   readRateLimitFields,
   retryAfterHonour,
   retryAfterSeconds,
@@ -190,7 +191,7 @@ const resetAgrees = async (ctx: CheckContext): Promise<string> => {
     );
   }
   const { limit } = result;
-  const honour = retryAfterHonour(log, limit, (exchange) => readingOf(exchange)?.resetSeconds);
+  const honour = retryAfterHonour(log, limit, rateLimitResetSeconds);
   const after = (from: ObservedRequest, t: number) =>
     `${Math.round(t - from.answered)} ms after the 429 to '${from.label}' arrived`;
   if (honour.broken !== undefined) {
@@ -210,7 +211,7 @@ const resetAgrees = async (ctx: CheckContext): Promise<string> => {
   // The quota came back before any reset time had passed: an edge poll was admitted, as the reset time allows.
   const refusal = result.firstRefusal;
   const back = result.polls.find((r) => isSuccess(r.status));
-  const promised = refusal?.exchange === undefined ? undefined : readingOf(refusal.exchange)?.resetSeconds;
+  const promised = refusal?.exchange === undefined ? undefined : rateLimitResetSeconds(refusal.exchange);
   if (refusal !== undefined && back !== undefined && promised !== undefined && promised > 0) {
     if (back.sent - refusal.answered <= promised * 1000 + retryToleranceMs(limit)) {
       return `${within}, and the quota was back before the ${promised} s the first 429 said: '${back.label}', sent ${Math.round(back.sent - refusal.answered)} ms after it arrived, was admitted`;

@@ -9,6 +9,7 @@ import {
   type RateLimitDialect,
   rateLimitFieldsOf,
 } from '../../core/ratelimit-dialects.ts';
+import type { Exchange } from './evidence.ts';
 
 export interface QuotaPolicy {
   /** The draft's policy name; the older dialects name none. */
@@ -141,6 +142,9 @@ const readDialect = (
 export const readRateLimitFields = (headers: Readonly<Record<string, string>>): RateLimitReading[] =>
   dialectsIn(headers).map((dialect) => readDialect(headers, dialect));
 
-/** The seconds until the quota resets, as the answer's first dialect says it; undefined where none says. */
-export const rateLimitResetSeconds = (headers: Readonly<Record<string, string>>): number | undefined =>
-  readRateLimitFields(headers)[0]?.resetSeconds;
+/**
+ * The seconds until the quota resets, as the answer's first dialect says it; undefined where none says. Read as
+ * Retry-After is (retryAfterSeconds), so either is a wait a 429 promises.
+ */
+export const rateLimitResetSeconds = (exchange: Exchange): number | undefined =>
+  readRateLimitFields(exchange.headers)[0]?.resetSeconds;

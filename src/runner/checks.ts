@@ -9,6 +9,7 @@ export {
   type QuotaPolicy,
   quoteJson,
   type RateLimitReading,
+  rateLimitResetSeconds,
   readRateLimitFields,
 } from '../client/index.ts';
 export { clock, type LoggedRequest, type ObservedRequest } from './bucket-log.ts';

@@ -24,7 +24,7 @@ import type { BucketLimit } from './target.ts';
 const MAX_AT_ONCE = 1024;
 const RETRY_TEST = 'retry test';
 /** What a 429 promises of when the quota is back: §8 rule 2's Retry-After, and a RateLimit field's reset time. */
-const PROMISED_WAITS = [retryAfterSeconds, (exchange: Exchange) => rateLimitResetSeconds(exchange.headers)];
+const PROMISED_WAITS = [retryAfterSeconds, rateLimitResetSeconds];
 export const WINDOW_END = 'window end';
 
 interface BurstOptions {
@@ -219,21 +219,22 @@ export class BucketProbe {
 
   /** One retry test (see retryTest): whether it has shown what one can. */
   async #tryRetryTest(by: number): Promise<boolean> {
+    const view = this.view();
     const untested = PROMISED_WAITS.filter(
-      (waitOf) => retryAfterHonour(this.view(), this.limit, waitOf).broken === undefined,
+      (waitOf) => retryAfterHonour(view, this.limit, waitOf).broken === undefined,
     );
     if (untested.length === 0) return true;
     const [refusal] = await this.logged(() => this.fire(`${RETRY_TEST} #${++this.#retryTests}`));
-    const exchange = refusal?.status === 429 ? refusal.exchange : undefined;
-    if (exchange === undefined) return false;
+    if (refusal?.status !== 429 || refusal.exchange === undefined) return false;
+    const { exchange } = refusal;
     const promised = untested.flatMap((waitOf) => waitOf(exchange) ?? []);
     if (promised.length === 0) return true;
     const seconds = Math.min(...promised);
     const wait = seconds * 1000 + retryToleranceMs(this.limit);
     if (wait > this.limit.windowMs / 2) return false;
-    const at = refusal!.answered + wait;
+    const at = refusal.answered + wait;
     // The window end waits for this answer too: the round trip just measured, twice for a loaded runner.
-    if (at + Math.max(this.limit.windowMs / 50, 2 * (refusal!.answered - refusal!.sent)) > by) return false;
+    if (at + Math.max(this.limit.windowMs / 50, 2 * (refusal.answered - refusal.sent)) > by) return false;
     await this.until(at, `until the ${seconds} s the 429 promised has passed`);
     await this.fire(`${RETRY_TEST} #${++this.#retryTests}`);
     return seconds > 0;
