@@ -1,7 +1,7 @@
 // A comparison as Markdown (a PR comment, $GITHUB_STEP_SUMMARY), HTML and JSON, and its one-line summary: what got
 // worse first, then what got better or moved, the runs compared and the tolerances last.
 import { escapeText as esc } from '../report/escape.ts';
-import { mdText } from '../report/markdown.ts';
+import { mdText } from '../report/markdown-text.ts';
 import type { Comparison, GradeChange, ReadingMove } from './compare.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -4,27 +4,9 @@ import { GRADES, type Grade, gradeRank } from '../runner/grades.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { stripIllegal } from './escape.ts';
 import { formatDuration } from './html.ts';
+import { mdText } from './markdown-text.ts';
 import { outcomeHeadline, runOutcome } from './outcome.ts';
 import { quoteSource } from './sections.ts';
-
-/**
- * Text as inert Markdown on one line that still reads as plain text in a CI log: a backslash only where Markdown
- * would otherwise act, never on the `(`, `#` or `access_token` of ordinary prose. What acts there: a tag, comment or
- * autolink (`<` before a letter, `/`, `!`, `?`), a character reference (`&lt;`), a code span, emphasis (`*`, and `_`
- * not inside a word), strikethrough, a link or image (`](`), a backslash before punctuation, and in a table cell `|`.
- * Nothing can start a heading, list or quote: the text never begins a line.
- */
-export const mdText = (text: string, where: 'cell' | 'prose' = 'cell'): string => {
-  const inert = stripIllegal(text)
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/\\(?=[!-/:-@[-`{-~])/g, '\\\\')
-    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
-    .replace(/&(?=#?[A-Za-z0-9]+;)/g, '\\&')
-    .replace(/[`*]|~~|\](?=\()/g, (c) => [...c].map((one) => `\\${one}`).join(''))
-    .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_');
-  return where === 'cell' ? inert.replace(/\|/g, '\\|') : inert;
-};
 
 /** A fence longer than any run of backticks inside, so reproduction commands cannot close it early. */
 const fenced = (lines: readonly string[]): string => {

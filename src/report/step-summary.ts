@@ -4,7 +4,7 @@
 import { appendFile } from 'node:fs/promises';
 import { gradeRank } from '../../core/grade.ts';
 import type { GradedPhase } from './junit.ts';
-import { mdText } from './markdown.ts';
+import { mdText } from './markdown-text.ts';
 
 /** A load run's verdicts: failures first, a row per phase, the counts last. */
 export const loadMarkdown = (label: string, phases: readonly GradedPhase[], counts: string): string => {

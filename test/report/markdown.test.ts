@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mdText, toMarkdown } from '../../src/report/markdown.ts';
+import { toMarkdown } from '../../src/report/markdown.ts';
+import { mdText } from '../../src/report/markdown-text.ts';
 import { gradeRank } from '../../src/runner/grades.ts';
 import { CONVENTIONS, citeConvention } from '../../src/spec/index.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
