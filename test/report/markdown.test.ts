@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toMarkdown } from '../../src/report/markdown.ts';
-import { mdText } from '../../src/report/markdown-text.ts';
+import { mdCode, mdText } from '../../src/report/markdown-text.ts';
 import { gradeRank } from '../../src/runner/grades.ts';
 import { CONVENTIONS, citeConvention } from '../../src/spec/index.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
@@ -55,10 +55,44 @@ describe('toMarkdown', () => {
       '(sent +6045 ms, answered -680 ms); access_token {"a":[1]} 100% + 2!';
     const [failing] = FIXTURE_CHECKS.filter((c) => c.grade === 'FAIL');
     const markdown = toMarkdown(reportOf([{ ...failing!, title: 'The access_token (§2) #1', message }]));
-    const [line] = tableRows(markdown);
+    // `#1` would link issue 1: an invisible U+200B after `#` stops that and leaves the words as they were.
+    const [line] = tableRows(markdown).map((row) => row.replaceAll('\u200b', ''));
     expect(line).toContain(message);
     expect(line).toContain('The access_token (§2) #1');
     expect(markdown).not.toContain('\\');
+  });
+
+  it("breaks GitHub's own syntax, which it finds after Markdown and no backslash stops, with an invisible U+200B", () => {
+    const cases: [string, string][] = [
+      ['ask @octocat', 'ask @\u200boctocat'],
+      ['ping @acme/security', 'ping @\u200bacme/security'],
+      ['see owner/repo#12 and #3, GH-4', 'see owner/repo#\u200b12 and #\u200b3, GH\u200b-4'],
+      [':rocket: :a:b:', ':\u200brocket: :\u200ba:\u200bb:'],
+      ['mail a@b.example.test', 'mail a@\u200bb.example.test'],
+      [
+        'go www.example.test or https://x.example.test',
+        'go www\u200b.example.test or https:\u200b//x.example.test',
+      ],
+    ];
+    for (const [text, inert] of cases) expect(mdText(text, 'prose')).toBe(inert);
+    // Still readable: without the invisible breaks each is the text as sent.
+    for (const [text] of cases) expect(mdText(text, 'prose').replaceAll('\u200b', '')).toBe(text);
+    // Neither a colon in a time nor a `#` before a word gets anything it does not need.
+    expect(mdText('at 17:26 in #main')).toBe('at 17:26 in #main');
+  });
+
+  it('neutralises GFM strikethrough, images and bidi controls, and shows controls as the terminal does', () => {
+    expect(mdText('~x~ ![img](http://i.example.test/a.png)', 'prose')).toBe(
+      '\\~x\\~ !\\[img\\](http:\u200b//i.example.test/a.png)',
+    );
+    expect(mdText('txt\u202eexe.sh \u2066x\u0000\u009b2J')).toBe('txt\\u202eexe.sh \\u2066x\\u0000\\u009b2J');
+  });
+
+  it('makes a code span nothing inside can close or split, and a table cell it cannot break', () => {
+    expect(mdCode('a``b')).toBe('```a``b```');
+    expect(mdCode('`x')).toBe('`` `x ``');
+    expect(mdCode('a|b @user', 'prose')).toBe('`a|b @user`');
+    expect(separators(`| ${mdCode('a|b')} |`)).toBe(2);
   });
 
   it('names the rule each row stands on: a SPEC.md clause, or the RFC a convention check follows', () => {
