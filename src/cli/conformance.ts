@@ -5,9 +5,10 @@ import { EventStream } from '../events/stream.ts';
 import { loadProfile, validateProfile } from '../profile/read.ts';
 import { startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
+import { judgeRun } from '../report/outcome.ts';
 import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import { REPORT_FILES, type ReportFormat, writeReports } from '../report/write.ts';
-import { compareBaseline, loadBaseline } from '../runner/baseline.ts';
+import { loadBaseline } from '../runner/baseline.ts';
 import { RequestBudget } from '../runner/budget.ts';
 import { liveProgress } from '../runner/live-progress.ts';
 import { runDeadlineMs } from '../runner/plan.ts';
@@ -18,8 +19,8 @@ import { printPlan, printSummary } from '../runner/summary.ts';
 import type { ConformanceEvent, RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import type { ConformanceOptions } from './commands.ts';
+import { conformanceEnd } from './conformance-end.ts';
 import { UsageError } from './errors.ts';
-
 import { listChecks } from './list-checks.ts';
 import { httpOptionsOf, originsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
@@ -175,36 +176,18 @@ export const runConformanceCommand = async (
       replayArguments: replayArgumentsOf(options),
       replayOnly: prepared.embedded,
       ...(as.chosenBy ? { chosenBy: as.chosenBy } : {}),
+      gate: {
+        strict: options.strict === true,
+        requireCertifiable: options.requireCertifiable === true,
+        ...(baseline ? { baseline: Object.fromEntries(baseline) } : {}),
+      },
     });
     if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
     const saved = files.saved();
-    const differences = baseline ? compareBaseline(report, baseline) : [];
-    printSummary(report, saved.files, differences, {
+    printSummary(report, saved.files, judgeRun(report).differences, {
       everyCheck: selection.some((s) => s.deselected),
     });
-    const broken = report.checks.filter((c) => c.grade === 'ERROR').map((c) => c.id);
-    const exitCode = endRun({
-      noun: 'checks',
-      // A check the baseline lists is judged by its grade there, INCONCLUSIVE included.
-      graded: report.checks.map((c) => ({ grade: c.grade, excused: baseline?.has(c.id) === true })),
-      strict: options.strict === true,
-      failedBeside: differences.length > 0,
-      failures:
-        options.requireCertifiable === true && !report.certifiable
-          ? [
-              `harness: --require-certifiable: this run cannot certify the target: ${report.notCertifiable.join('; ')}`,
-            ]
-          : [],
-      // The reports are written all the same: they show which checks harness could not judge, and why.
-      faults:
-        broken.length > 0
-          ? [
-              `harness: a fault of harness itself (ERROR) in ${broken.join(', ')}: no verdict on the server there`,
-            ]
-          : [],
-      unverified: report.unverified.filter((id) => !baseline?.has(id)),
-      saved,
-    });
+    const exitCode = endRun(conformanceEnd(report, saved));
     return { exitCode, report, dir, ...lostReports(saved) };
   });
 };

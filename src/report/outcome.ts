@@ -1,8 +1,10 @@
 // The one rule for what a grade means to a run: how each graded check or phase counts (failure, error, skipped or
-// passed), and the run's verdict as every report states it, decided as the CLI decides its exit code (without the
-// flags that only the command line knows: --strict, --baseline, --require-certifiable). Certifiability is a separate
-// matter: a CI run without --slow never certifies, yet can pass.
-import type { Grade } from '../runner/grades.ts';
+// passed), and the run's verdict, read from its grades and its gate (--strict, --baseline, --require-certifiable,
+// which the report carries) exactly as the CLI decides its exit code: conformance's exit is computed from this
+// reading (cli/conformance-end.ts). Certifiability is a separate matter: a CI run without --slow never certifies, yet
+// can pass.
+import { compareBaseline, type Difference } from '../runner/baseline.ts';
+import { GRADES, type Grade } from '../runner/grades.ts';
 import type { RunReport } from '../runner/types.ts';
 
 export interface RunOutcome {
@@ -14,6 +16,50 @@ export interface RunOutcome {
   readonly detail: string;
 }
 
+/** What the exit code is computed from, read once from the report. */
+export interface RunJudgement {
+  readonly strict: boolean;
+  /** Checks the baseline lists: only a grade other than the one it expects fails them. */
+  readonly excused: ReadonlySet<string>;
+  readonly differences: readonly Difference[];
+  /** --require-certifiable, on a run that cannot certify the target. */
+  readonly uncertifiable: boolean;
+  /** Checks not excused that decided nothing on the server (INCONCLUSIVE, or a SKIP the target forced). */
+  readonly unverified: readonly string[];
+  /** Checks not excused that fail the run (FAIL, and WARN under --strict). */
+  readonly failing: readonly string[];
+  /** Checks the baseline excused that would otherwise fail the run or leave it without a verdict. */
+  readonly accepted: readonly Grade[];
+}
+
+export const judgeRun = (report: RunReport): RunJudgement => {
+  const strict = report.gate?.strict === true;
+  const baseline = new Map(Object.entries(report.gate?.baseline ?? {}));
+  const unverifiedIds = new Set(report.unverified);
+  const counts = (c: RunReport['checks'][number]) => gradeOutcome(c.grade, !unverifiedIds.has(c.id), strict);
+  const excusedChecks = report.checks.filter((c) => baseline.has(c.id));
+  return {
+    strict,
+    excused: new Set(excusedChecks.map((c) => c.id)),
+    differences: compareBaseline(report, baseline),
+    uncertifiable: report.gate?.requireCertifiable === true && !report.certifiable,
+    unverified: report.unverified.filter((id) => !baseline.has(id)),
+    failing: report.checks.filter((c) => !baseline.has(c.id) && counts(c) === 'failure').map((c) => c.id),
+    accepted: excusedChecks
+      .filter((c) => c.grade !== 'ERROR' && counts(c) !== 'passed' && counts(c) !== 'skipped')
+      .map((c) => c.grade),
+  };
+};
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** "2 FAIL and 1 INCONCLUSIVE", the worst first. */
+const gradeTally = (grades: readonly Grade[]): string =>
+  GRADES.map((grade) => [grade, grades.filter((g) => g === grade).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([grade, n]) => `${n} ${grade}`)
+    .join(' and ');
+
 export const runOutcome = (report: RunReport): RunOutcome => {
   if (report.counts.ERROR > 0) {
     return {
@@ -22,17 +68,42 @@ export const runOutcome = (report: RunReport): RunOutcome => {
       detail: 'a fault of harness itself, no verdict on the server',
     };
   }
-  if (report.counts.FAIL > 0) return { outcome: 'FAIL', grade: 'FAIL', detail: '' };
+  const judged = judgeRun(report);
+  const { differences, failing } = judged;
+  const failingWarns = report.checks.filter((c) => failing.includes(c.id) && c.grade === 'WARN').length;
+  if (failing.length > 0 || differences.length > 0 || judged.uncertifiable) {
+    const why = [
+      ...(failingWarns > 0 && failingWarns === failing.length
+        ? [`${plural(failingWarns, 'WARN')} under --strict`]
+        : []),
+      ...(differences.length > 0
+        ? [`${plural(differences.length, 'grade')} other than --baseline expects`]
+        : []),
+      ...(judged.uncertifiable ? ['--require-certifiable: the run cannot certify the target'] : []),
+    ];
+    return { outcome: 'FAIL', grade: 'FAIL', detail: why.join('; ') };
+  }
   // An INCONCLUSIVE, or a SKIP for want of a token, verified nothing there: never a PASS (the CLI exits 5).
-  const n = report.unverified.length;
-  if (n > 0) {
+  const n = judged.unverified.length;
+  if (n > 0 || report.checks.length === 0) {
     return {
       outcome: 'NO VERDICT',
       grade: 'INCONCLUSIVE',
-      detail: `${n} check${n === 1 ? '' : 's'} INCONCLUSIVE or SKIPped for the target's doing`,
+      detail:
+        n === 0
+          ? 'not one check to judge'
+          : `${plural(n, 'check')} INCONCLUSIVE or SKIPped for the target's doing`,
     };
   }
-  return { outcome: 'PASS', grade: 'PASS', detail: report.counts.WARN > 0 ? 'with warnings' : '' };
+  const withWhat = [
+    ...(judged.accepted.length > 0 ? [`${gradeTally(judged.accepted)} accepted by --baseline`] : []),
+    ...(report.counts.WARN > 0 ? ['warnings'] : []),
+  ];
+  return {
+    outcome: 'PASS',
+    grade: 'PASS',
+    detail: withWhat.length === 0 ? '' : `with ${withWhat.join(', and ')}`,
+  };
 };
 
 /** "FAIL", "PASS with warnings", "NO VERDICT (2 checks ...)": the same words in every report. */

@@ -221,6 +221,16 @@ export const conformanceSchema = {
     plan: { type: 'array', items: planItem },
     sent: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
     checks: { type: 'array', items: checkResult },
+    gate: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['strict', 'requireCertifiable'],
+      properties: {
+        strict: { type: 'boolean' },
+        requireCertifiable: { type: 'boolean' },
+        baseline: { type: 'object', additionalProperties: grade },
+      },
+    },
   },
   definitions: { evidence },
 } as const;

@@ -11,7 +11,7 @@ import type { PlanItem } from './plan-item.ts';
 import { replayCommand } from './repro.ts';
 import { describe, type Ran } from './run-check.ts';
 import type { Target } from './target.ts';
-import type { CheckResult, RunReport } from './types.ts';
+import type { CheckResult, RunGate, RunReport } from './types.ts';
 
 /** What the report says of how the run was started. */
 export interface ReportOptions {
@@ -26,6 +26,8 @@ export interface ReportOptions {
   readonly replayOnly?: boolean;
   /** What chose the checks, for the reasons a run cannot certify: `--only/--skip` unless said (`harness replay`). */
   readonly chosenBy?: string;
+  /** What judges the run beside its grades (--strict, --baseline, --require-certifiable); none: its grades alone. */
+  readonly gate?: RunGate;
 }
 
 /** Where the target is gone once the run ends, a check's reproduction is `harness replay` alone (see replayOnly). */
@@ -117,5 +119,6 @@ export const buildReport = (ran: readonly Ran[], record: RunRecord): RunReport =
     plan,
     sent: record.sent,
     checks: results,
+    gate: options.gate ?? { strict: false, requireCertifiable: false },
   };
 };

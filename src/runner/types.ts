@@ -90,6 +90,21 @@ export interface RunReport {
   /** Requests actually sent, per endpoint (`METHOD /path/{id}` or `POST {auth_url}`). */
   readonly sent: Readonly<Record<string, number>>;
   readonly checks: readonly CheckResult[];
+  /**
+   * What judges the run beside its grades, as its exit code did: every report reads its verdict from here
+   * (src/report/outcome.ts). Absent in a report written before it was recorded, whose grades alone judge it.
+   */
+  readonly gate?: RunGate;
+}
+
+/** The command line's part in a run's verdict. */
+export interface RunGate {
+  /** --strict: a WARN fails the run. */
+  readonly strict: boolean;
+  /** --require-certifiable: a run that cannot certify the target fails. */
+  readonly requireCertifiable: boolean;
+  /** --baseline: the grade expected of each check it lists; only a different grade fails those checks. */
+  readonly baseline?: Readonly<Record<string, Grade>>;
 }
 
 /** Everything a conformance run tells its listeners: the checks' events, then the report. */
