@@ -82,9 +82,15 @@ export class CheckContext {
     return this.#session.call(endpoint, options);
   }
 
+  /**
+   * Keeps each exchange once, however often it is recorded: checks that share one (the token request several examine)
+   * record it again, and a report or replay showing it twice would read as two requests sent.
+   */
   record(...exchanges: readonly (Exchange | Evidence)[]): void {
-    for (const exchange of exchanges)
-      this.evidence.push('evidence' in exchange ? exchange.evidence : exchange);
+    for (const exchange of exchanges) {
+      const evidence = 'evidence' in exchange ? exchange.evidence : exchange;
+      if (!this.evidence.includes(evidence)) this.evidence.push(evidence);
+    }
   }
 
   async call(endpoint: EndpointSpec, options: CallOptions = {}): Promise<Exchange> {
