@@ -2,16 +2,30 @@
 // than any input harness reads would only cost memory and time.
 import { closeSync, openSync, readSync } from 'node:fs';
 
-/** Up to `limit + 1` bytes of the file: a result longer than `limit` says the file is larger. Throws fs errors. */
+const CHUNK = 1024 * 1024;
+
+/**
+ * Up to `limit + 1` bytes from an open file: a result longer than `limit` says the file is larger. Read a chunk at a
+ * time, so a small file costs a small buffer whatever the limit. Throws fs errors.
+ */
+export const readFdAtMost = (fd: number, limit: number): Buffer => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  while (size <= limit) {
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, limit + 1 - size));
+    const n = readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    size += n;
+  }
+  return Buffer.concat(chunks, size);
+};
+
+/** Up to `limit + 1` bytes of the file at `path` (see readFdAtMost). Throws fs errors. */
 export const readAtMost = (path: string, limit: number): Buffer => {
   const fd = openSync(path, 'r');
   try {
-    const buffer = Buffer.alloc(limit + 1);
-    let size = 0;
-    for (let n = -1; n !== 0 && size < buffer.length; size += n) {
-      n = readSync(fd, buffer, size, buffer.length - size, null);
-    }
-    return buffer.subarray(0, size);
+    return readFdAtMost(fd, limit);
   } finally {
     closeSync(fd);
   }

@@ -1,24 +1,12 @@
-// What `harness load merge` takes as a runner's summary: a file or log of bounded size, JSON, one runner's summary
-// (src/cli/summary-schema.ts) and counts k6 could have recorded. Anything else is bad input, exit 2 naming the file and
+// What `harness load merge` takes as a runner's summary: a file or log read as every file read back is (read-back.ts),
+// JSON, one runner's summary (src/cli/summary-schema.ts) and counts k6 could have recorded. Anything else is bad input, exit 2 naming the file and
 // the field: a forged or corrupt summary is never graded, and never reaches the merge to fail there with a trace.
-import { readFileSync, statSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import type { LoadSummary, SourcedSummary } from '../../core/evidence.ts';
-import { isHarnessError } from '../errors.ts';
 import { printable } from '../printable.ts';
-import { readAtMost } from '../read-at-most.ts';
 import { schemaFault } from '../schema-fault.ts';
 import { UsageError } from './errors.ts';
 import { gridTooLarge, impossibleCount, loadSummarySchema } from './summary-schema.ts';
-
-/**
- * The most a summary file or log may hold. A real runner summary is about 54 bytes a slot (pretty-printed JSON,
- * four numbers a slot): 68 KB for `--scenario transactions,execute` against the embedded server, about 220 KB for
- * `--scenario all` at SPEC.md's timings, 61 MB for `--scenario all --duration 1h` (8 hours of load, 1.1 million
- * slots), which reads and validates in 0.7 s and 210 MB. Twice that bounds the memory near half a GB, where a 1 GB
- * file took 2.2 GB.
- */
-export const MAX_SUMMARY_BYTES = 128 * 1024 * 1024;
 
 // A summary file is reportJson's output: the summary and, from a runner that ran alone, its grades, which the merge
 // makes again from the counts and so never reads.
@@ -29,24 +17,8 @@ const fileSchema = {
 // allErrors off: the first fault is the one line said, and a forged file of a million bad counts costs no more.
 const validate = new Ajv({ strict: true, allErrors: false }).compile<LoadSummary>(fileSchema);
 
-const tooLarge = (file: string, size: string) =>
-  new UsageError(
-    `${file}: ${size} bytes, more than the ${MAX_SUMMARY_BYTES} a runner summary or log may hold (real ones hold a few MB at most)`,
-  );
-
-/** The file's text, its size checked before it is read; a pipe (`<(kubectl logs ...)`) is read to the cap. */
-export const readInput = (file: string): string => {
-  try {
-    const stats = statSync(file);
-    if (stats.isFile() && stats.size > MAX_SUMMARY_BYTES) throw tooLarge(file, String(stats.size));
-    const bytes = stats.isFile() ? readFileSync(file) : readAtMost(file, MAX_SUMMARY_BYTES);
-    if (bytes.length > MAX_SUMMARY_BYTES) throw tooLarge(file, `over ${MAX_SUMMARY_BYTES}`);
-    return bytes.toString('utf8');
-  } catch (error) {
-    if (isHarnessError(error, 'HARNESS_INPUT')) throw error;
-    throw new UsageError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-};
+/** A runner's summary file or log: read as every file harness reads back is (load-merge.ts names it so). */
+export { readBack as readInput } from '../read-back.ts';
 
 /** Why a parsed value is not one runner's summary at all (these words are kept: users and tests know them). */
 export const notARunnerSummary = (value: unknown): string | undefined => {

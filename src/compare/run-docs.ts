@@ -1,13 +1,14 @@
 // What `harness compare` and `harness trend` read: a conformance report (conformance.json), a load summary
 // (load-<label>-summary.json), or a run's folder holding either, each validated against its schema before use, so a
 // file that only looks like a report is refused with its name and the first thing wrong with it.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Ajv } from 'ajv';
 import type { LoadSummary } from '../../core/evidence.ts';
 import type { Grade } from '../../core/grade.ts';
 import { loadSummarySchema } from '../cli/summary-schema.ts';
 import { InputError } from '../errors.ts';
+import { readBackJson } from '../read-back.ts';
 import { conformanceSchema } from '../report/schema.ts';
 import type { RunReport } from '../runner/types.ts';
 
@@ -62,17 +63,8 @@ const firstError = (errors: typeof validLoad.errors): string => {
   return error === undefined ? 'invalid' : `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`;
 };
 
-const parse = (file: string): unknown => {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new InputError(`${file}: cannot be read as JSON (${why})`);
-  }
-};
-
 const readConformance = (file: string): RunReport => {
-  const value = parse(file);
+  const value = readBackJson(file);
   if (!validConformance(value)) {
     throw new InputError(`${file}: not a harness conformance report: ${firstError(validConformance.errors)}`);
   }
@@ -80,7 +72,7 @@ const readConformance = (file: string): RunReport => {
 };
 
 const readLoad = (file: string): LoadReport => {
-  const value = parse(file);
+  const value = readBackJson(file);
   if (!validLoad(value)) {
     throw new InputError(`${file}: not a harness load summary: ${firstError(validLoad.errors)}`);
   }

@@ -1,7 +1,7 @@
 // --baseline: the results a target known to deviate is expected to give, by check ID. A run that differs in either
 // direction fails, so a fixed deviation has to update the baseline instead of going unnoticed.
-import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.ts';
+import { readBackJson } from '../read-back.ts';
 import { GRADES, type Grade } from './grades.ts';
 import type { RunReport } from './types.ts';
 
@@ -9,14 +9,7 @@ export type Baseline = ReadonlyMap<string, Grade>;
 
 /** Accepts an earlier conformance.json, or a plain `{ "CHECK-ID": "GRADE" }` object. */
 export const loadBaseline = (path: string): Baseline => {
-  let document: unknown;
-  try {
-    document = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new InputError(
-      `--baseline ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  }
+  const document = readBackJson(path, `--baseline ${path}`);
   const entries: [string, unknown][] =
     typeof document === 'object' && document !== null && Array.isArray((document as RunReport).checks)
       ? (document as RunReport).checks.map((c) => [c.id, c.grade])

@@ -119,6 +119,6 @@ describe('readRun', () => {
       /conformance\.json: not a harness conformance report: \/ must have required property/,
     );
     writeFileSync(join(dir, 'bad.json'), '{');
-    expect(() => readRun(join(dir, 'bad.json'))).toThrow(/bad\.json: cannot be read as JSON/);
+    expect(() => readRun(join(dir, 'bad.json'))).toThrow(/bad\.json: not JSON \(/);
   });
 });

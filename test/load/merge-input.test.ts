@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../core/evidence.ts';
 import { UsageError } from '../../src/cli/errors.ts';
 import { runLoadMergeCommand } from '../../src/cli/load-merge.ts';
-import { MAX_SUMMARY_BYTES } from '../../src/cli/merge-input.ts';
 import { MAX_SLOT_GRID } from '../../src/cli/summary-schema.ts';
+import { MAX_READ_BACK_BYTES } from '../../src/read-back.ts';
 import { harness, tmp } from '../cli/run.ts';
 import { NETWORKS, SIMULATED_RUNNER as RUNNER, simulate } from './simulate.ts';
 
@@ -129,14 +129,14 @@ describe('harness load merge, on forged or corrupt summaries', () => {
     expect(await refusal(file)).toBe(`${file}: /\\u001b[2J\\u202egnp.txt: not a field of a load summary`);
   });
 
-  it(`reads no file over ${MAX_SUMMARY_BYTES} bytes, and takes its size before reading it`, async () => {
+  it(`reads no file over ${MAX_READ_BACK_BYTES} bytes, and takes its size before reading it`, async () => {
     // Sparse: as large as a forged gigabyte to stat, and nothing to read.
     const huge = join(dir, 'huge.json');
     writeFileSync(huge, '');
     truncateSync(huge, 1024 ** 3);
     const started = performance.now();
     expect(await refusal(huge)).toBe(
-      `${huge}: ${1024 ** 3} bytes, more than the ${MAX_SUMMARY_BYTES} a runner summary or log may hold (real ones hold a few MB at most)`,
+      `${huge}: ${1024 ** 3} bytes, more than the ${MAX_READ_BACK_BYTES} any file harness reads back may hold`,
     );
     expect(performance.now() - started).toBeLessThan(1000);
     await expect(runLoadMergeCommand([huge], { reportDir: tmp(), fromLogs: true })).rejects.toThrow(
