@@ -32,6 +32,8 @@ header.card{border-top:6px solid var(--grade)}
   gap:4px 12px;flex-wrap:wrap}
 .verdict .outcome{font-size:1.5rem;font-weight:800;letter-spacing:.02em}
 .verdict .detail{font-weight:600}
+.coverage{font-weight:600;margin:0 0 4px}
+.coverage.partial{color:#9a6700}
 .badge.cert{align-self:center;background:#fff;border:1px solid var(--line);color:var(--muted)}
 .badge.cert-yes{border-color:#2e7d32;color:#2e7d32}
 .reasons{color:var(--muted);font-size:.9rem;margin-top:6px}

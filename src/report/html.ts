@@ -5,6 +5,7 @@
 import { html, joinMarkup, type Markup, trusted } from '../../core/markup.ts';
 import { GRADES, type Grade } from '../runner/grades.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
+import { coverageSentence } from './coverage.ts';
 import { evidenceHtml } from './html-evidence.ts';
 import { quoteHtml } from './html-quote.ts';
 import { STYLE } from './html-style.ts';
@@ -32,12 +33,16 @@ const countBadges = (counts: Readonly<Record<Grade, number>>): Markup[] =>
 
 const anchor = (group: SectionGroup): string => `sec-${group.id.replace(/[^0-9A-Za-z]/g, '') || 'x'}`;
 
-/** The outcome (as the exit code reads it) coloured; certifiability beside it, a separate matter. */
+/**
+ * The outcome (as the exit code reads it) coloured; certifiability beside it, a separate matter; and how much of
+ * SPEC.md the run verified, so a PASS over a run that skipped many checks never reads as a full one.
+ */
 const verdictHtml = (report: RunReport): Markup => {
   const outcome = runOutcome(report);
   const reasons = report.notCertifiable.map((r) => html`<li>${r}</li>`);
   const certifiable = report.certifiable ? 'yes' : 'no';
-  return html`<p class="verdict"><span class="outcome">${outcome.outcome}</span>${outcome.detail === '' ? '' : html`<span class="detail">${outcome.detail}</span>`}<span class="badge cert cert-${certifiable}">Certifiable: ${certifiable}</span></p>${reasons.length === 0 ? '' : html`\n<div class="reasons">Why this run cannot certify the target:<ul>${reasons}</ul></div>`}`;
+  return html`<p class="verdict"><span class="outcome">${outcome.outcome}</span>${outcome.detail === '' ? '' : html`<span class="detail">${outcome.detail}</span>`}<span class="badge cert cert-${certifiable}">Certifiable: ${certifiable}</span></p>
+<p class="coverage${report.counts.SKIP > 0 ? ' partial' : ''}">${coverageSentence(report)}</p>${reasons.length === 0 ? '' : html`\n<div class="reasons">Why this run cannot certify the target:<ul>${reasons}</ul></div>`}`;
 };
 
 const summary = (report: RunReport, groups: readonly SectionGroup[]): Markup => {

@@ -2,6 +2,7 @@
 // table row per check that did not pass, then the summary last, where a reader scrolling to the end looks for it.
 import { GRADES, type Grade, gradeRank } from '../runner/grades.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
+import { coverageSentence } from './coverage.ts';
 import { stripIllegal } from './escape.ts';
 import { formatDuration } from './html.ts';
 import { mdText } from './markdown-text.ts';
@@ -38,7 +39,12 @@ export const toMarkdown = (report: RunReport, reportFiles: readonly string[] = [
   const certifiable = report.certifiable
     ? 'yes'
     : `no\n${report.notCertifiable.map((reason) => `  - ${mdText(reason, 'prose')}`).join('\n')}`;
-  const lines = [`## harness conformance: ${outcomeHeadline(runOutcome(report))}`, ''];
+  const lines = [
+    `## harness conformance: ${outcomeHeadline(runOutcome(report))}`,
+    '',
+    `**Coverage:** ${mdText(coverageSentence(report), 'prose')}`,
+    '',
+  ];
   if (attention.length > 0) {
     lines.push('| grade | check | rule | why |', '|---|---|---|---|', ...attention.map(row), '');
     lines.push(...reproductions(attention));

@@ -10,8 +10,13 @@ const rank = (name: string): number => {
   return at < 0 ? VERDICT_PAGES.length : at;
 };
 
-/** `files`: names relative to the run's folder. */
-export const runIndex = (title: string, verdict: string, files: readonly string[]): string => {
+/** `files`: names relative to the run's folder; `coverage`: how much the verdict covers, beside it. */
+export const runIndex = (
+  title: string,
+  verdict: string,
+  files: readonly string[],
+  coverage?: string,
+): string => {
   const links = [...new Set(files)]
     .filter((name) => name !== RUN_INDEX)
     .sort((a, b) => rank(a) - rank(b))
@@ -26,6 +31,7 @@ export const runIndex = (title: string, verdict: string, files: readonly string[
     '</head><body>',
     `<h1>${escapeText(title)}</h1>`,
     `<p>${escapeText(verdict)}</p>`,
+    ...(coverage === undefined ? [] : [`<p>${escapeText(coverage)}</p>`]),
     `<ul>${links.join('')}</ul>`,
     '</body></html>',
     '',

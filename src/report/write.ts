@@ -10,6 +10,7 @@ import { Ajv } from 'ajv';
 import { HarnessError } from '../errors.ts';
 import type { RunReport } from '../runner/types.ts';
 import { type WriteNew, writeWhole } from './atomic.ts';
+import { coverageSentence } from './coverage.ts';
 import { toHtml } from './html.ts';
 import { toJUnit } from './junit.ts';
 import { toMarkdown } from './markdown.ts';
@@ -208,7 +209,12 @@ const CONFORMANCE_REPORTERS: Readonly<Record<ReportFormat, Reporter<ConformanceR
 const conformanceIndex: Reporter<ConformanceRun> = {
   file: () => RUN_INDEX,
   render: ({ report }, names) =>
-    runIndex(`harness conformance: ${report.target.base_url}`, outcomeHeadline(runOutcome(report)), names),
+    runIndex(
+      `harness conformance: ${report.target.base_url}`,
+      outcomeHeadline(runOutcome(report)),
+      names,
+      coverageSentence(report),
+    ),
 };
 
 export const writeReports = (
