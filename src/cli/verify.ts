@@ -14,6 +14,16 @@ const MISMATCH = 1;
 // so an entry cannot clear the screen, rewrite the verdict above it or show `txt.exe` as `exe.txt`.
 const say = (line: string) => console.log(printable(line));
 
+/**
+ * Text of several lines (k6's version, which lists its extensions) as lines: each escaped, every one after the first
+ * indented under it, so none can pass for a line of harness's own (`certifiable: yes`).
+ */
+const sayLines = (first: string, text: string) => {
+  const [head = '', ...rest] = text.split(/\r?\n/);
+  say(`${first}${head}`);
+  for (const line of rest.filter((l) => l.trim() !== '')) say(`  ${line}`);
+};
+
 export const verify = async (archivePath: string, options: VerifyOptions): Promise<void> => {
   const key = readPublicKey(options.publicKey);
   let result: Verification;
@@ -35,7 +45,7 @@ export const verify = async (archivePath: string, options: VerifyOptions): Promi
   say(
     `verified: the manifest is signed by the key with sha256 ${keyFingerprint(key)}, and all ${m.files.length} files match it`,
   );
-  say(`harness ${m.harness.version} (commit ${m.harness.commit}), Node ${m.node}, ${m.k6}`);
+  sayLines(`harness ${m.harness.version} (commit ${m.harness.commit}), Node ${m.node}, `, m.k6);
   say(
     `SPEC.md sha256 ${m.spec.sha256}${m.spec.sha256 === ourSpec ? ' (the same as this harness)' : ' (differs from this harness: the archive holds the one it ran against)'}`,
   );
