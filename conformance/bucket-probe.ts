@@ -98,11 +98,12 @@ export const timesOf = (result: ProbeResult) => relativeTo(result.origin);
 export const bucketView = (ctx: CheckContext, bucket: BucketId, result: ProbeResult) =>
   ctx.bucketView(bucket, { tenant: result.tenant });
 
-/** Records the exchanges behind an observation, so the report shows the requests the arithmetic names; once each. */
-export const recordRequests = (ctx: CheckContext, requests: readonly (LoggedRequest | undefined)[]): void => {
-  for (const request of requests)
-    if (request?.exchange && !ctx.evidence.includes(request.exchange.evidence)) ctx.record(request.exchange);
-};
+/**
+ * Records the exchanges behind an observation, so the report shows the requests the arithmetic names, each once and
+ * reproduced with the token of the client that sent it (a sharing variant's).
+ */
+export const recordRequests = (ctx: CheckContext, requests: readonly (LoggedRequest | undefined)[]): void =>
+  ctx.recordLogged(requests);
 
 /**
  * A limit verdict's proof, shown: its timeline, for the verdict to carry (`fail(message, showProof(...))`), and as

@@ -15,6 +15,8 @@ export const sessionOf = (ctx: CheckContext): Session => sessions.get(ctx)!;
 
 export class CheckContext {
   readonly evidence: Evidence[] = [];
+  /** The client whose token or credentials each exchange sent, where it was not the primary (see clientOf). */
+  readonly #clients = new Map<Evidence, ClientRole>();
 
   constructor(
     readonly id: string,
@@ -43,8 +45,21 @@ export class CheckContext {
   }
 
   /** A token request of its own for `role`'s client, outside the shared token manager, and its exchange. */
-  requestToken(role: ClientRole): Promise<Exchange> {
-    return this.#session.tokens.requestToken(this.client(role));
+  async requestToken(role: ClientRole): Promise<Exchange> {
+    return this.#sentBy(role, await this.#session.tokens.requestToken(this.client(role)));
+  }
+
+  /**
+   * The client whose token or credentials `evidence` sent, so its reproduction asks for that client's token: the
+   * primary's unless the check called as another (AUTH-FORBIDDEN's restricted client, a sharing variant's).
+   */
+  clientOf(evidence: Evidence): ClientRole {
+    return this.#clients.get(evidence) ?? 'primary';
+  }
+
+  #sentBy(role: ClientRole, exchange: Exchange): Exchange {
+    if (role !== 'primary') this.#clients.set(exchange.evidence, role);
+    return exchange;
   }
 
   /** Forgets `role`'s shared token, so the next call asks for a new one. */
@@ -78,8 +93,8 @@ export class CheckContext {
   }
 
   /** A call the check records itself, if at all (a loop keeps its last answer). */
-  callUnrecorded(endpoint: EndpointSpec, options: CallOptions = {}): Promise<Exchange> {
-    return this.#session.call(endpoint, options);
+  async callUnrecorded(endpoint: EndpointSpec, options: CallOptions = {}): Promise<Exchange> {
+    return this.#sentBy(options.client ?? 'primary', await this.#session.call(endpoint, options));
   }
 
   /**
@@ -93,8 +108,20 @@ export class CheckContext {
     }
   }
 
+  /** Records the exchanges of requests in the bucket log, each as sent by the client whose token it carried. */
+  recordLogged(requests: readonly (LoggedRequest | undefined)[]): void {
+    const { clients } = this.target.profile;
+    for (const request of requests) {
+      if (request?.exchange === undefined) continue;
+      const role = (Object.keys(clients) as ClientRole[]).find(
+        (r) => clients[r]?.client_id === request.clientId,
+      );
+      this.record(this.#sentBy(role ?? 'primary', request.exchange));
+    }
+  }
+
   async call(endpoint: EndpointSpec, options: CallOptions = {}): Promise<Exchange> {
-    const exchange = await this.#session.call(endpoint, options);
+    const exchange = await this.callUnrecorded(endpoint, options);
     this.record(exchange);
     return exchange;
   }

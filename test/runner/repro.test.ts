@@ -1,15 +1,27 @@
-// A probe's reproduction: `harness replay` of the check, its arguments quoted for the shell, then one request by hand.
+// Reproductions: `harness replay` of a probe's check, its arguments quoted for the shell, then one request by hand;
+// every secret a shell variable named for its client (or its header), never `[REDACTED]`, never the value.
 import { describe, expect, it } from 'vitest';
 import type { Evidence } from '../../src/client/index.ts';
-import { replayFor } from '../../src/runner/repro.ts';
+import { profileRedactor } from '../../src/profile/secrets.ts';
+import { type ReproContext, replayFor, reproFor } from '../../src/runner/repro.ts';
 import type { Profile } from '../../src/spec/index.ts';
 
 const profile = {
   base_url: 'https://api.example.test',
   auth_url: 'https://auth.example.test/oauth2/token',
   tenant: 'acme',
-  clients: { primary: { client_id: 'app-1', client_secret: 'not-in-any-output' } },
+  clients: {
+    primary: { client_id: 'app-1', client_secret: 'not-in-any-output' },
+    restricted: { client_id: 'app-r', client_secret: 'restricted-not-in-any-output', lacks: [] },
+    other_tenant: { client_id: 'app-g', client_secret: 'other-not-in-any-output', tenant: 'globex' },
+  },
 } as Profile;
+
+const contextOf = (p: Profile): ReproContext => {
+  const redactor = profileRedactor(p);
+  return { profile: p, hide: (text) => redactor.known(text) };
+};
+const context = contextOf(profile);
 
 const request: Evidence = {
   label: 'spend #1',
@@ -22,30 +34,42 @@ const request: Evidence = {
   startedAt: '2026-11-24T16:00:00.000Z',
   durationMs: 12,
 };
+const primary = { evidence: request, client: 'primary' } as const;
+
+const tokenRequest = (body: string): Evidence => ({
+  request: {
+    method: 'POST',
+    url: profile.auth_url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  },
+  startedAt: '2026-11-24T16:00:00.000Z',
+  durationMs: 3,
+});
 
 describe('replayFor', () => {
   it('quotes only the arguments a shell would split or expand', () => {
     const [command] = replayFor(
       'LIMIT-ADMITS-RULES-SCHEDULE',
       ['--profile', "my team's $HOME.yaml"],
-      request,
-      profile,
+      primary,
+      context,
     );
     expect(command).toBe(
       `npx --no-install harness replay LIMIT-ADMITS-RULES-SCHEDULE --profile 'my team'\\''s $HOME.yaml'`,
     );
-    expect(replayFor('ID', ['--fault', 'no-limit-schedule', '--timeout', '15000'], request, profile)[0]).toBe(
+    expect(replayFor('ID', ['--fault', 'no-limit-schedule', '--timeout', '15000'], primary, context)[0]).toBe(
       'npx --no-install harness replay ID --fault no-limit-schedule --timeout 15000',
     );
   });
 
   it('follows with one request to send by hand, its token and no secret', () => {
-    const lines = replayFor('ID', [], request, profile);
+    const lines = replayFor('ID', [], primary, context);
     expect(lines.slice(0, 2)).toEqual([
       'npx --no-install harness replay ID',
       '# one request of the burst, by hand:',
     ]);
-    expect(lines[2]).toMatch(/^ACCESS_TOKEN=\$\(curl .*client_secret=\$CLIENT_SECRET/);
+    expect(lines[2]).toMatch(/^ACCESS_TOKEN=\$\(curl .*client_id=app-1&client_secret=\$CLIENT_SECRET/);
     expect(lines[3]).toMatch(
       /^curl -sS -i -X GET "https:\/\/api\.example\.test\/api\/rules\/schedule" -H "authorization: Bearer \$ACCESS_TOKEN"$/,
     );
@@ -53,6 +77,73 @@ describe('replayFor', () => {
   });
 
   it('names no command when the run had no command line (an in-process run)', () => {
-    expect(replayFor('ID', undefined, request, profile)[0]).toBe('# one request of the burst, by hand:');
+    expect(replayFor('ID', undefined, primary, context)[0]).toBe('# one request of the burst, by hand:');
+  });
+});
+
+describe('reproFor', () => {
+  it("gets the token of the client the check used, with that client's own variable and tenant", () => {
+    const [token] = reproFor({ evidence: request, client: 'restricted' }, context);
+    expect(token).toContain('client_id=app-r&client_secret=$RESTRICTED_CLIENT_SECRET&scope=tenant%2Facme');
+    const [other] = reproFor({ evidence: request, client: 'other_tenant' }, context);
+    expect(other).toContain(
+      'client_id=app-g&client_secret=$OTHER_TENANT_CLIENT_SECRET&scope=tenant%2Fglobex',
+    );
+  });
+
+  it("names a client's redacted id and secret by that client, in a form or JSON body", () => {
+    const [form] = reproFor(
+      {
+        evidence: tokenRequest('grant_type=client_credentials&client_id=[REDACTED]&client_secret=[REDACTED]'),
+        client: 'restricted',
+      },
+      context,
+    );
+    expect(form).toContain(
+      '--data-raw "grant_type=client_credentials&client_id=$RESTRICTED_CLIENT_ID&client_secret=$RESTRICTED_CLIENT_SECRET"',
+    );
+    const [json] = reproFor(
+      {
+        evidence: tokenRequest('{"client_id":"[REDACTED]","client_secret":"[REDACTED]"}'),
+        client: 'primary',
+      },
+      context,
+    );
+    expect(json).toContain(
+      '--data-raw "{\\"client_id\\":\\"$CLIENT_ID\\",\\"client_secret\\":\\"$CLIENT_SECRET\\"}"',
+    );
+  });
+
+  it('shows no [REDACTED] in a command: an id the run hides is a variable in the token request too', () => {
+    const hiddenId = {
+      ...profile,
+      clients: { primary: { client_id: 'app-from-the-environment', client_secret: 'not-in-any-output' } },
+    } as Profile;
+    // The run hides the id as it hides any value a profile takes from ${VAR}.
+    const redactor = profileRedactor(hiddenId);
+    redactor.addSecret('app-from-the-environment');
+    const lines = reproFor(primary, { profile: hiddenId, hide: (text) => redactor.known(text) });
+    expect(lines[0]).toContain('client_id=$CLIENT_ID&client_secret=$CLIENT_SECRET&');
+    expect(lines.join('\n')).not.toMatch(/REDACTED|app-from-the-environment|not-in-any-output/);
+  });
+
+  it('names a credential header by its name, braced where text follows, and expands nothing a target sent', () => {
+    const [command] = reproFor(
+      {
+        evidence: {
+          ...request,
+          request: {
+            method: 'GET',
+            url: 'https://api.example.test/api/rules/status/$HOME`id`$(id)',
+            headers: { 'x-api-key': '[REDACTED]v2' },
+          },
+        },
+        client: 'primary',
+      },
+      context,
+    );
+    expect(command).toBe(
+      'curl -sS -i -X GET "https://api.example.test/api/rules/status/\\$HOME\\`id\\`\\$(id)" -H "x-api-key: ${X_API_KEY}v2"',
+    );
   });
 });
