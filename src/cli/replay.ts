@@ -3,6 +3,7 @@
 // The run is conformance's own, so it writes the same reports and exits with the same code.
 import type { Evidence } from '../client/index.ts';
 import { isHarnessError } from '../errors.ts';
+import { printable } from '../printable.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
 import type { CheckResult } from '../runner/types.ts';
 import type { ReplayOptions } from './commands.ts';
@@ -10,14 +11,37 @@ import { runConformanceCommand } from './conformance.ts';
 import { UsageError } from './errors.ts';
 import { whileInterruptible } from './signals.ts';
 
-const out = (line = ''): void => console.log(line);
+/** Every line goes out through printable: labels, URLs, messages and answers all quote what the target sent. */
+const out = (line = ''): void => console.log(printable(line));
 
-const evidenceLine = (evidence: Evidence): string => {
+/** Headers that say how the bytes travelled, not what the server decided. */
+const TRANSPORT_HEADERS = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+]);
+/** How much of an answer's headers and body a line shows: the proof is in the first few hundred characters. */
+const SHOWN_CHARS = 400;
+
+const bounded = (text: string): string =>
+  text.length <= SHOWN_CHARS ? text : `${text.slice(0, SHOWN_CHARS)}… (${text.length} characters)`;
+
+const evidenceLines = (evidence: Evidence): string[] => {
   const { label, request, response, error, durationMs } = evidence;
   const answer = response
-    ? `${response.status}${response.headers['retry-after'] === undefined ? '' : ` (Retry-After: ${response.headers['retry-after']})`}`
+    ? `${response.status}`
     : `no answer${error === undefined ? '' : ` (${error.kind})`}`;
-  return `${label === undefined ? '' : `'${label}' `}${request.method} ${request.url} → ${answer}, ${Math.round(durationMs)} ms`;
+  const sent = `${label === undefined ? '' : `'${label}' `}${request.method} ${request.url}`;
+  const lines = [`${sent} → ${answer}, ${Math.round(durationMs)} ms`];
+  if (response === undefined) return lines;
+  // The answer the grade was read from: a token_type, a WWW-Authenticate, a Retry-After, a RateLimit field.
+  const headers = Object.entries(response.headers).filter(([name]) => !TRANSPORT_HEADERS.has(name));
+  if (headers.length > 0)
+    lines.push(`  ${bounded(headers.map(([name, value]) => `${name}: ${value}`).join('; '))}`);
+  if (response.body !== undefined) lines.push(`  ${bounded(response.body)}`);
+  return lines;
 };
 
 const printReplayed = (check: CheckResult): void => {
@@ -25,7 +49,7 @@ const printReplayed = (check: CheckResult): void => {
   out(`replayed ${check.id} (${check.clause}): ${check.grade}`);
   out(`  ${check.message}`);
   if (check.evidence.length > 0) out('  evidence:');
-  for (const evidence of check.evidence) out(`    ${evidenceLine(evidence)}`);
+  for (const evidence of check.evidence) for (const line of evidenceLines(evidence)) out(`    ${line}`);
 };
 
 /** The name is matched as --only matches it: a check ID, or a tag naming several (each printed). */

@@ -63,6 +63,26 @@ describe('harness replay against the embedded reference server', () => {
     expect(replayed.stdout).not.toContain('--only/--skip');
   }, 120_000);
 
+  it('shows the answer that proves the grade, its headers and body, each request once', async () => {
+    const replayed = await harness([
+      'replay',
+      'AUTH-TOKEN-TYPE',
+      '--fault',
+      'token-type-lowercase',
+      '--report-dir',
+      tmp(),
+    ]);
+    expect(replayed.status, replayed.stderr).toBe(1);
+    expect(replayed.stdout).toMatch(/^replayed AUTH-TOKEN-TYPE \(§2\): FAIL$/m);
+    // Once: the token request several checks share is recorded once.
+    const sent = replayed.stdout.match(/^ {4}'token request as SPEC\.md §5 rule 1 says' POST \S+ → 200, /gm);
+    expect(sent).toHaveLength(1);
+    expect(replayed.stdout).toMatch(/^ {6}content-type: application\/json; .*cache-control: no-store/m);
+    expect(replayed.stdout).toMatch(
+      /^ {6}\{"access_token":"\S+…\(sha256:[0-9a-f]{12}\)".*"token_type":"bearer"\}$/m,
+    );
+  });
+
   it('refuses an unknown check ID with one line and exit 2, before any run', async () => {
     const replayed = await harness(['replay', 'LIMIT-ADMITS-TRANSACTION-EVEN', '--report-dir', tmp()]);
     expect(replayed.status).toBe(2);
