@@ -25,8 +25,18 @@ export interface Setup {
   ) => Promise<void>;
   /** What the target saw, once the run is over (e.g. token requests counted). */
   readonly note?: () => string;
-  /** What the mode itself forbids, once the run is over (e.g. a request where a redirect pointed). */
-  readonly problems?: () => string[];
+  /**
+   * What the mode itself forbids, once the run is over (e.g. a request where a redirect pointed, a control character
+   * on stdout), read while the run's folder still holds what it wrote.
+   */
+  readonly problems?: (output: {
+    readonly stdout: string;
+    readonly stderr: string;
+  }) => string[] | Promise<string[]>;
+  /** A run still going after this long has hung (a FIFO read, a slow target outliving its deadline): killed. */
+  readonly hangsAfterSeconds?: number;
+  /** Peak RSS above this is a problem (a bomb decoded, an input read whole). */
+  readonly maxRssMb?: number;
   /** How long after harness exits its children must be gone (default 1.5 s). */
   readonly settleMs?: number;
   readonly close?: () => Promise<void>;
@@ -115,13 +125,21 @@ export const measure = async (name: string, mode: Mode): Promise<Row> => {
       () => stdout + stderr,
     );
   }
+  let hangs = false;
+  const hung = setup.hangsAfterSeconds
+    ? setTimeout(() => {
+        hangs = true;
+        process.kill(childOf(time.pid!), 'SIGKILL');
+      }, setup.hangsAfterSeconds * 1000)
+    : undefined;
   const exit = await exited;
+  clearTimeout(hung);
   // A child left behind goes on running after harness is gone.
   await delay(setup.settleMs ?? 1500);
   const orphans = leftBehind(mark);
   for (const pid of orphans) process.kill(pid, 'SIGKILL');
   const note = setup.note?.() ?? '';
-  const own = setup.problems?.() ?? [];
+  const own = (await setup.problems?.({ stdout, stderr })) ?? [];
   await setup.close?.();
   // tsx, which runs harness from source, keeps its cache there.
   const tempLeft = readdirSync(temp).filter((entry) => !entry.startsWith('tsx-'));
@@ -139,7 +157,12 @@ export const measure = async (name: string, mode: Mode): Promise<Row> => {
   const lastLine = (stdout.trim() || errors.trim()).split('\n').at(-1) ?? '';
   const summaries = stdout.match(/^summary: .*$/gm)?.join(' / ');
   const verdict = summaries ?? lastLine.slice(0, 200);
+  const rssMb = measured ? Math.round(Number(measured[2]) / 1024) : 0;
   const problems = [
+    ...(hangs ? [`still running after ${setup.hangsAfterSeconds} s (killed)`] : []),
+    ...(setup.maxRssMb !== undefined && rssMb > setup.maxRssMb
+      ? [`peak RSS ${rssMb} MB over ${setup.maxRssMb} MB`]
+      : []),
     ...(mode.exits.includes(exit ?? -1) ? [] : [`exit ${exit}, expected ${mode.exits.join(' or ')}`]),
     ...(found.length > 0 ? [`secrets found: ${found.join(', ')}`] : []),
     ...(orphans.length > 0 ? [`${orphans.length} processes left running (killed)`] : []),
@@ -150,7 +173,7 @@ export const measure = async (name: string, mode: Mode): Promise<Row> => {
     mode: name,
     wall: measured ? `${measured[1]} s` : '?',
     exit,
-    rssMb: measured ? Math.round(Number(measured[2]) / 1024) : 0,
+    rssMb,
     found,
     verdict: note ? `${verdict}; ${note}` : verdict,
     problems,

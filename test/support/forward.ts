@@ -20,12 +20,19 @@ export interface Forwarded {
 }
 
 /**
- * What to do with a request: forward it (after `delayMs`), answer `status` without forwarding (with `body` as JSON,
- * `{}` if none; a redirect to `location`), or `reset` it.
+ * What to do with a request: forward it (after `delayMs`; `answerHeaders` added to the answer by its status), answer
+ * `status` without forwarding (with `body` as JSON, `{}` if none; a redirect to `location`), or `reset` it.
  */
-export type Tamper = (
-  req: Forwarded,
-) => { delayMs?: number; status?: number; body?: string; location?: string; reset?: boolean } | undefined;
+export type Tamper = (req: Forwarded) =>
+  | {
+      delayMs?: number;
+      status?: number;
+      body?: string;
+      location?: string;
+      reset?: boolean;
+      answerHeaders?: (status: number) => Record<string, string>;
+    }
+  | undefined;
 
 const bodyOf = async (req: IncomingMessage): Promise<Buffer> => {
   const chunks: Buffer[] = [];
@@ -47,6 +54,7 @@ export const startForwarding = async (upstream: string, tamper: Tamper) => {
       body: made,
       location,
       reset,
+      answerHeaders,
     } = tamper({ method, path, contentType: req.headers['content-type'], nth }) ?? {};
     await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (reset) return void req.socket.resetAndDestroy();
@@ -59,18 +67,23 @@ export const startForwarding = async (upstream: string, tamper: Tamper) => {
         ([name]) => !['host', 'connection', 'content-length'].includes(name),
       ),
     ) as Record<string, string>;
-    const answer = await fetch(`${upstream}${req.url}`, {
+    // A request delayed past the upstream's close finds nothing there: reset, as a dead gateway would.
+    const answered = await fetch(`${upstream}${req.url}`, {
       method,
       headers,
       ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
-    });
-    const answerBody = Buffer.from(await answer.arrayBuffer());
-    const answerHeaders = Object.fromEntries(
+    }).then(
+      async (answer) => ({ answer, answerBody: Buffer.from(await answer.arrayBuffer()) }),
+      () => undefined,
+    );
+    if (answered === undefined) return void req.socket.resetAndDestroy();
+    const { answer, answerBody } = answered;
+    const forwardedHeaders = Object.fromEntries(
       [...answer.headers].filter(
         ([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name),
       ),
     );
-    res.writeHead(answer.status, answerHeaders).end(answerBody);
+    res.writeHead(answer.status, { ...forwardedHeaders, ...answerHeaders?.(answer.status) }).end(answerBody);
   });
   // Longer than any wait of a check, as the reference server's: harness's idle connections are not reset under it.
   server.keepAliveTimeout = 60_000;
