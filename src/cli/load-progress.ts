@@ -4,6 +4,7 @@
 // events; loadTerminal shows them, on a terminal as one line that updates in place, in a CI log as a line per phase.
 import type { PhasePlan } from '../../core/plan.ts';
 import type { EventStream, Listener } from '../events/stream.ts';
+import { joinTerminal, type TerminalText, terminalLines, terminalSink, tty } from '../printable.ts';
 import type { LoadReportRun } from '../report/load-reports.ts';
 
 /** A phase under way, and its admitted and 429 answers a second over the last second (none until k6 counted two). */
@@ -52,7 +53,8 @@ export type PhaseCounts = () =>
 /** How often the rates are read: k6 counts anew each second. */
 const RATE_MS = 1000;
 
-const ERASE_LINE = '\r\x1b[2K';
+/** Harness's own control: back to the start of the line and erase it. */
+const ERASE_LINE = tty`\r\x1b[2K`;
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
 /** Emits the schedule's events from `startAt` (epoch ms) until stopped (k6 exited, or a signal came). */
@@ -121,44 +123,47 @@ export const scheduleEvents = (
   };
 };
 
-const runningText = ({ name, perSecond }: RunningPhase) =>
-  perSecond === undefined ? name : `${name} ${perSecond.admitted} admitted/s, ${perSecond.limited} 429/s`;
+const runningText = ({ name, perSecond }: RunningPhase): TerminalText =>
+  perSecond === undefined
+    ? tty`${name}`
+    : tty`${name} ${perSecond.admitted} admitted/s, ${perSecond.limited} 429/s`;
 
 /** The terminal's listener: on a TTY one line rewritten in place, elsewhere a line per phase as it starts. */
 export const loadTerminal = (output: ProgressOutput): Listener<LoadEvent> => {
   let drawn = false;
   let shown = '';
+  // Phase names come from the plan file and notes from k6: every write escapes them (printable.ts).
+  const write = terminalSink((raw) => output.write(raw));
   const clear = () => {
-    if (drawn) output.write(ERASE_LINE);
+    if (drawn) write(ERASE_LINE);
     drawn = false;
   };
   return (event) => {
     switch (event.type) {
       case 'phase-started':
         if (output.isTTY) return;
-        output.write(
-          `load: phase ${event.name} started (${event.index} of ${event.phases}, ` +
-            `${seconds(event.durationMs)}, at ${seconds(event.startMs)} of ${seconds(event.totalMs)})\n`,
+        write(
+          tty`load: phase ${event.name} started (${event.index} of ${event.phases}, ${seconds(event.durationMs)}, at ${seconds(event.startMs)} of ${seconds(event.totalMs)})\n`,
         );
         return;
       case 'tick': {
         if (!output.isTTY) return;
         const where =
           event.running.length > 0
-            ? event.running.map(runningText).join(', ')
+            ? joinTerminal(event.running.map(runningText), ', ')
             : event.atMs < event.totalMs
               ? 'between phases'
               : 'k6 finishing';
-        const line = `load: ${seconds(event.atMs)} of ${seconds(event.totalMs)}: ${where}`;
+        const line = tty`load: ${seconds(event.atMs)} of ${seconds(event.totalMs)}: ${where}`;
         // Redrawn only when it changes: a terminal log (script, tmux) keeps every write.
-        if (!drawn || line !== shown) output.write(`${ERASE_LINE}${line}`);
+        if (!drawn || line.text !== shown) write(tty`${ERASE_LINE}${line}`);
         drawn = true;
-        shown = line;
+        shown = line.text;
         return;
       }
       case 'note':
         clear();
-        output.write(`${event.text}\n`);
+        write(tty`${terminalLines(event.text)}\n`);
         return;
       case 'phases-ended':
         return clear();

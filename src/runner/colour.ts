@@ -2,6 +2,7 @@
 // alone checks neither NO_COLOR nor (before Node 20.20/22.13) whether the stream is a terminal, so this decides and
 // tells it not to check again.
 import { styleText } from 'node:util';
+import { styled, type TerminalText, tty } from '../printable.ts';
 import type { Grade } from './grades.ts';
 
 const GRADE_COLOURS = {
@@ -19,13 +20,13 @@ export const wantsColour = (stream: { readonly isTTY?: boolean }, env: NodeJS.Pr
   !env.NO_COLOR && stream.isTTY === true;
 
 /** Paints `text` (by default the grade itself) in the grade's colour, or returns it unchanged when colour is off. */
-export type GradePainter = (grade: Grade, text?: string) => string;
+export type GradePainter = (grade: Grade, text?: TerminalText) => TerminalText;
 
 export const gradePainter = (
   stream: { readonly isTTY?: boolean },
   env: NodeJS.ProcessEnv = process.env,
 ): GradePainter => {
   const on = wantsColour(stream, env);
-  return (grade, text = grade) =>
-    on ? styleText(GRADE_COLOURS[grade], text, { validateStream: false }) : text;
+  return (grade, text = tty`${grade}`) =>
+    on ? styled(text, (plain) => styleText(GRADE_COLOURS[grade], plain, { validateStream: false })) : text;
 };

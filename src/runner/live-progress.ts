@@ -1,8 +1,8 @@
 // Progress on a terminal, as k6 shows it: one line rewritten in place (checks done of all, FAILs so far, time
 // left, and the longest wait under way), with each check that did not pass printed above it as it finishes.
 // Off a terminal, lineProgress (progress.ts) writes a line per event instead, which a CI log keeps.
-import { stripVTControlCharacters } from 'node:util';
 import type { Listener } from '../events/stream.ts';
+import { fitted, type TerminalText, terminalLines, terminalSink, tty } from '../printable.ts';
 import { type GradePainter, gradePainter } from './colour.ts';
 import type { Grade } from './grades.ts';
 import { checkLine } from './progress.ts';
@@ -11,26 +11,8 @@ import type { ConformanceEvent } from './types.ts';
 const REDRAW_MS = 1000;
 const seconds = (ms: number) => `${Math.max(0, Math.ceil(ms / 1000))} s`;
 
-const ESCAPE = '\x1b';
-
-/** `line` cut to `width` visible characters (colour codes take none, and all are kept), ending in … when cut. */
-const fitted = (line: string, width: number): string => {
-  if (stripVTControlCharacters(line).length <= width) return line;
-  let room = width - 1;
-  let kept = '';
-  for (let i = 0; i < line.length; i++) {
-    if (line[i] === ESCAPE) {
-      // A colour code, `ESC [ … m`, kept whole.
-      const end = line.indexOf('m', i);
-      kept += line.slice(i, end + 1);
-      i = end;
-    } else if (room > 0) {
-      kept += line[i];
-      room -= 1;
-    }
-  }
-  return `${kept}…`;
-};
+/** Harness's own control: back to the start of the line and erase it. */
+const ERASE_LINE = tty`\r\x1b[2K`;
 
 export interface Terminal {
   write(text: string): void;
@@ -49,32 +31,32 @@ export const liveProgress = (
   const counts = new Map<Grade, number>();
   const waits = new Map<string, { until: number; why: string }>();
   let shown = false;
+  const write = terminalSink((raw) => terminal.write(raw));
   let timer: NodeJS.Timeout | undefined;
 
-  const status = (): string => {
+  const status = (): TerminalText => {
     const failed = counts.get('FAIL') ?? 0;
     const undecided = counts.get('INCONCLUSIVE') ?? 0;
     const left = expectedMs - (now() - startedAt);
     const [id, wait] = [...waits.entries()].sort((a, b) => b[1].until - a[1].until)[0] ?? [];
-    const line =
-      `conformance: ${done} of ${total} checks, ${failed > 0 ? paint('FAIL', `${failed} FAIL`) : '0 FAIL'}` +
-      `${undecided > 0 ? `, ${undecided} INCONCLUSIVE` : ''}, about ${seconds(left)} left` +
-      `${wait ? `; ${id} waiting ${seconds(wait.until - now())} ${wait.why}` : ''}`;
+    const line = tty`conformance: ${done} of ${total} checks, ${failed > 0 ? paint('FAIL', tty`${failed} FAIL`) : '0 FAIL'}${
+      undecided > 0 ? `, ${undecided} INCONCLUSIVE` : ''
+    }, about ${seconds(left)} left${wait ? tty`; ${id ?? ''} waiting ${seconds(wait.until - now())} ${wait.why}` : ''}`;
     return fitted(line, terminal.columns ?? 120);
   };
   const clear = () => {
-    if (shown) terminal.write('\r\x1b[2K');
+    if (shown) write(ERASE_LINE);
     shown = false;
   };
   const draw = () => {
     clear();
     if (total === 0) return;
-    terminal.write(status());
+    write(status());
     shown = true;
   };
-  const above = (text: string) => {
+  const above = (text: TerminalText) => {
     clear();
-    terminal.write(`${text}\n`);
+    write(tty`${text}\n`);
     draw();
   };
 
@@ -101,7 +83,7 @@ export const liveProgress = (
         waits.delete(event.id);
         return;
       case 'note':
-        return above(event.text);
+        return above(terminalLines(event.text));
       case 'checks-ended':
         if (timer) clearInterval(timer);
         return clear();

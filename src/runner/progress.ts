@@ -2,6 +2,7 @@
 // the log keeps every line, and a countdown for each long wait, so a quiet log still shows the run alive. On a
 // terminal, liveProgress (live-progress.ts) rewrites one line instead.
 import type { Listener } from '../events/stream.ts';
+import { type TerminalText, terminalLines, terminalSink, tty } from '../printable.ts';
 import { type GradePainter, gradePainter } from './colour.ts';
 import type { Grade } from './grades.ts';
 import type { ConformanceEvent } from './types.ts';
@@ -15,14 +16,18 @@ export const checkLine = (
   grade: Grade,
   message: string,
   durationMs: number,
-) =>
-  `  ${paint(grade, grade.padEnd(12))} ${id} (${Math.round(durationMs)} ms)${grade === 'PASS' ? '' : `: ${message}`}`;
+): TerminalText =>
+  tty`  ${paint(grade, tty`${grade.padEnd(12)}`)} ${id} (${Math.round(durationMs)} ms)${grade === 'PASS' ? '' : tty`: ${message}`}`;
 
-/** `paint` colours the grade; the default decides by stderr, where the CLI writes progress. */
+/**
+ * `write` gets each line, its target's text escaped (printable.ts); `paint` colours the grade, and the default
+ * decides by stderr, where the CLI writes progress.
+ */
 export const lineProgress = (
   write: (line: string) => void,
   paint: GradePainter = gradePainter(process.stderr),
 ): Listener<ConformanceEvent> => {
+  const line = terminalSink(write);
   // A long wait counts down every 10 s, so a quiet log still shows the run alive.
   const countdowns = new Map<string, NodeJS.Timeout>();
   const stopCountdown = (id: string) => {
@@ -32,14 +37,14 @@ export const lineProgress = (
   return (event) => {
     switch (event.type) {
       case 'check-finished':
-        return write(checkLine(paint, event.id, event.grade, event.message, event.durationMs));
+        return line(checkLine(paint, event.id, event.grade, event.message, event.durationMs));
       case 'wait-started': {
         if (event.ms < 1000) return;
-        write(`  ⏳ ${event.id}: waiting ${(event.ms / 1000).toFixed(1)} s ${event.why}`);
+        line(tty`  ⏳ ${event.id}: waiting ${(event.ms / 1000).toFixed(1)} s ${event.why}`);
         let left = event.ms;
         const timer = setInterval(() => {
           left -= COUNTDOWN_STEP_MS;
-          if (left > 0) write(`  ⏳ ${event.id}: ${Math.ceil(left / 1000)} s left`);
+          if (left > 0) line(tty`  ⏳ ${event.id}: ${Math.ceil(left / 1000)} s left`);
         }, COUNTDOWN_STEP_MS);
         timer.unref();
         stopCountdown(event.id);
@@ -49,7 +54,7 @@ export const lineProgress = (
       case 'wait-ended':
         return stopCountdown(event.id);
       case 'note':
-        return write(event.text);
+        return line(terminalLines(event.text));
       case 'checks-ended':
         for (const id of [...countdowns.keys()]) stopCountdown(id);
         return;

@@ -1,6 +1,8 @@
 // What a person reads on stdout: the plan (--dry-run), or the run's outcome with failures first and the summary last.
+
+import { joinTerminal, say, terminalTable, tty } from '../printable.ts';
 import type { BucketId, EndpointKey, EndpointSpec } from '../spec/index.ts';
-import { table, terminalWidth } from '../text-table.ts';
+import { terminalWidth } from '../text-table.ts';
 import type { Difference } from './baseline.ts';
 import { type GradePainter, gradePainter } from './colour.ts';
 import { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
@@ -8,8 +10,6 @@ import { GRADES, gradeRank } from './grades.ts';
 import { plannedFor, planOf, type Selected } from './plan.ts';
 import type { BucketLimit, Target } from './target.ts';
 import type { PlanItem, RunReport } from './types.ts';
-
-const out = (line = ''): void => console.log(line);
 
 const formatSeconds = (ms: number): string =>
   ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
@@ -52,22 +52,23 @@ export const printPlan = (
   const listed = selection.filter((s) => !s.deselected);
   const running = listed.filter((s) => why(s) === undefined);
   const leftOut = selection.length - listed.length;
-  out(
-    `plan against ${hide(target.profile.base_url)}: ${running.length} checks run, ${listed.length - running.length} do not` +
-      (leftOut > 0 ? ` (${leftOut} more left out by --only/--skip)` : ''),
+  say(
+    tty`plan against ${hide(target.profile.base_url)}: ${running.length} checks run, ${listed.length - running.length} do not${
+      leftOut > 0 ? ` (${leftOut} more left out by --only/--skip)` : ''
+    }`,
   );
-  for (const line of table(
+  for (const line of terminalTable(
     running.map(({ check }) => [check.id, check.clause]),
     { indent: '  ' },
   ))
-    out(line);
+    say(line);
   const excluded = listed.filter((s) => why(s) !== undefined);
-  if (excluded.length > 0) out('not run:');
-  for (const line of table(
+  if (excluded.length > 0) say(tty`not run:`);
+  for (const line of terminalTable(
     excluded.map((s) => [s.check.id, why(s) ?? '']),
     { indent: '  ', ...terminalWidth(process.stdout) },
   ))
-    out(line);
+    say(line);
   const perEndpoint = new Map<string, { requests: number; margin: number }>();
   const plan = planOf(selection, target);
   for (const item of plan) {
@@ -77,23 +78,23 @@ export const printPlan = (
       margin: row.margin + item.margin,
     });
   }
-  out('requests per endpoint (planned, plus the retry margin used only to confirm a result):');
+  say(tty`requests per endpoint (planned, plus the retry margin used only to confirm a result):`);
   const endpoints = [...perEndpoint].sort();
-  for (const line of table(
+  for (const line of terminalTable(
     endpoints.map(([endpoint, row]) => [endpoint, String(row.requests), `(+${row.margin})`]),
     { indent: '  ', right: [1] },
   ))
-    out(line);
+    say(line);
   const total = endpoints.reduce((sum, [, row]) => sum + row.requests, 0);
   const margin = endpoints.reduce((sum, [, row]) => sum + row.margin, 0);
-  out(`total: ${total} requests, at most ${total + margin} with the retry margin; nothing was sent`);
+  say(tty`total: ${total} requests, at most ${total + margin} with the retry margin; nothing was sent`);
   if (maxRequests !== undefined && total + margin > maxRequests) {
-    out(
-      `--max-requests ${maxRequests}: each check sets its requests and margin aside before it starts; those that do not fit SKIP`,
+    say(
+      tty`--max-requests ${maxRequests}: each check sets its requests and margin aside before it starts; those that do not fit SKIP`,
     );
   }
-  out(`the run ends by its deadline, ${formatSeconds(deadlineMs)} after it starts (--deadline)`);
-  out('limits the tenant shares with its other integrations (SPEC.md §8 rule 1), after the run:');
+  say(tty`the run ends by its deadline, ${formatSeconds(deadlineMs)} after it starts (--deadline)`);
+  say(tty`limits the tenant shares with its other integrations (SPEC.md §8 rule 1), after the run:`);
   const aftermath = bucketAftermath(plan, target).map((row) => [
     row.bucket,
     `${row.limit.count}/${row.limit.per}`,
@@ -102,7 +103,7 @@ export const printPlan = (
       ? `never limited by this run (at most ${row.requests + row.margin} of ${row.limit.count} a window)`
       : `limited for up to ${row.limitedForMs / 1000} s after the run`,
   ]);
-  for (const line of table(aftermath, { indent: '  ', right: [2] })) out(line);
+  for (const line of terminalTable(aftermath, { indent: '  ', right: [2] })) say(line);
 };
 
 export interface BucketAftermath {
@@ -149,33 +150,36 @@ export const printSummary = (
   const listed = report.checks
     .filter((c) => everyCheck || c.grade !== 'PASS')
     .sort((a, b) => gradeRank(a.grade) - gradeRank(b.grade));
-  out();
-  const rows = table(
+  say(tty``);
+  const rows = terminalTable(
     listed.map((c) => [c.grade, c.id, c.clause, c.message]),
     {
       style: (cell, column, row) => (column === 0 ? paint(listed[row]!.grade, cell) : cell),
       ...terminalWidth(process.stdout),
     },
   );
-  for (const line of rows) out(line);
+  for (const line of rows) say(line);
   if (differences.length > 0) {
-    out(`differences from the baseline (${differences.length}):`);
-    for (const d of differences) out(`  ${d.id}: expected ${d.expected}, got ${d.actual}`);
+    say(tty`differences from the baseline (${differences.length}):`);
+    for (const d of differences) say(tty`  ${d.id}: expected ${d.expected}, got ${d.actual}`);
   }
-  if (files.length > 0) out(`reports: ${files.join(', ')}`);
+  if (files.length > 0) say(tty`reports: ${files.join(', ')}`);
   const reasons = report.notCertifiable;
-  out(
-    `certifiable: ${report.certifiable ? 'yes' : `no: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}`}`,
+  say(
+    tty`certifiable: ${report.certifiable ? 'yes' : `no: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}`}`,
   );
   // The server's grades, then apart from them any fault of harness itself.
-  const counts = GRADES.filter((g) => g !== 'ERROR')
-    .map((g) => (report.counts[g] > 0 ? paint(g, `${report.counts[g]} ${g}`) : `0 ${g}`))
-    .join(', ');
+  const counts = joinTerminal(
+    GRADES.filter((g) => g !== 'ERROR').map((g) =>
+      report.counts[g] > 0 ? paint(g, tty`${report.counts[g]} ${g}`) : `0 ${g}`,
+    ),
+    ', ',
+  );
   const errors =
     report.counts.ERROR > 0
-      ? `; ${paint('ERROR', `${report.counts.ERROR} ERROR`)} of harness itself, no verdict`
+      ? tty`; ${paint('ERROR', tty`${report.counts.ERROR} ERROR`)} of harness itself, no verdict`
       : '';
-  out(
-    `summary: ${report.checks.length} check${report.checks.length === 1 ? '' : 's'} in ${(report.durationMs / 1000).toFixed(1)} s: ${counts}${errors}`,
+  say(
+    tty`summary: ${report.checks.length} check${report.checks.length === 1 ? '' : 's'} in ${(report.durationMs / 1000).toFixed(1)} s: ${counts}${errors}`,
   );
 };

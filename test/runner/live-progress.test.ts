@@ -2,13 +2,14 @@
 // each check that did not pass printed above it, and the line gone before the summary goes to stdout.
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { gradePainter } from '../../src/runner/colour.ts';
 import { liveProgress } from '../../src/runner/live-progress.ts';
 
 const terminal = (columns = 200) => {
   const writes: string[] = [];
   return { writes, term: { write: (text: string) => void writes.push(text), columns } };
 };
-const plain = (grade: string, text?: string) => text ?? grade;
+const plain = gradePainter({});
 
 describe('liveProgress', () => {
   it('rewrites one status line, prints what did not pass above it, and clears it at the end', () => {
@@ -49,7 +50,7 @@ describe('liveProgress', () => {
 
   it('counts colour codes as no width when it cuts, and keeps them all', () => {
     const { writes, term } = terminal(30);
-    const red = (grade: string, text?: string) => `\x1b[31m${text ?? grade}\x1b[39m`;
+    const red = gradePainter({ isTTY: true }, {});
     const progress = liveProgress(term, red, () => 0);
     progress({ type: 'run-started', checks: 70, expectedMs: 120_000 });
     progress({ type: 'check-finished', id: 'A', grade: 'FAIL', message: 'no', durationMs: 1 });
