@@ -1,6 +1,7 @@
 // What a person reads on stdout: the plan (--dry-run), or the run's outcome with failures first and the summary last.
 
 import { joinTerminal, say, terminalTable, tty } from '../printable.ts';
+import { coverageSentence } from '../report/coverage.ts';
 import type { BucketId, EndpointKey, EndpointSpec } from '../spec/index.ts';
 import { terminalWidth } from '../text-table.ts';
 import type { Difference } from './baseline.ts';
@@ -164,6 +165,8 @@ export const printSummary = (
     for (const d of differences) say(tty`  ${d.id}: expected ${d.expected}, got ${d.actual}`);
   }
   if (files.length > 0) say(tty`reports: ${files.join(', ')}`);
+  // Beside the verdict: a run that skipped a third of its checks must not read as a full one.
+  say(tty`coverage: ${coverageSentence(report)}`);
   const reasons = report.notCertifiable;
   say(
     tty`certifiable: ${report.certifiable ? 'yes' : `no: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}`}`,

@@ -8,7 +8,7 @@ import { gradePainter } from '../../src/runner/colour.ts';
 import { liveProgress } from '../../src/runner/live-progress.ts';
 import { lineProgress } from '../../src/runner/progress.ts';
 import { printSummary } from '../../src/runner/summary.ts';
-import { FIXTURE_CHECKS, reportOf } from '../report/fixture.ts';
+import { FIXTURE, FIXTURE_CHECKS, reportOf } from '../report/fixture.ts';
 import { seenOnTerminal } from '../support/xterm.ts';
 
 /** What the target sent in every 429: erase screen and scrollback, home, and hide everything after. */
@@ -113,6 +113,18 @@ describe('the terminal outputs', () => {
     expect(foreignControls(written)).toEqual([]);
     expect(written).toContain('phase burst\\u009b2J started');
     expect(written).toContain('k6: \\u001b]8;;http://x.example.test\\u0007link');
+  });
+
+  it('say beside the verdict how much of SPEC.md the run verified, so a run with SKIPs never reads as a full one', () => {
+    const lines = printed(() => printSummary(FIXTURE, [], [], { paint: gradePainter({}) }))
+      .trim()
+      .split('\n');
+    expect(lines.at(-1)).toMatch(/^summary: 10 checks in /);
+    expect(lines.at(-3)).toBe(
+      'coverage: 9 of 10 checks ran; 1 skipped: 1 because the profile has no clients.restricted',
+    );
+    const allRan = reportOf(FIXTURE_CHECKS.filter((c) => c.grade !== 'SKIP'));
+    expect(printed(() => printSummary(allRan, [], []))).toContain('\ncoverage: all 9 checks ran\n');
   });
 
   it('take only terminal text: the compiler refuses a raw string', () => {
