@@ -1,16 +1,18 @@
 // What `harness compare` and `harness trend` read: a conformance report (conformance.json), a load summary
 // (load-<label>-summary.json), or a run's folder holding either, each validated against its schema before use, so a
-// file that only looks like a report is refused with its name and the first thing wrong with it.
+// file that only looks like a report is refused with its name and the first thing wrong with it, and so is one that
+// could not be what harness wrote (forgery.ts). Each file is read through the one bounded reader (read-back.ts).
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import type { LoadSummary } from '../../core/evidence.ts';
 import type { Grade } from '../../core/grade.ts';
 import { loadSummarySchema } from '../cli/summary-schema.ts';
-import { InputError } from '../errors.ts';
-import { readBackJson } from '../read-back.ts';
+import { readBackJson, refusal } from '../read-back.ts';
 import { conformanceSchema } from '../report/schema.ts';
 import type { RunReport } from '../runner/types.ts';
+import { schemaFault } from '../schema-fault.ts';
+import { conformanceForgery, loadForgery } from './forgery.ts';
 
 const CONFORMANCE_FILE = 'conformance.json';
 const LOAD_FILE = /^load-.+-summary\.json$/;
@@ -38,15 +40,37 @@ export interface RunDocs {
   readonly load: readonly { readonly file: string; readonly report: LoadReport }[];
 }
 
+const digest = { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' } as const;
 const stamp = {
   harness: {
     type: 'object',
     additionalProperties: false,
     required: ['name', 'version'],
-    properties: { name: { const: 'harness' }, version: { type: 'string' } },
+    properties: { name: { const: 'harness' }, version: { type: 'string', minLength: 1 } },
   },
-  specDigest: { type: 'string' },
+  specDigest: digest,
 } as const;
+/** A phase's verdict as reportJson writes it (core/verdict.ts's Verdict and the phase's name): grades are an enum. */
+const phaseGrade = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['phase', 'grade', 'message', 'notes'],
+  properties: {
+    phase: { type: 'string', minLength: 1 },
+    grade: { enum: ['FAIL', 'INCONCLUSIVE', 'WARN', 'PASS'] },
+    message: { type: 'string' },
+    notes: { type: 'array', items: { type: 'string' } },
+    enforcedPerWindow: { type: 'number', minimum: 0 },
+    errorPercent: { type: 'number' },
+    proof: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['fromMs', 'toMs'],
+      properties: { fromMs: { type: 'number' }, toMs: { type: 'number' }, refusalMs: { type: 'number' } },
+    },
+  },
+} as const;
+// allErrors off: the first fault is the one line said, and a forged file of a million faults costs no more.
 const ajv = new Ajv({ strict: false, allErrors: false });
 // A report of a harness that stamped no digest is read all the same: compare says why it cannot compare it.
 const validConformance = ajv.compile<RunReport>({
@@ -55,29 +79,27 @@ const validConformance = ajv.compile<RunReport>({
 });
 const validLoad = ajv.compile<LoadReport>({
   ...loadSummarySchema,
-  properties: { ...loadSummarySchema.properties, ...stamp, grades: { type: 'array' } },
+  properties: {
+    ...loadSummarySchema.properties,
+    ...stamp,
+    generatedAt: { type: 'string', minLength: 1 },
+    grades: { type: 'array', items: phaseGrade },
+  },
 });
 
-const firstError = (errors: typeof validLoad.errors): string => {
-  const [error] = errors ?? [];
-  return error === undefined ? 'invalid' : `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`;
-};
+/** The file's report once its schema and what no schema can say (forgery.ts) hold; else exit 2 naming what is wrong. */
+const readReport =
+  <T>(what: string, valid: ValidateFunction<T>, forgery: (report: T) => string | undefined) =>
+  (file: string): T => {
+    const value = readBackJson(file);
+    if (!valid(value)) throw refusal(file, `not ${what}: ${schemaFault(valid.errors![0]!, what)}`);
+    const forged = forgery(value);
+    if (forged !== undefined) throw refusal(file, `not ${what} harness wrote: ${forged}`);
+    return value;
+  };
 
-const readConformance = (file: string): RunReport => {
-  const value = readBackJson(file);
-  if (!validConformance(value)) {
-    throw new InputError(`${file}: not a harness conformance report: ${firstError(validConformance.errors)}`);
-  }
-  return value;
-};
-
-const readLoad = (file: string): LoadReport => {
-  const value = readBackJson(file);
-  if (!validLoad(value)) {
-    throw new InputError(`${file}: not a harness load summary: ${firstError(validLoad.errors)}`);
-  }
-  return value;
-};
+const readConformance = readReport('a harness conformance report', validConformance, conformanceForgery);
+const readLoad = readReport('a harness load summary', validLoad, loadForgery);
 
 /** The reports of one run's folder: none is an error, as is a folder of runs (that is `harness trend`'s). */
 const readFolder = (dir: string): RunDocs => {
@@ -88,7 +110,12 @@ const readFolder = (dir: string): RunDocs => {
   const load = names
     .filter((n) => LOAD_FILE.test(n))
     .map((n) => ({ file: n, report: readLoad(join(dir, n)) }));
-  return { source: dir, ...(conformance ? { conformance } : {}), load };
+  const run = { source: dir, ...(conformance ? { conformance } : {}), load };
+  // One run is judged against one SPEC.md: reports of several in one folder were put together by hand, or forged.
+  if (new Set(stampsOf(run).map((stamp) => stamp.specDigest)).size > 1) {
+    throw refusal(dir, 'its reports were judged against different SPEC.md data: they are not one run');
+  }
+  return run;
 };
 
 /** `path`: a run's folder, a conformance.json or a load summary. */
@@ -97,13 +124,14 @@ export const readRun = (path: string): RunDocs => {
   try {
     folder = statSync(path).isDirectory();
   } catch (error) {
-    throw new InputError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw refusal(path, `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   if (folder) {
     const run = readFolder(path);
     if (run.conformance === undefined && run.load.length === 0) {
-      throw new InputError(
-        `${path}: holds no ${CONFORMANCE_FILE} and no load-<label>-summary.json (a folder of runs is for harness trend)`,
+      throw refusal(
+        path,
+        `holds no ${CONFORMANCE_FILE} and no load-<label>-summary.json (a folder of runs is for harness trend)`,
       );
     }
     return run;

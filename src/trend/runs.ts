@@ -1,10 +1,14 @@
 // The runs of a report folder, for `harness trend`: each subfolder holding a conformance report or a load summary
-// (`latest` and folders of other things, such as compare's, are passed over), in the order they started. Runs judged
-// against other SPEC.md data than the newest are left out, and so is a folder that cannot be read: each with why.
+// (`latest` and folders of other things, such as compare's, are passed over), in the order they started. A report
+// that is malformed or forged refuses the whole folder (exit 2, naming the file): the page is never drawn over it.
+// Runs judged against other SPEC.md data than this harness's are left out, each with why: their verdicts mean
+// something else, and no run, however it is dated, decides which data the others are held to.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunDocs, readRun, stampsOf, startOf } from '../compare/run-docs.ts';
-import { InputError, isHarnessError } from '../errors.ts';
+import { isHarnessError } from '../errors.ts';
+import { refusal } from '../read-back.ts';
+import { specDigest } from '../spec/digest.ts';
 
 export interface TrendRuns {
   readonly runs: readonly RunDocs[];
@@ -14,41 +18,42 @@ export interface TrendRuns {
 
 const NOT_A_RUN = /holds no conformance\.json/;
 
+/** The run in `path`, or undefined for a folder that holds no report; a bad report is thrown (exit 2). */
+const runIn = (path: string): RunDocs | undefined => {
+  try {
+    return readRun(path);
+  } catch (error) {
+    if (isHarnessError(error, 'HARNESS_INPUT') && NOT_A_RUN.test(error.message)) return undefined;
+    throw error;
+  }
+};
+
 export const readRuns = (dir: string): TrendRuns => {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
   } catch (error) {
-    throw new InputError(`${dir}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw refusal(dir, `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+  // `latest` is a link to a run already listed.
+  const found = names
+    .map((name) => join(dir, name))
+    .filter((path) => lstatSync(path).isDirectory())
+    .flatMap((path) => runIn(path) ?? [])
+    .sort((a, b) => startOf(a) - startOf(b));
   const leftOut: string[] = [];
-  const found: RunDocs[] = [];
-  for (const name of names) {
-    const path = join(dir, name);
-    // `latest` is a link to a run already listed.
-    if (!lstatSync(path).isDirectory()) continue;
-    try {
-      found.push(readRun(path));
-    } catch (error) {
-      if (!isHarnessError(error, 'HARNESS_INPUT')) throw error;
-      if (!NOT_A_RUN.test(error.message)) leftOut.push(error.message);
-    }
-  }
-  found.sort((a, b) => startOf(a) - startOf(b));
-  const digestOf = (run: RunDocs) => stampsOf(run)[0]?.specDigest;
-  const newest = found.length === 0 ? undefined : digestOf(found.at(-1)!);
   const runs = found.filter((run) => {
-    const same = digestOf(run) !== undefined && digestOf(run) === newest;
-    if (!same) {
-      leftOut.push(
-        `${run.source}: ${digestOf(run) === undefined ? 'written by a harness that records no SPEC.md digest' : 'judged against other SPEC.md data than the newest run'}`,
-      );
-    }
-    return same;
+    const digest = stampsOf(run)[0]?.specDigest;
+    if (digest === specDigest()) return true;
+    leftOut.push(
+      `${run.source}: ${digest === undefined ? 'written by a harness that records no SPEC.md digest' : "judged against other SPEC.md data than this harness's"}`,
+    );
+    return false;
   });
   if (runs.length === 0) {
-    throw new InputError(
-      `${dir}: no run to show (a run is a folder holding conformance.json or load-<label>-summary.json)${leftOut.length > 0 ? `; left out: ${leftOut.join('; ')}` : ''}`,
+    throw refusal(
+      dir,
+      `no run to show (a run is a folder holding conformance.json or load-<label>-summary.json)${leftOut.length > 0 ? `; left out: ${leftOut.join('; ')}` : ''}`,
     );
   }
   return { runs, leftOut };

@@ -8,23 +8,16 @@ import { reportJson } from '../../core/verdict.ts';
 import { compareRuns } from '../../src/compare/compare.ts';
 import { comparisonLine, comparisonMarkdown } from '../../src/compare/render.ts';
 import { type RunDocs, readRun } from '../../src/compare/run-docs.ts';
-import type { CheckResult, RunReport } from '../../src/runner/types.ts';
+import type { RunReport } from '../../src/runner/types.ts';
 import { specDigest } from '../../src/spec/digest.ts';
 import { NETWORKS, simulate } from '../load/simulate.ts';
-import { FIXTURE, reportOf } from '../report/fixture.ts';
+import { GENUINE_CHECKS, genuine, regraded } from './genuine.ts';
 
-const stamped = (report: RunReport, version = '0.1.0', digest = specDigest()): RunReport => ({
-  ...report,
-  harness: { name: 'harness', version },
-  specDigest: digest,
-});
 const conformanceRun = (report: RunReport, source = 'run'): RunDocs => ({
   source,
   conformance: report,
   load: [],
 });
-const regraded = (id: string, grade: CheckResult['grade']) =>
-  reportOf(FIXTURE.checks.map((c) => (c.id === id ? { ...c, grade, message: `now ${grade}` } : c)));
 
 /** A load run as `harness load` writes it: the simulated summary with its grades and stamp, read back. */
 const loadRun = (enforced: number): RunDocs => {
@@ -34,60 +27,61 @@ const loadRun = (enforced: number): RunDocs => {
   );
   const dir = mkdtempSync(join(tmpdir(), 'harness-compare-'));
   const stamp = { harness: { name: 'harness', version: '0.1.0' }, specDigest: specDigest() };
-  writeFileSync(join(dir, 'load-transactions-summary.json'), reportJson(summary, stamp));
+  writeFileSync(
+    join(dir, 'load-transactions-summary.json'),
+    reportJson({ ...summary, generatedAt: '2026-11-27T11:00:00.000Z' }, stamp),
+  );
   return readRun(dir);
 };
 
 describe('compareRuns', () => {
-  const faithful = stamped(FIXTURE);
+  const faithful = genuine();
 
   it('finds nothing between a run and itself', () => {
     const c = compareRuns(conformanceRun(faithful), conformanceRun(faithful));
     expect(c).toMatchObject({ changes: [], moves: [], worse: false });
     expect(comparisonLine(c)).toBe(
-      `compare: 0 verdicts worse, 0 otherwise changed, 0 readings moved; ${FIXTURE.checks.length} checks graded in both`,
+      `compare: 0 verdicts worse, 0 otherwise changed, 0 readings moved; ${GENUINE_CHECKS.length} checks graded in both`,
     );
   });
 
   it('names a check that got worse, and says why in B', () => {
-    const b = stamped(regraded('AUTH-TOKEN-PAYLOAD', 'FAIL'));
+    const b = regraded('AUTH-TOKEN-SCHEMA', 'FAIL');
     const c = compareRuns(conformanceRun(faithful), conformanceRun(b));
     expect(c.worse).toBe(true);
     expect(c.changes).toEqual([
-      { id: 'AUTH-TOKEN-PAYLOAD', kind: 'check', a: 'PASS', b: 'FAIL', worse: true, why: 'now FAIL' },
+      { id: 'AUTH-TOKEN-SCHEMA', kind: 'check', a: 'PASS', b: 'FAIL', worse: true, why: 'now FAIL' },
     ]);
-    expect(comparisonMarkdown(c)).toContain('| worse | `AUTH-TOKEN-PAYLOAD` | PASS | FAIL | now FAIL |');
+    expect(comparisonMarkdown(c)).toContain('| worse | `AUTH-TOKEN-SCHEMA` | PASS | FAIL | now FAIL |');
   });
 
   it('lists a verdict that got better or a check gone, without failing', () => {
-    const b = stamped(
-      reportOf(
-        FIXTURE.checks
-          .filter((c) => c.id !== 'VERSION-PATHS')
-          .map((c) => (c.id === 'LIMIT-ADMITS-SCHEDULE' ? { ...c, grade: 'PASS' as const } : c)),
+    const b = genuine(
+      GENUINE_CHECKS.filter((c) => c.id !== 'LIMITER-ALGORITHM').map((c) =>
+        c.id === 'LIMIT-ADMITS-RULES-SCHEDULE' ? { ...c, grade: 'PASS' as const } : c,
       ),
     );
     const c = compareRuns(conformanceRun(faithful), conformanceRun(b));
     expect(c.worse).toBe(false);
     expect(c.changes.map((x) => `${x.id} ${x.a}->${x.b}`).sort()).toEqual(
-      ['LIMIT-ADMITS-SCHEDULE FAIL->PASS', 'VERSION-PATHS INFO->absent'].sort(),
+      ['LIMIT-ADMITS-RULES-SCHEDULE FAIL->PASS', 'LIMITER-ALGORITHM INFO->absent'].sort(),
     );
   });
 
   it.each([
     [
       'other SPEC.md data',
-      stamped(FIXTURE, '0.1.0', `sha256:${'1'.repeat(64)}`),
+      { ...genuine(), specDigest: `sha256:${'1'.repeat(64)}` },
       /judged against different SPEC\.md data/,
     ],
     [
       'another major version',
-      stamped(FIXTURE, '1.0.0'),
+      genuine(GENUINE_CHECKS, '1.0.0'),
       /harness 0\.1\.0 and .* by 1\.0\.0: another major version/,
     ],
     [
       'no digest (an older harness)',
-      { ...FIXTURE, specDigest: undefined } as unknown as RunReport,
+      { ...genuine(), specDigest: undefined } as unknown as RunReport,
       /records no SPEC\.md digest/,
     ],
   ])('refuses runs with %s, saying why', (_, b, why) => {
@@ -116,7 +110,7 @@ describe('readRun', () => {
     mkdirSync(join(dir, 'x'));
     writeFileSync(join(dir, 'x', 'conformance.json'), '{"checks": []}');
     expect(() => readRun(join(dir, 'x'))).toThrow(
-      /conformance\.json: not a harness conformance report: \/ must have required property/,
+      /conformance\.json: not a harness conformance report: \/\w+: missing$/,
     );
     writeFileSync(join(dir, 'bad.json'), '{');
     expect(() => readRun(join(dir, 'bad.json'))).toThrow(/bad\.json: not JSON \(/);

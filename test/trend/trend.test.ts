@@ -10,13 +10,14 @@ import { specDigest } from '../../src/spec/digest.ts';
 import { lineChart } from '../../src/trend/line-chart.ts';
 import { readRuns } from '../../src/trend/runs.ts';
 import { trendPage } from '../../src/trend/trend-page.ts';
+import { genuine } from '../compare/genuine.ts';
 import { NETWORKS, simulate } from '../load/simulate.ts';
-import { FIXTURE } from '../report/fixture.ts';
 
 const conformanceAt = (startedAt: string, digest = specDigest()): RunReport => ({
-  ...FIXTURE,
+  ...genuine(),
   specDigest: digest,
   startedAt,
+  finishedAt: startedAt,
 });
 
 const folderOfRuns = (): string => {
@@ -30,15 +31,18 @@ const folderOfRuns = (): string => {
   // The newest run FAILs a check the one before passed.
   const newest = conformanceAt('2026-11-27T10:00:00.000Z');
   const failing = newest.checks.map((c) =>
-    c.id === 'AUTH-TOKEN-PAYLOAD' ? { ...c, grade: 'FAIL' as const } : c,
+    c.id === 'AUTH-TOKEN-SCHEMA' ? { ...c, grade: 'FAIL' as const } : c,
   );
-  put('a', 'conformance.json', JSON.stringify({ ...newest, checks: failing }));
+  put(
+    'a',
+    'conformance.json',
+    JSON.stringify({ ...genuine(failing), startedAt: newest.startedAt, finishedAt: newest.finishedAt }),
+  );
   put(
     'c',
     'conformance.json',
     JSON.stringify(conformanceAt('2026-11-27T08:00:00.000Z', `sha256:${'1'.repeat(64)}`)),
   );
-  put('broken', 'conformance.json', '{');
   put('compare', 'compare.md', '# not a run');
   const summary = simulate(
     { kind: 'anchored', network: NETWORKS.lan, seed: 1 },
@@ -55,14 +59,26 @@ const folderOfRuns = (): string => {
 };
 
 describe('readRuns', () => {
-  it('orders runs by start, and leaves out (saying why) what it cannot read or what other SPEC.md data judged', () => {
+  it("orders runs by start, and leaves out (saying why) what other SPEC.md data than this harness's judged", () => {
     const dir = folderOfRuns();
     const { runs, leftOut } = readRuns(dir);
     expect(runs.map((r) => r.source.slice(dir.length + 1))).toEqual(['b', 'a', 'd']);
-    expect(leftOut).toEqual([
-      expect.stringMatching(/broken\/conformance\.json: not JSON \(/),
-      expect.stringMatching(/\/c: judged against other SPEC\.md data than the newest run/),
-    ]);
+    expect(leftOut).toEqual([`${join(dir, 'c')}: judged against other SPEC.md data than this harness's`]);
+  });
+
+  it('leaves the genuine runs in when the newest run carries other SPEC.md data', () => {
+    const dir = folderOfRuns();
+    mkdirSync(join(dir, 'e'));
+    const other = conformanceAt('2026-11-27T12:00:00.000Z', `sha256:${'2'.repeat(64)}`);
+    writeFileSync(join(dir, 'e', 'conformance.json'), JSON.stringify(other));
+    expect(readRuns(dir).runs.map((r) => r.source.slice(dir.length + 1))).toEqual(['b', 'a', 'd']);
+  });
+
+  it('refuses the folder, naming the file, when one run is not JSON', () => {
+    const dir = folderOfRuns();
+    mkdirSync(join(dir, 'broken'));
+    writeFileSync(join(dir, 'broken', 'conformance.json'), '{');
+    expect(() => readRuns(dir)).toThrow(/broken\/conformance\.json: not JSON \(/);
   });
 
   it('refuses a folder with no run, naming what a run is', () => {
@@ -78,12 +94,12 @@ describe('trendPage', () => {
     const grid = page.slice(page.indexOf('Verdicts per check'), page.indexOf('Verdicts per load phase'));
     const [changed, folded] = grid.split('<details>');
     expect(changed).toMatch(
-      /<td class="id">AUTH-TOKEN-PAYLOAD<\/td><td class="PASS">PASS<\/td><td class="FAIL">FAIL<\/td><\/tr>/,
+      /<td class="id">AUTH-TOKEN-SCHEMA<\/td><td class="PASS">PASS<\/td><td class="FAIL">FAIL<\/td><\/tr>/,
     );
-    expect(changed).not.toContain('LIMIT-ADMITS-SCHEDULE');
+    expect(changed).not.toContain('LIMIT-ADMITS-RULES-SCHEDULE');
     expect(folded).toMatch(/graded the same in every run \(2 FAIL, .*\)<\/summary>/);
     expect(folded).toMatch(
-      /<td class="id">LIMIT-ADMITS-SCHEDULE<\/td><td class="FAIL">FAIL<\/td><td class="FAIL">FAIL<\/td><\/tr>/,
+      /<td class="id">LIMIT-ADMITS-RULES-SCHEDULE<\/td><td class="FAIL">FAIL<\/td><td class="FAIL">FAIL<\/td><\/tr>/,
     );
     expect(page).toContain('over_transactions: limit enforced, per 1 s window');
     expect(page).toContain('over_transactions: p95 latency');

@@ -1,0 +1,82 @@
+// What a schema cannot say about a report read back, checked before compare or trend grades anything from it: a
+// forged or corrupted report is refused (exit 2, naming the file and what is wrong), never graded. Each check is one
+// a genuine report passes by construction: harness writes each check once, only checks it has, counts it made from
+// those checks, dates from its own clock, and one SPEC.md digest per run.
+import { allChecks } from '../../conformance/index.ts';
+import { SPEC_TARGET } from '../cli/list-checks.ts';
+import { gridTooLarge, impossibleCount } from '../cli/summary-schema.ts';
+import { GRADES } from '../runner/grades.ts';
+import type { RunReport } from '../runner/types.ts';
+import type { LoadReport } from './run-docs.ts';
+
+/** No report is older: harness wrote its first in November 2026. */
+const EARLIEST = Date.parse('2026-11-01T00:00:00Z');
+/** A report from a machine whose clock runs ahead (a CI runner's artifact) is still genuine within this. */
+const CLOCK_SKEW_MS = 10 * 60_000;
+
+let known: ReadonlySet<string> | undefined;
+/**
+ * Whether harness has a check of this ID: one of its registry, or an endpoint check of an Observability endpoint
+ * the profile named (`observability:` in a profile adds `ENDPOINT-<METHOD>-<PATH>` checks of its own).
+ */
+const isKnownCheck = (id: string, tags: readonly string[]): boolean => {
+  known ??= new Set(allChecks(SPEC_TARGET).map((check) => check.id));
+  return known.has(id) || (/^ENDPOINT-(GET|POST)(-[A-Z0-9]+)*$/.test(id) && tags.includes('observability'));
+};
+
+/** Why `value` (at JSON pointer `at`) is no date a genuine report carries, or undefined. */
+const implausibleDate = (value: string, at: string, now: number): string | undefined => {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return `${at}: ${value} is no date`;
+  if (time > now + CLOCK_SKEW_MS) return `${at}: ${value} is in the future`;
+  if (time < EARLIEST) return `${at}: ${value} is before harness wrote any report`;
+  return undefined;
+};
+
+/** Why this conformance report cannot be one harness wrote, or undefined. */
+export const conformanceForgery = (report: RunReport, now = Date.now()): string | undefined => {
+  if (report.checks.length === 0) return '/checks: no check at all (a run of no check writes no report)';
+  const seen = new Set<string>();
+  for (const [i, { id, tags }] of report.checks.entries()) {
+    if (seen.has(id)) return `/checks/${i}/id: ${id} a second time (a run grades each check once)`;
+    seen.add(id);
+    if (!isKnownCheck(id, tags)) return `/checks/${i}/id: ${id} is no check harness has`;
+  }
+  for (const grade of GRADES) {
+    const graded = report.checks.filter((check) => check.grade === grade).length;
+    if (report.counts[grade] !== graded) {
+      return `/counts/${grade}: ${report.counts[grade]}, but ${graded} of its checks are graded ${grade}`;
+    }
+  }
+  const dated =
+    implausibleDate(report.startedAt, '/startedAt', now) ??
+    implausibleDate(report.finishedAt, '/finishedAt', now);
+  if (dated !== undefined) return dated;
+  if (Date.parse(report.finishedAt) < Date.parse(report.startedAt)) {
+    return `/finishedAt: ${report.finishedAt}, before the run started (${report.startedAt})`;
+  }
+  return undefined;
+};
+
+/** Why this load summary cannot be one harness wrote, or undefined. */
+export const loadForgery = (report: LoadReport, now = Date.now()): string | undefined => {
+  const names = report.phases.map((phase) => phase.plan.name);
+  const twice = names.findIndex((name, i) => names.indexOf(name) !== i);
+  if (twice !== -1) return `/phases/${twice}/plan/name: ${names[twice]} a second time`;
+  for (const [i, phase] of report.phases.entries()) {
+    const impossible = impossibleCount(phase, `/phases/${i}`);
+    if (impossible !== undefined) return impossible;
+  }
+  const tooLarge = gridTooLarge(report.phases);
+  if (tooLarge !== undefined) return tooLarge;
+  if (report.grades !== undefined) {
+    const graded = report.grades.map((grade) => grade.phase);
+    for (const [i, phase] of graded.entries()) {
+      if (!names.includes(phase)) return `/grades/${i}/phase: ${phase} is no phase of this summary`;
+      if (graded.indexOf(phase) !== i) return `/grades/${i}/phase: ${phase} graded a second time`;
+    }
+    const ungraded = names.find((name) => !graded.includes(name));
+    if (ungraded !== undefined) return `/grades: no grade for the phase ${ungraded}`;
+  }
+  return implausibleDate(report.generatedAt, '/generatedAt', now);
+};
