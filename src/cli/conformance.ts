@@ -12,6 +12,7 @@ import { loadBaseline } from '../runner/baseline.ts';
 import { RequestBudget } from '../runner/budget.ts';
 import { liveProgress } from '../runner/live-progress.ts';
 import { runDeadlineMs } from '../runner/plan.ts';
+import { planChecks } from '../runner/plan-skips.ts';
 import { lineProgress } from '../runner/progress.ts';
 import { runConformance } from '../runner/runner.ts';
 import { selectChecks } from '../runner/select.ts';
@@ -121,11 +122,14 @@ export const runConformanceCommand = async (
       };
   return withTarget(source, options, async (prepared) => {
     const { profile, target, network, hide } = prepared;
-    const selection = selectChecks(allChecks(target), {
-      ...(options.only ? { only: options.only } : {}),
-      ...(options.skip ? { skip: options.skip } : {}),
-      slow: options.slow === true || target.tokenLifetimeSeconds <= SHORT_LIFETIME_SECONDS,
-    });
+    const selection = planChecks(
+      selectChecks(allChecks(target), {
+        ...(options.only ? { only: options.only } : {}),
+        ...(options.skip ? { skip: options.skip } : {}),
+        slow: options.slow === true || target.tokenLifetimeSeconds <= SHORT_LIFETIME_SECONDS,
+      }),
+      target,
+    );
     const budget = budgetFor(options.maxRequests, profile);
     if (options.dryRun) {
       const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);

@@ -17,7 +17,7 @@ export interface RunOutcome {
 }
 
 /** What the exit code is computed from, read once from the report. */
-export interface RunJudgement {
+interface RunJudgement {
   readonly strict: boolean;
   /** Checks the baseline lists: only a grade other than the one it expects fails them. */
   readonly excused: ReadonlySet<string>;

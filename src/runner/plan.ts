@@ -8,7 +8,10 @@ import type { CheckDefinition, PlanItem } from './types.ts';
 
 export interface Selected {
   readonly check: CheckDefinition;
-  /** Why the check does not run (the flag that left it out, or needs --slow); undefined when it runs. */
+  /**
+   * Why the check does not run (the flag that left it out, needs --slow, or what the profile leaves out: see
+   * plan-skips.ts); undefined when it runs.
+   */
   readonly excluded?: string;
   /** Left out by --only or --skip: no output lists it (a needs-slow SKIP is listed, saying how to run it). */
   readonly deselected?: boolean;

@@ -7,6 +7,7 @@ import { clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
 import { runInLaneOrder } from './lane-order.ts';
 import { expectedRunMs, planOf, runDeadlineMs, type Selected, TOKENS_ITEM } from './plan.ts';
+import { planChecks } from './plan-skips.ts';
 import type { Ran } from './run-check.ts';
 import { buildReport, type ReportOptions } from './run-report.ts';
 import { Session } from './session.ts';
@@ -28,9 +29,11 @@ export interface RunOptions extends ReportOptions {
 
 export const runConformance = async (
   target: Target,
-  selection: readonly Selected[],
+  selected: readonly Selected[],
   options: RunOptions,
 ): Promise<RunReport> => {
+  // What the profile leaves out SKIPs here, before the run, as --dry-run said it would.
+  const selection = planChecks(selected, target);
   const events = options.events ?? new EventStream();
   const session = new Session(target, events, options.http, options.budget);
   const plan = planOf(selection, target);

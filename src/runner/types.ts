@@ -40,6 +40,11 @@ export interface CheckDefinition {
   readonly slow?: boolean;
   plan(target: Target): readonly PlanItem[];
   /**
+   * Why the profile keeps the check from running (no clients.restricted, say); undefined when nothing does. The
+   * planner (plan-skips.ts) SKIPs it before the run for this reason, and --dry-run says so.
+   */
+  readonly unmetBy?: (target: Target) => string | undefined;
+  /**
    * Resolves with its one-line pass message (a Finding when it shows more); ends any other way by throwing an
    * Outcome (see grades.ts), which carries what it shows too.
    */
