@@ -1,11 +1,12 @@
 // `harness compare A B`: what changed between two runs, on stdout (failures first, the summary last) and as
-// Markdown, HTML and JSON in --out. Exit 1 when a verdict got worse, 0 otherwise, 2 when the two cannot be compared.
+// Markdown, HTML and JSON in --out. Exit 1 when a verdict got worse, 5 when one of A is no longer verified in B (no
+// verdict: nothing got worse, and nothing shows it fixed), 0 otherwise, 2 when the two cannot be compared.
 import { compareRuns } from '../compare/compare.ts';
 import { comparisonHtml, comparisonJson, comparisonMarkdown, comparisonText } from '../compare/render.ts';
 import { readRun } from '../compare/run-docs.ts';
 import { isHarnessError } from '../errors.ts';
 import { writeWhole } from '../report/atomic.ts';
-import { FAILED, PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
+import { exitCodeOf, FAILED, NO_VERDICT, PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 import type { CompareOptions } from './report-commands.ts';
 
 export const compare = async (a: string, b: string, options: CompareOptions): Promise<void> => {
@@ -17,7 +18,8 @@ export const compare = async (a: string, b: string, options: CompareOptions): Pr
   const lines = comparisonText(comparison);
   const summary = lines.pop()!;
   for (const line of lines) console.log(line);
-  let exitCode: number = comparison.worse ? FAILED : PASSED;
+  const verdict = comparison.worse ? FAILED : comparison.unverified ? NO_VERDICT : PASSED;
+  let exitCode: number = verdict;
   try {
     const files = await writeWhole(options.out, [
       ['compare.md', comparisonMarkdown(comparison)],
@@ -28,7 +30,7 @@ export const compare = async (a: string, b: string, options: CompareOptions): Pr
   } catch (error) {
     if (!isHarnessError(error, 'HARNESS_REPORT_WRITE')) throw error;
     console.error(`harness: ${error.message}`);
-    exitCode = comparison.worse ? FAILED : REPORTS_NOT_WRITTEN;
+    exitCode = exitCodeOf([verdict, REPORTS_NOT_WRITTEN]);
   }
   console.log(summary);
   process.exitCode = exitCode;

@@ -1,6 +1,8 @@
-// Two runs side by side: every check or phase whose grade changed, and every limit reading or latency percentile that
-// moved beyond its tolerance. Only a verdict that got worse fails the comparison; a moved reading is shown, since a
-// reading within the verdict's own tolerance can move without the server having changed.
+// Two runs side by side: every check or phase whose grade changed (one present in only one run too), and every limit
+// reading or latency percentile that moved beyond its tolerance. A verdict that got worse fails the comparison; a
+// verdict A reached that B did not (SKIPped, INCONCLUSIVE or not run) is no longer verified, and does not pass
+// either: `--skip` of a FAILing check must not read as fixed. A moved reading is shown, since a reading within the
+// verdict's own tolerance can move without the server having changed.
 
 import type { Latency } from '../../core/evidence.ts';
 import type { Grade } from '../../core/grade.ts';
@@ -8,15 +10,17 @@ import { InputError } from '../errors.ts';
 import type { LoadReport, RunDocs } from './run-docs.ts';
 import { stampsOf } from './run-docs.ts';
 
-/** How bad a grade is for the server: a move up this scale is a verdict that got worse. */
-const BADNESS: Record<Grade, number> = {
-  PASS: 0,
-  INFO: 0,
-  SKIP: 1,
-  INCONCLUSIVE: 2,
-  WARN: 3,
-  FAIL: 4,
-  ERROR: 4,
+/** The grades that decide something about the server, and how bad each is: a move up is a verdict that got worse. */
+const SEVERITY: Partial<Record<Grade, number>> = { PASS: 0, WARN: 1, FAIL: 2, ERROR: 2 };
+
+/** Worse: B holds a verdict against the server A did not. Unverified: A decided, B did not. Else just changed. */
+export type Direction = 'worse' | 'unverified' | 'changed';
+
+const directionOf = (a: Grade | undefined, b: Grade | undefined): Direction => {
+  const [before, after] = [a && SEVERITY[a], b && SEVERITY[b]];
+  if (before !== undefined && after === undefined) return 'unverified';
+  if (after !== undefined && after > (before ?? 0)) return 'worse';
+  return 'changed';
 };
 
 export interface GradeChange {
@@ -25,7 +29,7 @@ export interface GradeChange {
   readonly kind: 'check' | 'phase';
   readonly a: Grade | 'absent';
   readonly b: Grade | 'absent';
-  readonly worse: boolean;
+  readonly direction: Direction;
   /** B's message: why it has the grade it has. */
   readonly why: string;
 }
@@ -57,7 +61,10 @@ export interface Comparison {
   readonly moves: readonly ReadingMove[];
   /** Checks and phases graded in both runs. */
   readonly compared: { readonly checks: number; readonly phases: number };
+  /** A verdict got worse: exit 1. */
   readonly worse: boolean;
+  /** A verdict of A is no longer verified in B (and none got worse): exit 5, no verdict. */
+  readonly unverified: boolean;
   readonly tolerances: Tolerances;
 }
 
@@ -112,7 +119,7 @@ const change = (
           kind,
           a: a ?? 'absent',
           b: b ?? 'absent',
-          worse: BADNESS[b ?? 'PASS'] > BADNESS[a ?? 'PASS'],
+          direction: directionOf(a, b),
           why,
         },
       ];
@@ -212,14 +219,18 @@ export const compareRuns = (a: RunDocs, b: RunDocs, tolerances = DEFAULT_TOLERAN
   const phaseChanges = names.flatMap((n) =>
     change(n, 'phase', before.get(n)?.grade, after.get(n)?.grade, after.get(n)?.message ?? 'not run in B'),
   );
-  const changes = [...checks.changes, ...phaseChanges].sort((x, y) => Number(y.worse) - Number(x.worse));
+  const order: readonly Direction[] = ['worse', 'unverified', 'changed'];
+  const changes = [...checks.changes, ...phaseChanges].sort(
+    (x, y) => order.indexOf(x.direction) - order.indexOf(y.direction),
+  );
   return {
     a: a.source,
     b: b.source,
     changes,
     moves: both.flatMap((n) => movesOf(n, before.get(n)!, after.get(n)!, tolerances)),
     compared: { checks: checks.compared, phases: both.length },
-    worse: changes.some((c) => c.worse),
+    worse: changes.some((c) => c.direction === 'worse'),
+    unverified: changes.some((c) => c.direction === 'unverified'),
     tolerances,
   };
 };

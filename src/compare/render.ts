@@ -6,18 +6,22 @@ import type { Comparison, GradeChange, ReadingMove } from './compare.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** `compare: 1 verdict worse, 1 otherwise changed, 2 readings moved; 75 checks graded in both` */
+/** `compare: 1 verdict worse, 1 no longer verified, 0 otherwise changed, 2 readings moved; 75 checks graded in both` */
 export const comparisonLine = (c: Comparison): string => {
-  const worse = c.changes.filter((x) => x.worse).length;
-  const other = c.changes.length - worse;
+  const count = (direction: GradeChange['direction']) =>
+    c.changes.filter((x) => x.direction === direction).length;
   const both = [
     ...(c.compared.checks > 0 ? [plural(c.compared.checks, 'check')] : []),
     ...(c.compared.phases > 0 ? [plural(c.compared.phases, 'phase')] : []),
   ];
-  return `compare: ${plural(worse, 'verdict')} worse, ${other} otherwise changed, ${plural(c.moves.length, 'reading')} moved; ${both.join(' and ') || 'nothing'} graded in both`;
+  return `compare: ${plural(count('worse'), 'verdict')} worse, ${count('unverified')} no longer verified, ${count('changed')} otherwise changed, ${plural(c.moves.length, 'reading')} moved; ${both.join(' and ') || 'nothing'} graded in both`;
 };
 
-const direction = (x: GradeChange) => (x.worse ? 'worse' : 'changed');
+/** What the comparison found, as its headings say it. */
+const headline = (c: Comparison) =>
+  c.worse ? 'a verdict got worse' : c.unverified ? 'a verdict is no longer verified' : 'no verdict got worse';
+/** B's word for a change that does not pass: why it does not. */
+const said = (x: GradeChange) => x.direction !== 'changed';
 const number = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 const readingText = (m: ReadingMove, n: number) =>
   m.reading.endsWith('latency') ? `${number(n)} ms` : number(n);
@@ -27,22 +31,22 @@ const movedOf = (m: ReadingMove) =>
 /** The lines a terminal shows: each change and move, then the summary. */
 export const comparisonText = (c: Comparison): string[] => [
   ...c.changes.map(
-    (x) => `${direction(x).padEnd(8)} ${x.kind} ${x.id}: ${x.a} -> ${x.b}${x.worse ? `: ${x.why}` : ''}`,
+    (x) => `${x.direction.padEnd(10)} ${x.kind} ${x.id}: ${x.a} -> ${x.b}${said(x) ? `: ${x.why}` : ''}`,
   ),
   ...c.moves.map(
     (m) =>
-      `moved    ${m.phase} ${m.reading}: ${readingText(m, m.a)} -> ${readingText(m, m.b)}, ${movedOf(m)}`,
+      `moved      ${m.phase} ${m.reading}: ${readingText(m, m.a)} -> ${readingText(m, m.b)}, ${movedOf(m)}`,
   ),
   comparisonLine(c),
 ];
 
 export const comparisonMarkdown = (c: Comparison): string => {
-  const lines = [`## harness compare: ${c.worse ? 'a verdict got worse' : 'no verdict got worse'}`, ''];
+  const lines = [`## harness compare: ${headline(c)}`, ''];
   lines.push(`A: \`${mdText(c.a, 'prose')}\`  `, `B: \`${mdText(c.b, 'prose')}\``, '');
   if (c.changes.length > 0) {
     lines.push('| | check or phase | A | B | B says |', '|---|---|---|---|---|');
     for (const x of c.changes) {
-      lines.push(`| ${direction(x)} | \`${mdText(x.id)}\` | ${x.a} | ${x.b} | ${mdText(x.why)} |`);
+      lines.push(`| ${x.direction} | \`${mdText(x.id)}\` | ${x.a} | ${x.b} | ${mdText(x.why)} |`);
     }
     lines.push('');
   }
@@ -62,13 +66,13 @@ export const comparisonMarkdown = (c: Comparison): string => {
 const STYLE =
   'body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#1d2330}' +
   'table{border-collapse:collapse;width:100%;margin:1rem 0}th,td{border:1px solid #d9dde5;padding:4px 8px;text-align:left;vertical-align:top}' +
-  'tr.worse td{background:#fdecec}td{overflow-wrap:anywhere}.muted{color:#5b6475}code{font-size:14px}';
+  'tr.worse td{background:#fdecec}tr.unverified td{background:#fdf4e6}td{overflow-wrap:anywhere}.muted{color:#5b6475}code{font-size:14px}';
 
 export const comparisonHtml = (c: Comparison): string => {
   const changes = c.changes
     .map(
       (x) =>
-        `<tr class="${direction(x)}"><td>${direction(x)}</td><td><code>${esc(x.id)}</code> (${x.kind})</td><td>${x.a}</td><td>${x.b}</td><td>${esc(x.why)}</td></tr>`,
+        `<tr class="${x.direction}"><td>${x.direction}</td><td><code>${esc(x.id)}</code> (${x.kind})</td><td>${x.a}</td><td>${x.b}</td><td>${esc(x.why)}</td></tr>`,
     )
     .join('');
   const moves = c.moves
@@ -81,7 +85,7 @@ export const comparisonHtml = (c: Comparison): string => {
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>harness compare</title><style>${STYLE}</style></head><body>`,
-    `<h1>harness compare: ${c.worse ? 'a verdict got worse' : 'no verdict got worse'}</h1>`,
+    `<h1>harness compare: ${headline(c)}</h1>`,
     `<p class="muted">A: <code>${esc(c.a)}</code><br>B: <code>${esc(c.b)}</code></p>`,
     changes === ''
       ? '<p>No grade changed.</p>'

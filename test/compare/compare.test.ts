@@ -41,7 +41,7 @@ describe('compareRuns', () => {
     const c = compareRuns(conformanceRun(faithful), conformanceRun(faithful));
     expect(c).toMatchObject({ changes: [], moves: [], worse: false });
     expect(comparisonLine(c)).toBe(
-      `compare: 0 verdicts worse, 0 otherwise changed, 0 readings moved; ${GENUINE_CHECKS.length} checks graded in both`,
+      `compare: 0 verdicts worse, 0 no longer verified, 0 otherwise changed, 0 readings moved; ${GENUINE_CHECKS.length} checks graded in both`,
     );
   });
 
@@ -50,7 +50,7 @@ describe('compareRuns', () => {
     const c = compareRuns(conformanceRun(faithful), conformanceRun(b));
     expect(c.worse).toBe(true);
     expect(c.changes).toEqual([
-      { id: 'AUTH-TOKEN-SCHEMA', kind: 'check', a: 'PASS', b: 'FAIL', worse: true, why: 'now FAIL' },
+      { id: 'AUTH-TOKEN-SCHEMA', kind: 'check', a: 'PASS', b: 'FAIL', direction: 'worse', why: 'now FAIL' },
     ]);
     expect(comparisonMarkdown(c)).toContain('| worse | `AUTH-TOKEN-SCHEMA` | PASS | FAIL | now FAIL |');
   });
@@ -66,6 +66,47 @@ describe('compareRuns', () => {
     expect(c.changes.map((x) => `${x.id} ${x.a}->${x.b}`).sort()).toEqual(
       ['LIMIT-ADMITS-RULES-SCHEDULE FAIL->PASS', 'LIMITER-ALGORITHM INFO->absent'].sort(),
     );
+  });
+
+  it.each([
+    ['SKIPped', 'SKIP'],
+    ['INCONCLUSIVE', 'INCONCLUSIVE'],
+    ['not run', undefined],
+  ] as const)('does not pass a check that FAILed in A and is %s in B: no longer verified', (_, grade) => {
+    const checks = GENUINE_CHECKS.flatMap((c) =>
+      c.id !== 'AUTH-TOKEN-BAD-SCOPE'
+        ? [c]
+        : grade === undefined
+          ? []
+          : [{ ...c, grade, message: 'skipped' }],
+    );
+    const c = compareRuns(conformanceRun(faithful), conformanceRun(genuine(checks)));
+    expect(c).toMatchObject({ worse: false, unverified: true });
+    expect(c.changes).toEqual([
+      {
+        id: 'AUTH-TOKEN-BAD-SCOPE',
+        kind: 'check',
+        a: 'FAIL',
+        b: grade ?? 'absent',
+        direction: 'unverified',
+        why: grade === undefined ? 'not run in B' : 'skipped',
+      },
+    ]);
+    expect(comparisonLine(c)).toMatch(
+      /^compare: 0 verdicts worse, 1 no longer verified, 0 otherwise changed/,
+    );
+    expect(comparisonMarkdown(c)).toContain('## harness compare: a verdict is no longer verified');
+  });
+
+  it('lists a check PASSed in A and gone from B as no longer verified, a new FAIL in B as worse', () => {
+    const gone = GENUINE_CHECKS.filter((c) => c.id !== 'AUTH-TOKEN-FORM');
+    const added = { ...GENUINE_CHECKS[0]!, id: 'AUTH-TOKEN-REUSE', grade: 'FAIL' as const };
+    const c = compareRuns(conformanceRun(faithful), conformanceRun(genuine([...gone, added])));
+    expect(c.changes.map((x) => `${x.direction} ${x.id} ${x.a}->${x.b}`)).toEqual([
+      'worse AUTH-TOKEN-REUSE absent->FAIL',
+      'unverified AUTH-TOKEN-FORM PASS->absent',
+    ]);
+    expect(c).toMatchObject({ worse: true, unverified: true });
   });
 
   it.each([
@@ -97,7 +138,10 @@ describe('compareRuns', () => {
   it('names a load phase that got worse and the enforced reading that moved', () => {
     const c = compareRuns(loadRun(1), loadRun(0.9));
     expect(c.worse).toBe(true);
-    expect(c.changes.find((x) => x.kind === 'phase' && x.worse)).toMatchObject({ a: 'PASS', b: 'FAIL' });
+    expect(c.changes.find((x) => x.kind === 'phase' && x.direction === 'worse')).toMatchObject({
+      a: 'PASS',
+      b: 'FAIL',
+    });
     const moved = c.moves.find((m) => m.reading === 'enforced per window');
     expect(moved?.movedPercent).toBeLessThan(-2);
   });
