@@ -9,6 +9,7 @@ import { type GradePainter, gradePainter } from './colour.ts';
 import { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
 import { GRADES, gradeRank } from './grades.ts';
 import { plannedFor, planOf, type Selected } from './plan.ts';
+import { proofLines } from './proof.ts';
 import type { BucketLimit, Target } from './target.ts';
 import type { PlanItem, RunReport } from './types.ts';
 
@@ -160,6 +161,7 @@ export const printSummary = (
     },
   );
   for (const line of rows) say(line);
+  for (const line of proofLines(report.checks)) say(line);
   if (differences.length > 0) {
     say(tty`differences from the baseline (${differences.length}):`);
     for (const d of differences) say(tty`  ${d.id}: expected ${d.expected}, got ${d.actual}`);
