@@ -61,5 +61,9 @@ export const mdCode = (text: string, where: 'cell' | 'prose' = 'cell'): string =
   // A space each side keeps a backtick at either end from joining the fence; Markdown strips one of each.
   const padded = /^`|`$/.test(line) ? ` ${line} ` : line;
   const span = `${fence}${padded}${fence}`;
-  return where === 'cell' ? span.replace(/\|/g, '\\|') : span;
+  // GFM's cell splitter pairs a backslash with the character after it, even in a code span: a pipe stays inside the
+  // cell only behind an odd run of backslashes, so a run already before it is doubled first.
+  return where === 'cell'
+    ? span.replace(/(\\*)\|/g, (_, run: string) => `${run.replace(/\\/g, '\\\\')}\\|`)
+    : span;
 };
