@@ -1,5 +1,6 @@
 // `harness certify`: conformance with every check and every client, then `load --scenario all`, and one signed
-// archive of every report, so a certifier can check later that nothing was changed (`harness verify`).
+// archive of every report, so a certifier can check later that nothing was changed (`harness verify`). An archive
+// that cannot certify the target is written all the same, as evidence, and the run exits 1 saying why.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { archiveIndex, INDEX_PAGE } from '../certify/index-page.ts';
@@ -13,7 +14,7 @@ import type { ClientRole, Profile } from '../spec/index.ts';
 import { type CertifyOptions, conformanceCommand, loadCommand, parsedOptions } from './commands.ts';
 import { runConformanceCommand } from './conformance.ts';
 import { UsageError } from './errors.ts';
-import { exitCodeOf, NO_VERDICT } from './exit-codes.ts';
+import { exitCodeOf, FAILED, NO_VERDICT, PASSED } from './exit-codes.ts';
 import { findK6, k6VersionLine } from './k6.ts';
 import { runLoadCommand } from './load.ts';
 import { whileInterruptible } from './signals.ts';
@@ -137,8 +138,12 @@ const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<n
   console.log(`conformance: ${manifest.conformance.summary}`);
   console.log(`load: ${manifest.load.summary}`);
   console.log(`certifiable: ${manifest.certifiable ? 'yes' : `no: ${notCertifiable.join('; ')}`}`);
-  // The archive is evidence either way; the exit code says whether the target passed, by the rule both commands use.
-  return exitCodeOf([conformance.exitCode, load.exitCode]);
+  // The archive is evidence either way; the exit code says whether it certifies the target: both runs passed, by the
+  // rule both commands use, and nothing keeps the run from certifying (as conformance --require-certifiable).
+  if (!manifest.certifiable) {
+    console.error(`harness certify: this run cannot certify the target: ${notCertifiable.join('; ')}`);
+  }
+  return exitCodeOf([conformance.exitCode, load.exitCode, manifest.certifiable ? PASSED : FAILED]);
 };
 
 export const certify = async (options: CertifyOptions): Promise<void> => {

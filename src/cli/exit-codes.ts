@@ -17,10 +17,12 @@ const EXIT_TABLE = {
     code: 4,
     help: 'a fault of harness itself (or of k6): the reports are written, with no verdict where it struck',
   },
-  /** A verdict against the target (a WARN too, with --strict), a baseline difference: proof that stands. */
+  /** A verdict against the target (a WARN too, with --strict), a baseline difference, no certification: proof that stands. */
   FAILED: {
     code: 1,
-    help: 'a check or phase FAILed (with --strict, a WARN too); a --baseline difference; --require-certifiable unmet',
+    help:
+      'a check or phase FAILed (with --strict, a WARN too); a --baseline difference; --require-certifiable unmet;\n' +
+      'an archive certify wrote that cannot certify the target',
   },
   /**
    * The verdicts were decided and printed on stdout, but the reports asked for could not be written (a full disk, a
