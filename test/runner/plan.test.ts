@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
 import { planOf } from '../../src/runner/plan.ts';
+import { planChecks } from '../../src/runner/plan-skips.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { bucketAftermath, printPlan } from '../../src/runner/summary.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
@@ -60,12 +61,12 @@ describe('the plan', () => {
     expect(listed).not.toContain('POST /api/rules/execute');
   });
 
-  it('--dry-run lists what side_effects keeps harness off as not run, saying why, and plans nothing for it', () => {
+  it('--dry-run lists what side_effects keeps harness off as not run, saying why as the run does, and plans nothing for it', () => {
     const target = resolveTarget({ ...PROFILE, side_effects: 'deny' });
     const lines: string[] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
     try {
-      printPlan(selectChecks(allChecks(target), { slow: true }), target, {
+      printPlan(planChecks(selectChecks(allChecks(target), { slow: true }), target), target, {
         deadlineMs: 600_000,
         hide: (text) => text,
       });
@@ -74,10 +75,10 @@ describe('the plan', () => {
     }
     const text = lines.join('\n');
     expect(text).toMatch(
-      /^ {2}LIMIT-ADMITS-TRANSACTION-EVENT +SKIP: side_effects forbids calling POST \/event\/transaction\/v3$/m,
+      /^ {2}LIMIT-ADMITS-TRANSACTION-EVENT +side_effects in the profile forbids calling POST \/event\/transaction\/v3$/m,
     );
     expect(text).toMatch(
-      /^ {2}LIMIT-ADMITS-BATCH-STATUS +SKIP: the path ids of GET \/api\/transactions\/batch\/status\/\{batch_id\} come from an endpoint side_effects forbids$/m,
+      /^ {2}LIMIT-ADMITS-BATCH-STATUS +batch_id comes from POST \/api\/transactions\/batch\/generate-upload-url, which side_effects forbids calling$/m,
     );
     expect(text).toMatch(/^ {2}LIMIT-ADMITS-RULES-SCHEDULE +§8 table$/m);
     expect(text).not.toMatch(/^ {2}POST \/event\/transaction\/v3 +\d/m);
