@@ -131,10 +131,11 @@ export const runConformanceCommand = async (
       target,
     );
     const budget = budgetFor(options.maxRequests, profile);
+    // The whole run's deadline: the reachability check draws from it too, so the process ends by it.
+    const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);
+    const deadlineMs =
+      options.deadline ?? runDeadlineMs(target, running, httpOptionsOf(network).requestTimeoutMs);
     if (options.dryRun) {
-      const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);
-      const deadlineMs =
-        options.deadline ?? runDeadlineMs(target, running, httpOptionsOf(network).requestTimeoutMs);
       printPlan(selection, target, {
         ...(options.maxRequests ? { maxRequests: options.maxRequests } : {}),
         deadlineMs,
@@ -143,7 +144,8 @@ export const runConformanceCommand = async (
       return { exitCode: 0 };
     }
     const baseline = options.baseline ? loadBaseline(options.baseline) : undefined;
-    const { dir, unreachable } = await openRun(prepared, options.reportDir);
+    const startedAt = performance.now();
+    const { dir, unreachable } = await openRun(prepared, options.reportDir, deadlineMs);
     // Exit 3 before any check when the target does not answer: a verdict per check would only repeat it.
     if (unreachable !== undefined) {
       const { exitCode } = await reportUnreachable(
@@ -175,7 +177,8 @@ export const runConformanceCommand = async (
       command: harnessCommand(process.argv.slice(2)),
       http: httpOptionsOf(network),
       ...(budget ? { budget } : {}),
-      ...(options.deadline === undefined ? {} : { deadlineMs: options.deadline }),
+      deadlineMs,
+      spentMs: performance.now() - startedAt,
       ...(stop ? { stop } : {}),
       replayArguments: replayArgumentsOf(options),
       replayOnly: prepared.embedded,

@@ -68,10 +68,23 @@ export const originsOf = (profile: Profile): string[] => [
 /**
  * Origins of the target that do not answer, each with why: one HEAD / per origin through the same proxy and TLS
  * settings the run uses, so a proxy that refuses the tunnel or a certificate that does not verify shows here, once,
- * rather than as a failure of every check. Any HTTP status is an answer.
+ * rather than as a failure of every check. Any HTTP status is an answer. `withinMs`: the run's deadline, which the
+ * check draws from like any other request: an origin that has not answered by then is unreachable for this run.
  */
-export const unreachableOrigins = async (profile: Profile, network: Network): Promise<string[]> => {
+export const unreachableOrigins = async (
+  profile: Profile,
+  network: Network,
+  withinMs?: number,
+): Promise<string[]> => {
   const http = new HttpClient({ ...httpOptionsOf(network), connections: 1 });
+  let expired = false;
+  const deadline =
+    withinMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          expired = true;
+          void http.destroy();
+        }, withinMs);
   const origins = originsOf(profile);
   try {
     const failures = await Promise.all(
@@ -79,6 +92,7 @@ export const unreachableOrigins = async (profile: Profile, network: Network): Pr
         http.send({ method: 'HEAD', url: `${origin}/` }).then(
           () => undefined,
           (error: unknown) => {
+            if (expired) return `${origin}/: no answer within the run deadline (${withinMs! / 1000} s)`;
             if (isHarnessError(error, 'HARNESS_TARGET')) return `${origin}/: ${error.message}`;
             throw error;
           },
@@ -87,6 +101,7 @@ export const unreachableOrigins = async (profile: Profile, network: Network): Pr
     );
     return failures.filter((failure): failure is string => failure !== undefined);
   } finally {
+    clearTimeout(deadline);
     await http.close();
   }
 };

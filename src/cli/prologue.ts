@@ -57,14 +57,16 @@ export const embeddedNote = ({ embedded }: PreparedTarget): string =>
 
 /**
  * The run's report folder, made before the first request so a place that cannot hold reports loses no run, and the
- * origins that do not answer (none: the run may start; the profile's plain-text secrets are warned of then).
+ * origins that do not answer (none: the run may start; the profile's plain-text secrets are warned of then), asked
+ * within `withinMs`, the run's deadline, when it has one.
  */
 export const openRun = async (
   prepared: PreparedTarget,
   reportDir: string,
+  withinMs?: number,
 ): Promise<{ readonly dir: string; readonly unreachable?: string }> => {
   const dir = await reportDirFor(reportDir);
-  const unreachable = await unreachableOrigins(prepared.profile, prepared.network);
+  const unreachable = await unreachableOrigins(prepared.profile, prepared.network, withinMs);
   if (unreachable.length > 0) return { dir, unreachable: unreachable.join('; ') };
   warnOfPlainTextSecrets(prepared.profile);
   return { dir };

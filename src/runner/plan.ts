@@ -44,8 +44,9 @@ export const expectedRunMs = (target: Target, running: readonly CheckDefinition[
 const DEFAULT_CONNECT_AND_REQUEST_MS = 5_000 + 15_000;
 
 /**
- * The default overall deadline: twice the estimate of the checks that run (the token lifetime only when the expiry
- * check waits it out), plus four requests' worth of connect and request timeouts, for a slow target.
+ * The default overall deadline, from before the reachability check to the reports: twice the estimate of the checks
+ * that run (the token lifetime only when the expiry check waits it out), plus five requests' worth of connect and
+ * request timeouts, for a slow target: four for the checks, and one for the reachability check.
  */
 export const runDeadlineMs = (
   target: Target,
@@ -54,7 +55,7 @@ export const runDeadlineMs = (
 ): number => {
   const perRequest =
     requestTimeoutMs === undefined ? DEFAULT_CONNECT_AND_REQUEST_MS : 5_000 + requestTimeoutMs;
-  return 2 * expectedRunMs(target, running) + 4 * perRequest;
+  return 2 * expectedRunMs(target, running) + 5 * perRequest;
 };
 
 /** The token manager's requests, which no one check plans: the run sets them aside. */

@@ -23,6 +23,8 @@ export interface RunOptions extends ReportOptions {
   readonly budget?: RequestBudget;
   /** The whole run ends after this long (default: runDeadlineMs); checks still running are INCONCLUSIVE. */
   readonly deadlineMs?: number;
+  /** What of the deadline was spent before the checks (the reachability check): the checks have the rest. */
+  readonly spentMs?: number;
   /** Ends the run as the deadline does, its reason (`interrupted (SIGINT)`) in the verdicts: a signal. */
   readonly stop?: AbortSignal;
 }
@@ -45,7 +47,8 @@ export const runConformance = async (
   const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);
   const startedAt = new Date();
   const deadlineMs = options.deadlineMs ?? runDeadlineMs(target, running, options.http?.requestTimeoutMs);
-  session.deadlineAt = clock() + deadlineMs;
+  const leftMs = Math.max(0, deadlineMs - (options.spentMs ?? 0));
+  session.deadlineAt = clock() + leftMs;
   session.emit({ type: 'run-started', checks: running.length, expectedMs: expectedRunMs(target, running) });
   session.replayArguments = options.replayArguments;
   const deadline = setTimeout(() => {
@@ -54,7 +57,7 @@ export const runConformance = async (
       text: `harness: the run deadline (${deadlineMs / 1000} s) passed: ending the checks still running`,
     });
     void session.end(`run deadline passed (${deadlineMs / 1000} s)`);
-  }, deadlineMs);
+  }, leftMs);
   const interrupt = () => void session.end(String(options.stop?.reason));
   if (options.stop?.aborted) interrupt();
   else options.stop?.addEventListener('abort', interrupt, { once: true });
