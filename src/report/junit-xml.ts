@@ -16,6 +16,8 @@ export interface JUnitCase {
   readonly details: string;
   /** A SKIP the user chose (see skipByChoice in src/runner/grades.ts), not one the target forced. */
   readonly skipByChoice: boolean;
+  /** --baseline expects this grade: the run passes the case, so the viewer does too, saying so in system-out. */
+  readonly accepted?: boolean;
   /** Epoch milliseconds. */
   readonly startedAt: number;
   readonly durationMs: number;
@@ -62,9 +64,12 @@ export const busyMs = (cases: readonly Pick<JUnitCase, 'startedAt' | 'durationMs
   return total;
 };
 
+const caseOutcome = (c: JUnitCase, strict: boolean): GradeOutcome =>
+  c.accepted === true ? 'passed' : gradeOutcome(c.grade, c.skipByChoice, strict);
+
 const testcase = (c: JUnitCase, strict: boolean): string => {
   const open = `    <testcase${attrs({ classname: c.classname, name: c.name, time: seconds(c.durationMs) })}`;
-  const outcome = gradeOutcome(c.grade, c.skipByChoice, strict);
+  const outcome = caseOutcome(c, strict);
   const body =
     outcome === 'failure' || outcome === 'error'
       ? `<${outcome}${attrs({ message: c.message, type: c.grade })}>${escapeText(c.details)}</${outcome}>`
@@ -72,13 +77,12 @@ const testcase = (c: JUnitCase, strict: boolean): string => {
         ? `<skipped${attrs({ message: c.message })}/>`
         : c.grade === 'PASS'
           ? undefined
-          : `<system-out>${escapeText(`${c.grade}: ${c.details}`)}</system-out>`;
+          : `<system-out>${escapeText(`${c.grade}${c.accepted === true ? ' accepted by --baseline' : ''}: ${c.details}`)}</system-out>`;
   return body === undefined ? `${open}/>` : `${open}>\n      ${body}\n    </testcase>`;
 };
 
 const tally = (cases: readonly JUnitCase[], strict: boolean) => {
-  const count = (outcome: GradeOutcome) =>
-    cases.filter((c) => gradeOutcome(c.grade, c.skipByChoice, strict) === outcome).length;
+  const count = (outcome: GradeOutcome) => cases.filter((c) => caseOutcome(c, strict) === outcome).length;
   return {
     tests: cases.length,
     failures: count('failure'),

@@ -6,6 +6,7 @@ import type { PhasePlan } from '../../core/plan.ts';
 import type { LoadGrade } from '../../core/verdict.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { type JUnitCase, junitXml } from './junit-xml.ts';
+import { judgeRun } from './outcome.ts';
 import { groupBySection, quoteSource } from './sections.ts';
 
 /** What a reader of a CI failure needs without opening the HTML report: why, which rule, how to reproduce. */
@@ -18,6 +19,7 @@ const details = (check: CheckResult): string => {
 export const toJUnit = (report: RunReport, options: { strict?: boolean; hostname?: string } = {}): string => {
   // The report lists every check that left its rule unverified; any other SKIP was the user's choice.
   const unverified = new Set(report.unverified);
+  const { accepted } = judgeRun(report);
   const testcase = (check: CheckResult, classname: string): JUnitCase => ({
     classname,
     name: `${check.id}: ${check.title}`,
@@ -25,6 +27,7 @@ export const toJUnit = (report: RunReport, options: { strict?: boolean; hostname
     message: check.message,
     details: details(check),
     skipByChoice: !unverified.has(check.id),
+    ...(accepted.has(check.id) ? { accepted: true } : {}),
     startedAt: Date.parse(check.startedAt),
     durationMs: check.durationMs,
   });

@@ -29,7 +29,7 @@ interface RunJudgement {
   /** Checks not excused that fail the run (FAIL, and WARN under --strict). */
   readonly failing: readonly string[];
   /** Checks the baseline excused that would otherwise fail the run or leave it without a verdict. */
-  readonly accepted: readonly Grade[];
+  readonly accepted: ReadonlyMap<string, Grade>;
 }
 
 export const judgeRun = (report: RunReport): RunJudgement => {
@@ -45,9 +45,11 @@ export const judgeRun = (report: RunReport): RunJudgement => {
     uncertifiable: report.gate?.requireCertifiable === true && !report.certifiable,
     unverified: report.unverified.filter((id) => !baseline.has(id)),
     failing: report.checks.filter((c) => !baseline.has(c.id) && counts(c) === 'failure').map((c) => c.id),
-    accepted: excusedChecks
-      .filter((c) => c.grade !== 'ERROR' && counts(c) !== 'passed' && counts(c) !== 'skipped')
-      .map((c) => c.grade),
+    accepted: new Map(
+      excusedChecks
+        .filter((c) => c.grade !== 'ERROR' && counts(c) !== 'passed' && counts(c) !== 'skipped')
+        .map((c) => [c.id, c.grade]),
+    ),
   };
 };
 
@@ -96,7 +98,9 @@ export const runOutcome = (report: RunReport): RunOutcome => {
     };
   }
   const withWhat = [
-    ...(judged.accepted.length > 0 ? [`${gradeTally(judged.accepted)} accepted by --baseline`] : []),
+    ...(judged.accepted.size > 0
+      ? [`${gradeTally([...judged.accepted.values()])} accepted by --baseline`]
+      : []),
     ...(report.counts.WARN > 0 ? ['warnings'] : []),
   ];
   return {

@@ -47,6 +47,11 @@ it(
       expect(read('conformance.md')).toContain(`## harness conformance: ${ACCEPTED}\n`);
       expect(read('index.html')).toContain(`<p>${ACCEPTED}`);
       expect(readFileSync(summary, 'utf8')).toContain(`## harness conformance: ${ACCEPTED}\n`);
+      const junit = read('conformance.xml');
+      expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
+      expect(junit).toMatch(
+        /name="AUTH-BEARER-MISSING: [^"]*"[^>]*>\n\s*<system-out>FAIL accepted by --baseline: /,
+      );
       const json = JSON.parse(read('conformance.json'));
       expect(json.gate).toEqual({
         strict: false,
