@@ -40,6 +40,8 @@ const beforeProbes = { tags: ['bearer'], lane: 'before', required: true } as con
 interface BadAuthorization {
   readonly header: string | undefined;
   readonly label?: string;
+  /** The header's value as a shell makes it from $ACCESS_TOKEN, for the reproduction (evidence shows a hash). */
+  readonly written?: readonly (string | { readonly shell: string })[];
 }
 
 /** §5 rule 3: "Every API request carries the header `Authorization: Bearer <ACCESS_TOKEN>`". */
@@ -63,7 +65,7 @@ const badTokenCheck = (
     const exchange = await pastTheLimit(ctx, endpoint, label, async () => {
       const bad = authorization(await primaryToken(ctx));
       sent = bad.label ?? label;
-      return ctx.raw(endpoint, bad.header, sent);
+      return ctx.raw(endpoint, bad.header, sent, bad.written);
     });
     return refused(sent, exchange);
   },
@@ -74,7 +76,19 @@ const altered = (token: string): BadAuthorization => {
   if (alteration === undefined) {
     return inconclusive(`the token (${token.length} characters) has no character that can be altered`);
   }
-  return { header: `Bearer ${alteration.token}`, label: `altered token (${alteration.change})` };
+  // The same character changed in a fresh token: to the one chosen here, or back where a fresh token has that one.
+  const at = [...token].findIndex((char, i) => char !== alteration.token[i]);
+  const [was, now] = [token[at], alteration.token[at]];
+  return {
+    header: `Bearer ${alteration.token}`,
+    label: `altered token (${alteration.change})`,
+    written: [
+      'Bearer ',
+      {
+        shell: `\${ACCESS_TOKEN:0:${at}}$(test "\${ACCESS_TOKEN:${at}:1}" = ${now} && echo ${was} || echo ${now})\${ACCESS_TOKEN:${at + 1}}`,
+      },
+    ],
+  };
 };
 
 /** §5 rule 5: "a token can be reused until it expires". */
@@ -139,7 +153,13 @@ export const bearerChecks = (): CheckSpec[] => [
     'AUTH-BEARER-TRUNCATED',
     'An API call with a truncated token is refused with 401',
     'token cut to half its length',
-    (t) => ({ header: `Bearer ${t.slice(0, Math.ceil(t.length / 2))}` }),
+    (t) => {
+      const half = Math.ceil(t.length / 2);
+      return {
+        header: `Bearer ${t.slice(0, half)}`,
+        written: ['Bearer ', { shell: `\${ACCESS_TOKEN:0:${half}}` }],
+      };
+    },
   ),
   {
     ...beforeProbes,

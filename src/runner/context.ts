@@ -5,7 +5,9 @@
 import type { Evidence, Exchange, TokenClient } from '../client/index.ts';
 import type { BucketId, ClientRole, EndpointSpec, PathId } from '../spec/index.ts';
 import { clock, type LoggedRequest, type LogView, type ObservedRequest } from './bucket-log.ts';
+import { formWord, type Sent, type Written } from './repro.ts';
 import type { CallOptions, Session } from './session.ts';
+import type { ShellWord } from './shell-word.ts';
 import type { Target } from './target.ts';
 
 const sessions = new WeakMap<CheckContext, Session>();
@@ -15,8 +17,10 @@ export const sessionOf = (ctx: CheckContext): Session => sessions.get(ctx)!;
 
 export class CheckContext {
   readonly evidence: Evidence[] = [];
-  /** The client whose token or credentials each exchange sent, where it was not the primary (see clientOf). */
+  /** The client whose token or credentials each exchange sent, where it was not the primary (see sent). */
   readonly #clients = new Map<Evidence, ClientRole>();
+  /** What the check wrote itself of a request it sent, where evidence hides what harness made (see sent). */
+  readonly #written = new Map<Evidence, Written>();
 
   constructor(
     readonly id: string,
@@ -50,11 +54,17 @@ export class CheckContext {
   }
 
   /**
-   * The client whose token or credentials `evidence` sent, so its reproduction asks for that client's token: the
-   * primary's unless the check called as another (AUTH-FORBIDDEN's restricted client, a sharing variant's).
+   * An exchange as its reproduction sends it again: as the client whose token or credentials it sent (the primary
+   * unless the check called as another: AUTH-FORBIDDEN's restricted client, a sharing variant's), and with what the
+   * check made itself (a wrong secret, a cut token) written as it made it.
    */
-  clientOf(evidence: Evidence): ClientRole {
-    return this.#clients.get(evidence) ?? 'primary';
+  sent(evidence: Evidence): Sent {
+    const written = this.#written.get(evidence);
+    return {
+      evidence,
+      client: this.#clients.get(evidence) ?? 'primary',
+      ...(written === undefined ? {} : { written }),
+    };
   }
 
   #sentBy(role: ClientRole, exchange: Exchange): Exchange {
@@ -126,12 +136,21 @@ export class CheckContext {
     return exchange;
   }
 
-  /** Calls with exactly this Authorization value (or none), for checks that send bad credentials. */
-  async raw(endpoint: EndpointSpec, authorization: string | undefined, label: string): Promise<Exchange> {
+  /**
+   * Calls with exactly this Authorization value (or none), for checks that send bad credentials; `written` is how
+   * a shell makes that value from $ACCESS_TOKEN, where the check derived it from a token (cut it, altered it).
+   */
+  async raw(
+    endpoint: EndpointSpec,
+    authorization: string | undefined,
+    label: string,
+    written?: ShellWord,
+  ): Promise<Exchange> {
     const exchange = await this.#session.api.raw(
       await this.#session.request(endpoint, { label }),
       authorization,
     );
+    if (written !== undefined) this.#written.set(exchange.evidence, { authorization: written });
     this.record(exchange);
     return exchange;
   }
@@ -148,6 +167,14 @@ export class CheckContext {
       },
       asSpec,
     );
+    // Evidence hides every client_secret field, a wrong one a check made up too: the form is written from what was sent.
+    if (contentType === 'application/x-www-form-urlencoded') {
+      const { profile } = this.target;
+      const { redactor } = this.#session.http;
+      this.#written.set(exchange.evidence, {
+        body: formWord(body, { profile, hide: (t) => redactor.known(t) }),
+      });
+    }
     this.record(exchange);
     return exchange;
   }

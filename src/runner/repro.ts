@@ -1,16 +1,32 @@
-// Reproduction commands built from redacted evidence. Each secret appears as a shell variable with one documented name
-// (README, Reading the report): a client's id and secret by its role ($CLIENT_ID and $CLIENT_SECRET for the primary,
-// $RESTRICTED_CLIENT_SECRET and the like for another), a token as $ACCESS_TOKEN (set by the command before it, for
-// the client the check used), a credential header by its name ($X_API_KEY), any other value as $SECRET. So a command
-// runs in a shell that has them set, and no report ever needs the real values.
-import { type Evidence, REDACTED } from '../client/index.ts';
+// Reproduction commands, built from redacted evidence with every secret a shell variable (shell-word.ts), so a command
+// runs in a shell that has them set and no report ever needs the real values. A command sends what the check sent:
+// as the client the check used, with the token it used as many times and as late as it used it, and a value harness
+// made from a secret (a wrong secret, a cut token) made again in the shell.
+import type { Evidence } from '../client/index.ts';
 import { harnessCommand } from '../command-line.ts';
 import { type ClientRole, GRANT_TYPE, type Profile, scopeFor } from '../spec/index.ts';
+import {
+  ACCESS_TOKEN,
+  clientVariables,
+  dq,
+  headerVariable,
+  type Part,
+  placeholders,
+  REDACTED_TOKEN,
+  type ShellWord,
+} from './shell-word.ts';
 
-/** An exchange a check recorded, and the client whose token or credentials it sent. */
+/** What a check wrote itself of a request, where the evidence hid a value harness made rather than a secret. */
+export interface Written {
+  readonly body?: ShellWord;
+  readonly authorization?: ShellWord;
+}
+
+/** An exchange a check recorded, the client whose token or credentials it sent, and what the check wrote itself. */
 export interface Sent {
   readonly evidence: Evidence;
   readonly client: ClientRole;
+  readonly written?: Written;
 }
 
 /** What a reproduction needs of the run: the profile, and how the run hides its secrets (the redactor's `known`). */
@@ -19,114 +35,121 @@ export interface ReproContext {
   readonly hide: (text: string) => string;
 }
 
-/** A piece of a shell word: text to keep as it is, or a variable to expand. */
-type Part = string | { readonly variable: string };
-
-const ACCESS_TOKEN = 'ACCESS_TOKEN';
-const REDACTED_TOKEN = /\S*…\(sha256:[0-9a-f]{12}\)/g;
-
-/** The shell variables for `client`'s credentials: the primary's unprefixed, another's prefixed with its role. */
-export const clientVariables = (client: ClientRole): { readonly id: string; readonly secret: string } => {
-  const prefix = client === 'primary' ? '' : `${client.toUpperCase()}_`;
-  return { id: `${prefix}CLIENT_ID`, secret: `${prefix}CLIENT_SECRET` };
+const decodeForm = (value: string): string => {
+  try {
+    return decodeURIComponent(value.replaceAll('+', ' '));
+  } catch {
+    return value;
+  }
 };
 
-/** `x-api-key` is kept in $X_API_KEY. */
-const headerVariable = (name: string): string => name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
-
 /**
- * Double-quoted for the shell: text with nothing expanded, variables expanded (braced where a name character follows,
- * so `$CLIENT_ID` never runs into the text after it).
+ * A form body harness built, for the shell: a client's secret (and its id, where the run hides it) as that client's
+ * variable, any other value as sent (a wrong secret a check made up stays itself) unless the run hides it.
  */
-const dq = (parts: readonly Part[]): string => {
-  const words = parts.map((part, at) => {
-    if (typeof part === 'string') return part.replace(/[\\"`$]/g, '\\$&');
-    const next = parts[at + 1];
-    return typeof next === 'string' && /^\w/.test(next) ? `\${${part.variable}}` : `$${part.variable}`;
+export const formWord = (body: string, { profile, hide }: ReproContext): ShellWord => {
+  const roles = Object.keys(profile.clients) as ClientRole[];
+  const fieldValue = (name: string, value: string): Part => {
+    const decoded = decodeForm(value);
+    const client = (role: ClientRole) => profile.clients[role]!;
+    const secretOf = roles.find((role) => name === 'client_secret' && client(role).client_secret === decoded);
+    if (secretOf !== undefined) return { variable: clientVariables(secretOf).secret };
+    const idOf = roles.find((role) => name === 'client_id' && client(role).client_id === decoded);
+    if (idOf !== undefined && hide(decoded) !== decoded) return { variable: clientVariables(idOf).id };
+    return hide(value) === value ? value : { variable: 'SECRET' };
+  };
+  return body.split('&').flatMap((pair, at) => {
+    const equals = pair.indexOf('=');
+    const separator = at === 0 ? [] : ['&'];
+    if (equals < 0) return [...separator, hide(pair) === pair ? pair : { variable: 'SECRET' }];
+    const name = pair.slice(0, equals);
+    return [...separator, `${name}=`, fieldValue(name, pair.slice(equals + 1))];
   });
-  return `"${words.join('')}"`;
-};
-
-/** The text parts cut at every match of `pattern`, each match turned into the variable `variableOf` names. */
-const splitOn = (
-  parts: readonly Part[],
-  pattern: RegExp,
-  variableOf: (match: RegExpMatchArray) => string,
-): Part[] =>
-  parts.flatMap((part) => {
-    if (typeof part !== 'string') return [part];
-    const out: Part[] = [];
-    let last = 0;
-    for (const match of part.matchAll(pattern)) {
-      out.push(part.slice(last, match.index), { variable: variableOf(match) });
-      last = match.index + match[0].length;
-    }
-    out.push(part.slice(last));
-    return out.filter((piece) => piece !== '');
-  });
-
-/** `[REDACTED]`, as a pattern: what evidence shows for a secret. */
-const REDACTED_TEXT = REDACTED.replace(/[[\]]/g, '\\$&');
-
-/** A client's id or secret where a form or JSON body names it, the only place either is sent. */
-const CLIENT_FIELD = new RegExp(
-  `(?<=(?:^|&)(client_id|client_secret)=|"(client_id|client_secret)"\\s*:\\s*")${REDACTED_TEXT}`,
-  'g',
-);
-
-/**
- * The variables standing for what evidence redacted: a token as $ACCESS_TOKEN; in a body, the client's id and secret
- * by their fields; anything else as `otherwise` (a header's own name, $SECRET elsewhere).
- */
-const placeholders = (value: string, client: ClientRole, otherwise: string, body = false): Part[] => {
-  const variables = clientVariables(client);
-  const tokens = splitOn([value], REDACTED_TOKEN, () => ACCESS_TOKEN);
-  const fields = body
-    ? splitOn(tokens, CLIENT_FIELD, (match) =>
-        (match[1] ?? match[2]) === 'client_id' ? variables.id : variables.secret,
-      )
-    : tokens;
-  return splitOn(fields, new RegExp(REDACTED_TEXT, 'g'), () => otherwise);
 };
 
 const SKIPPED_HEADERS = new Set(['content-length', 'host', 'connection']);
 
-/** The request of `sent` as a curl command. */
-export const curlFor = ({ evidence, client }: Sent): string => {
+/** The request of `sent` as a curl command; `-i` shows the answer's status and headers, which prove the grade. */
+export const curlFor = ({ evidence, client, written = {} }: Sent, showHeaders = true): string => {
   const { method, url, headers, body } = evidence.request;
-  const words = [`curl -sS -i -X ${method} ${dq(placeholders(url, client, 'SECRET'))}`];
+  const words = [
+    `curl -sS${showHeaders ? ' -i' : ''} -X ${method} ${dq(placeholders(url, client, 'SECRET'))}`,
+  ];
   for (const [name, value] of Object.entries(headers)) {
-    if (!SKIPPED_HEADERS.has(name))
-      words.push(`-H ${dq([`${name}: `, ...placeholders(value, client, headerVariable(name))])}`);
+    if (SKIPPED_HEADERS.has(name)) continue;
+    const shown = name === 'authorization' ? written.authorization : undefined;
+    words.push(`-H ${dq([`${name}: `, ...(shown ?? placeholders(value, client, headerVariable(name)))])}`);
   }
-  if (body !== undefined) words.push(`--data-raw ${dq(placeholders(body, client, 'SECRET', true))}`);
+  if (body !== undefined)
+    words.push(`--data-raw ${dq(written.body ?? placeholders(body, client, 'SECRET', true))}`);
   return words.join(' ');
 };
+
+const TOKEN_OF_ANSWER = `| sed -E 's/.*"access_token" *: *"([^"]+)".*/\\1/'`;
 
 /**
  * How to get $ACCESS_TOKEN for `client` the way SPEC.md §5 rule 1 says, as harness got it (its tenant's scope). What
  * the run hides of the profile (an id from the environment, say) is a variable here too.
  */
-export const tokenCommand = (client: ClientRole, { profile, hide }: ReproContext): string => {
-  const { client_id, tenant } = profile.clients[client] ?? profile.clients.primary;
+export const tokenCommand = (client: ClientRole, context: ReproContext): string => {
+  const { profile, hide } = context;
+  const { client_id, client_secret, tenant } = profile.clients[client] ?? profile.clients.primary;
   const form = new URLSearchParams({
     grant_type: GRANT_TYPE,
     client_id,
-    client_secret: REDACTED,
+    client_secret,
     scope: scopeFor(tenant ?? profile.tenant),
-  })
-    .toString()
-    .replace(encodeURIComponent(REDACTED), REDACTED);
+  }).toString();
   const url = dq(placeholders(hide(profile.auth_url), client, 'SECRET'));
-  const data = dq(placeholders(hide(form), client, 'SECRET', true));
-  return `${ACCESS_TOKEN}=$(curl -sS -X POST ${url} -H "content-type: application/x-www-form-urlencoded" --data-raw ${data} | sed -E 's/.*"access_token" *: *"([^"]+)".*/\\1/')`;
+  const data = dq(formWord(form, context));
+  return `${ACCESS_TOKEN}=$(curl -sS -X POST ${url} -H "content-type: application/x-www-form-urlencoded" --data-raw ${data} ${TOKEN_OF_ANSWER})`;
 };
 
-/** The exchange as commands: preceded by the token request when it uses a token. */
-export const reproFor = (sent: Sent | undefined, context: ReproContext): string[] => {
-  if (sent === undefined) return [];
-  const command = curlFor(sent);
-  return command.includes(`$${ACCESS_TOKEN}`) ? [tokenCommand(sent.client, context), command] : [command];
+/** The token an exchange sent as a bearer, as evidence shows it. */
+const bearerOf = (evidence: Evidence): string | undefined =>
+  /^bearer +(.+)$/i.exec(evidence.request.headers.authorization ?? '')?.[1]?.match(REDACTED_TOKEN)?.[0];
+
+/** A command that sends $ACCESS_TOKEN, whole or made into another (`${ACCESS_TOKEN:0:22}`). */
+const USES_TOKEN = new RegExp(`\\$\\{?${ACCESS_TOKEN}\\b`);
+
+const endOf = (evidence: Evidence): number => Date.parse(evidence.startedAt) + evidence.durationMs;
+
+/** `sleep` for as long as the check waited between two exchanges, when that was a second or more (an expiry). */
+const pause = (before: Evidence | undefined, after: Evidence): string[] => {
+  if (before === undefined) return [];
+  const ms = Date.parse(after.startedAt) - endOf(before);
+  return ms >= 1000 ? [`sleep ${Math.ceil(ms / 1000)}`] : [];
+};
+
+/**
+ * The key exchange (the last recorded) as commands. One that sends a token follows the request that got it (the
+ * check's own, when it recorded it), and every exchange of the check that sent the same token comes in order, with
+ * the check's waits: a token refused on its second use, or served after it expired, shows only so.
+ */
+export const reproFor = (sent: readonly Sent[], context: ReproContext): string[] => {
+  const key = sent.at(-1);
+  if (key === undefined) return [];
+  const command = curlFor(key);
+  if (!USES_TOKEN.test(command)) return [command];
+  const token = bearerOf(key.evidence);
+  const uses =
+    token === undefined || key.written?.authorization
+      ? [key]
+      : sent.filter((s) => bearerOf(s.evidence) === token);
+  const issued = sent.find(
+    (s) => token !== undefined && s.evidence.response?.body?.includes(`"access_token":"${token}"`),
+  );
+  const lines = [
+    issued
+      ? `${ACCESS_TOKEN}=$(${curlFor(issued, false)} ${TOKEN_OF_ANSWER})`
+      : tokenCommand(key.client, context),
+  ];
+  let last = issued?.evidence;
+  for (const use of uses) {
+    lines.push(...pause(last, use.evidence), curlFor(use));
+    last = use.evidence;
+  }
+  return lines;
 };
 
 /** The command that runs the check again against the same target (`replayArguments`: see replay-arguments.ts). */
@@ -146,5 +169,5 @@ export const replayFor = (
 ): string[] => [
   ...(replayArguments === undefined ? [] : [replayCommand(checkId, replayArguments)]),
   '# one request of the burst, by hand:',
-  ...reproFor(sent, context),
+  ...reproFor([sent], context),
 ];

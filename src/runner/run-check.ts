@@ -1,6 +1,6 @@
 // One check run: its verdict from how it ended (returned, an Outcome thrown, a client error, a bug), its evidence and
 // reproduction from what it sent, and its events told as it starts and finishes.
-import { type Evidence, TargetError, TokenError } from '../client/index.ts';
+import { TargetError, TokenError } from '../client/index.ts';
 import { BUCKETS, sectionOf } from '../spec/index.ts';
 import { BudgetExhausted } from './budget.ts';
 import { CheckContext, sessionOf } from './context.ts';
@@ -98,10 +98,9 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
     profile: session.target.profile,
     hide: (text: string) => session.http.redactor.known(text),
   };
-  const sent = (evidence: Evidence | undefined) =>
-    evidence === undefined ? undefined : { evidence, client: ctx.clientOf(evidence) };
+  const sent = ctx.evidence.map((evidence) => ctx.sent(evidence));
   // The probe's first request is the check's first evidence: replayed with the check, or shown by hand.
-  const first = sent(ctx.evidence[0]);
+  const [first] = sent;
   const replayed = check.lane in BUCKETS && shown.reproduce !== 'by hand' && first !== undefined;
   session.emit({ type: 'check-finished', id: check.id, grade, message, durationMs });
   return {
@@ -112,10 +111,9 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
       startedAt,
       durationMs,
       evidence: ctx.evidence,
-      // The key exchange is the one recorded last.
       repro: replayed
         ? replayFor(check.id, session.replayArguments, first, context)
-        : reproFor(sent(ctx.evidence.at(-1)), context),
+        : reproFor(sent, context),
       ...(shown.timeline === undefined ? {} : { timeline: shown.timeline }),
     },
     byChoice: verdict.byChoice === true,

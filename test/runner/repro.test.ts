@@ -83,9 +83,9 @@ describe('replayFor', () => {
 
 describe('reproFor', () => {
   it("gets the token of the client the check used, with that client's own variable and tenant", () => {
-    const [token] = reproFor({ evidence: request, client: 'restricted' }, context);
+    const [token] = reproFor([{ evidence: request, client: 'restricted' }], context);
     expect(token).toContain('client_id=app-r&client_secret=$RESTRICTED_CLIENT_SECRET&scope=tenant%2Facme');
-    const [other] = reproFor({ evidence: request, client: 'other_tenant' }, context);
+    const [other] = reproFor([{ evidence: request, client: 'other_tenant' }], context);
     expect(other).toContain(
       'client_id=app-g&client_secret=$OTHER_TENANT_CLIENT_SECRET&scope=tenant%2Fglobex',
     );
@@ -93,20 +93,26 @@ describe('reproFor', () => {
 
   it("names a client's redacted id and secret by that client, in a form or JSON body", () => {
     const [form] = reproFor(
-      {
-        evidence: tokenRequest('grant_type=client_credentials&client_id=[REDACTED]&client_secret=[REDACTED]'),
-        client: 'restricted',
-      },
+      [
+        {
+          evidence: tokenRequest(
+            'grant_type=client_credentials&client_id=[REDACTED]&client_secret=[REDACTED]',
+          ),
+          client: 'restricted',
+        },
+      ],
       context,
     );
     expect(form).toContain(
       '--data-raw "grant_type=client_credentials&client_id=$RESTRICTED_CLIENT_ID&client_secret=$RESTRICTED_CLIENT_SECRET"',
     );
     const [json] = reproFor(
-      {
-        evidence: tokenRequest('{"client_id":"[REDACTED]","client_secret":"[REDACTED]"}'),
-        client: 'primary',
-      },
+      [
+        {
+          evidence: tokenRequest('{"client_id":"[REDACTED]","client_secret":"[REDACTED]"}'),
+          client: 'primary',
+        },
+      ],
       context,
     );
     expect(json).toContain(
@@ -122,24 +128,26 @@ describe('reproFor', () => {
     // The run hides the id as it hides any value a profile takes from ${VAR}.
     const redactor = profileRedactor(hiddenId);
     redactor.addSecret('app-from-the-environment');
-    const lines = reproFor(primary, { profile: hiddenId, hide: (text) => redactor.known(text) });
+    const lines = reproFor([primary], { profile: hiddenId, hide: (text) => redactor.known(text) });
     expect(lines[0]).toContain('client_id=$CLIENT_ID&client_secret=$CLIENT_SECRET&');
     expect(lines.join('\n')).not.toMatch(/REDACTED|app-from-the-environment|not-in-any-output/);
   });
 
   it('names a credential header by its name, braced where text follows, and expands nothing a target sent', () => {
     const [command] = reproFor(
-      {
-        evidence: {
-          ...request,
-          request: {
-            method: 'GET',
-            url: 'https://api.example.test/api/rules/status/$HOME`id`$(id)',
-            headers: { 'x-api-key': '[REDACTED]v2' },
+      [
+        {
+          evidence: {
+            ...request,
+            request: {
+              method: 'GET',
+              url: 'https://api.example.test/api/rules/status/$HOME`id`$(id)',
+              headers: { 'x-api-key': '[REDACTED]v2' },
+            },
           },
+          client: 'primary',
         },
-        client: 'primary',
-      },
+      ],
       context,
     );
     expect(command).toBe(
