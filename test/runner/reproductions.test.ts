@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
 import {
+  FAULTS,
   type FaultName,
   type RunningReferenceServer,
   startReferenceServer,
@@ -17,31 +18,7 @@ import { resolveTarget } from '../../src/runner/target.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import type { ClientRole } from '../../src/spec/index.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
-
-/** What the fault's reproduction shows: the last answer's status, or a body the faithful server never sends. */
-type Shows = { readonly status: number } | { readonly body: RegExp };
-
-/** Each fault whose FAIL is reproduced by hand, its FAILing checks, and what their commands show. */
-const BY_HAND: Partial<Record<FaultName, readonly [checks: readonly string[], shows: Shows]>> = {
-  'token-type-lowercase': [['AUTH-TOKEN-TYPE'], { body: /"token_type":"bearer"/ }],
-  // Twice the 5 s lifetime of the scaled server.
-  'expires-in-wrong': [['AUTH-TOKEN-EXPIRES-IN'], { body: /"expires_in":10\b/ }],
-  'expires-in-string': [['AUTH-TOKEN-SCHEMA', 'AUTH-TOKEN-EXPIRES-IN'], { body: /"expires_in":"5"/ }],
-  'token-json-only': [['AUTH-TOKEN-FORM'], { status: 400 }],
-  'grant-type-unchecked': [['AUTH-TOKEN-GRANT-TYPE'], { status: 200 }],
-  'wrong-secret-401': [['AUTH-TOKEN-BAD-SECRET'], { status: 401 }],
-  'unknown-client-401': [['AUTH-TOKEN-BAD-CLIENT-ID'], { status: 401 }],
-  'malformed-scope-accepted': [['AUTH-TOKEN-BAD-SCOPE'], { status: 200 }],
-  'missing-scope-accepted': [['AUTH-TOKEN-MISSING-FIELD'], { status: 200 }],
-  'forbidden-as-401': [['AUTH-FORBIDDEN'], { status: 401 }],
-  'missing-token-accepted': [['AUTH-BEARER-MISSING'], { status: 200 }],
-  'truncated-token-accepted': [['AUTH-BEARER-TRUNCATED'], { status: 200 }],
-  'altered-token-accepted': [['AUTH-BEARER-ALTERED'], { status: 200 }],
-  // Served once the token's lifetime has passed: the command waits it out as the check did.
-  'expired-token-accepted': [['AUTH-TOKEN-EXPIRY'], { status: 200 }],
-  // Refused on its second use: the command uses it twice as the check did.
-  'token-single-use': [['AUTH-TOKEN-REUSE'], { status: 401 }],
-};
+import { BY_HAND, NO_FAIL, REPLAYED, type Shows } from './fault-reproductions.ts';
 
 /** The placeholders a reproduction names, exported with the values of `server`'s profile. */
 const placeholdersOf = (server: RunningReferenceServer): Record<string, string> => {
@@ -90,6 +67,11 @@ beforeAll(async () => {
 afterAll(() => faithful.close());
 
 describe.concurrent('a FAIL reproduced by hand, run as printed', () => {
+  it('covers every fault: each FAILs by hand here, or by replay (test/cli/replay-faults.test.ts), or never', () => {
+    const named = [...Object.keys(BY_HAND), ...Object.keys(REPLAYED), ...NO_FAIL];
+    expect([...named].sort()).toEqual(FAULTS.map((f) => f.name).sort());
+  });
+
   it.each(Object.entries(BY_HAND))(
     '%s: shows the fault, which a faithful server does not',
     async (fault, entry) => {
