@@ -5,9 +5,13 @@ import { compareRuns } from '../compare/compare.ts';
 import { comparisonHtml, comparisonJson, comparisonMarkdown, comparisonText } from '../compare/render.ts';
 import { readRun } from '../compare/run-docs.ts';
 import { isHarnessError } from '../errors.ts';
+import { say, terminalSink, tty } from '../printable.ts';
 import { writeWhole } from '../report/atomic.ts';
 import { exitCodeOf, FAILED, NO_VERDICT, PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 import type { CompareOptions } from './report-commands.ts';
+
+/** A line on stderr; its text came through `tty`, as every line of stdout does. */
+export const complain = terminalSink((raw) => console.error(raw));
 
 export const compare = async (a: string, b: string, options: CompareOptions): Promise<void> => {
   const comparison = compareRuns(readRun(a), readRun(b), {
@@ -17,7 +21,7 @@ export const compare = async (a: string, b: string, options: CompareOptions): Pr
   });
   const lines = comparisonText(comparison);
   const summary = lines.pop()!;
-  for (const line of lines) console.log(line);
+  for (const line of lines) say(line);
   const verdict = comparison.worse ? FAILED : comparison.unverified ? NO_VERDICT : PASSED;
   let exitCode: number = verdict;
   try {
@@ -26,12 +30,12 @@ export const compare = async (a: string, b: string, options: CompareOptions): Pr
       ['compare.html', comparisonHtml(comparison)],
       ['compare.json', comparisonJson(comparison)],
     ]);
-    console.log(`reports: ${files.join(', ')}`);
+    say(tty`reports: ${files.join(', ')}`);
   } catch (error) {
     if (!isHarnessError(error, 'HARNESS_REPORT_WRITE')) throw error;
-    console.error(`harness: ${error.message}`);
+    complain(tty`harness: ${error.message}`);
     exitCode = exitCodeOf([verdict, REPORTS_NOT_WRITTEN]);
   }
-  console.log(summary);
+  say(summary);
   process.exitCode = exitCode;
 };

@@ -2,28 +2,30 @@
 // holds no run, 6 when the page cannot be written.
 import { basename, dirname, join } from 'node:path';
 import { isHarnessError } from '../errors.ts';
+import { say, tty } from '../printable.ts';
 import { writeWhole } from '../report/atomic.ts';
 import { readRuns } from '../trend/runs.ts';
 import { trendPage } from '../trend/trend-page.ts';
+import { complain } from './compare.ts';
 import { REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 import type { TrendOptions } from './report-commands.ts';
 
 export const trend = async (dir: string, options: TrendOptions): Promise<void> => {
   const found = readRuns(dir);
-  for (const why of found.leftOut) console.log(`left out: ${why}`);
+  for (const why of found.leftOut) say(tty`left out: ${why}`);
   const out = options.out ?? join(dir, 'trend.html');
   try {
     const [file] = await writeWhole(dirname(out), [[basename(out), trendPage(dir, found)]]);
-    console.log(`report: ${file}`);
+    say(tty`report: ${file ?? out}`);
   } catch (error) {
     if (!isHarnessError(error, 'HARNESS_REPORT_WRITE')) throw error;
-    console.error(`harness: ${error.message}`);
+    complain(tty`harness: ${error.message}`);
     process.exitCode = REPORTS_NOT_WRITTEN;
   }
   const kinds = (n: number, what: string) => `${n} ${what} run${n === 1 ? '' : 's'}`;
   const conformance = found.runs.filter((r) => r.conformance).length;
   const load = found.runs.filter((r) => r.load.length > 0).length;
-  console.log(
-    `trend: ${kinds(conformance, 'conformance')} and ${kinds(load, 'load')}, ${found.leftOut.length} left out`,
+  say(
+    tty`trend: ${kinds(conformance, 'conformance')} and ${kinds(load, 'load')}, ${found.leftOut.length} left out`,
   );
 };

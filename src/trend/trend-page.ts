@@ -1,14 +1,16 @@
 // `harness trend`'s page: the verdict of every check and load phase per run (a grid, runs in time order), then per
-// load phase its enforced-limit reading against SPEC.md's limit and its p95 latency, each a chart with axes.
+// load phase its enforced-limit reading against SPEC.md's limit and its p95 latency, each a chart with axes. Every
+// string from the runs (IDs, grades, phase names, endpoints, folder names) is interpolated through `html`, which
+// escapes it: a report's text never becomes markup.
 import type { Grade } from '../../core/grade.ts';
 import { gradeRank } from '../../core/grade.ts';
+import { html, joinMarkup, type Markup, trusted } from '../../core/markup.ts';
 import type { RunDocs } from '../compare/run-docs.ts';
 import { startOf } from '../compare/run-docs.ts';
-import { escapeText as esc } from '../report/escape.ts';
 import { lineChart } from './line-chart.ts';
 import type { TrendRuns } from './runs.ts';
 
-const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#f6f7f9}
+const STYLE = trusted(`body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#f6f7f9}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}h3{font-size:15px;margin:12px 0 4px}.muted{color:#5b6475}
 .table-wrap{overflow-x:auto;max-width:100%}table{border-collapse:collapse;background:#fff}
 th,td{border:1px solid #d9dde5;padding:3px 6px;text-align:center;white-space:nowrap}th.id,td.id{text-align:left;font-family:ui-monospace,monospace;font-size:13px}
@@ -22,7 +24,7 @@ svg.trend-chart{display:block;width:100%;height:auto;font:12px system-ui,sans-se
 svg.trend-chart .axis{stroke:#1d2330}svg.trend-chart .grid{stroke:#e6e9ef}svg.trend-chart .title{fill:#5b6475;font-weight:600}
 svg.trend-chart .series{fill:none;stroke:#2f6fd0;stroke-width:2}svg.trend-chart .point{fill:#2f6fd0}
 svg.trend-chart .reference{stroke:#1d2330;stroke-dasharray:6 4}svg.trend-chart .reference-label{fill:#5b6475}
-`;
+`);
 
 /** `11-27 08:40:12`: short enough for a column head, to the second (runs a minute apart), in UTC as reports are. */
 const runLabel = (run: RunDocs): string =>
@@ -42,29 +44,25 @@ const ordered = (rows: Row[]): Row[] => {
     .map((x) => x.row);
 };
 
-const gridRow = (row: Row): string =>
-  `<tr><td class="id">${esc(row.id)}</td>${row.grades.map((g) => (g === undefined ? '<td class="none">–</td>' : `<td class="${g}">${g}</td>`)).join('')}</tr>`;
+const gridRow = (row: Row): Markup =>
+  html`<tr><td class="id">${row.id}</td>${row.grades.map((g) => (g === undefined ? html`<td class="none">–</td>` : html`<td class="${g}">${g}</td>`))}</tr>`;
 
 /** Graded alike in every run: folded under the rows that changed, so what moved leads. */
 const steady = (row: Row): boolean => row.grades.every((g) => g !== undefined && g === row.grades[0]);
 
-const grid = (caption: string, runs: readonly RunDocs[], rows: Row[]): string => {
-  if (runs.length === 0) return '';
-  const head = `<tr><th class="id">run (start, UTC)</th>${runs.map((run) => `<th title="${esc(run.source)}">${esc(runLabel(run))}</th>`).join('')}</tr>`;
+const grid = (caption: string, runs: readonly RunDocs[], rows: Row[]): Markup => {
+  if (runs.length === 0) return html``;
+  const head = html`<tr><th class="id">run (start, UTC)</th>${runs.map((run) => html`<th title="${run.source}">${runLabel(run)}</th>`)}</tr>`;
   const moved = ordered(rows.filter((row) => !steady(row)));
   const same = ordered(rows.filter(steady));
   const counts = [...new Set(same.map((row) => row.grades[0]!))]
     .map((grade) => `${same.filter((row) => row.grades[0] === grade).length} ${grade}`)
     .join(', ');
   const table = (body: Row[]) =>
-    `<div class="table-wrap"><table>${head}\n${body.map(gridRow).join('\n')}</table></div>`;
-  return [
-    `<h2>${esc(caption)}</h2>`,
-    moved.length === 0 ? '<p>No grade changed between runs.</p>' : table(moved),
-    same.length === 0
-      ? ''
-      : `<details><summary>${same.length} graded the same in every run (${counts})</summary>${table(same)}</details>`,
-  ].join('\n');
+    html`<div class="table-wrap"><table>${head}\n${joinMarkup(body.map(gridRow), '\n')}</table></div>`;
+  return html`<h2>${caption}</h2>
+${moved.length === 0 ? html`<p>No grade changed between runs.</p>` : table(moved)}
+${same.length > 0 && html`<details><summary>${same.length} graded the same in every run (${counts})</summary>${table(same)}</details>`}`;
 };
 
 const checkRows = (runs: readonly RunDocs[]): Row[] => {
@@ -94,8 +92,8 @@ const phasesOf = (run: RunDocs) =>
     ),
   );
 
-const loadSections = (runs: readonly RunDocs[]): string => {
-  if (runs.length === 0) return '';
+const loadSections = (runs: readonly RunDocs[]): Markup => {
+  if (runs.length === 0) return html``;
   const phases = runs.map(phasesOf);
   const names = [...new Set(phases.flatMap((p) => [...p.keys()]))];
   // On one day, the time alone: a chart's ticks have room for eight characters each.
@@ -115,7 +113,7 @@ const loadSections = (runs: readonly RunDocs[]): string => {
     const readings = phases.map((p) => p.get(name)?.enforced);
     // A within phase offers less than the limit, so it reads none: no chart of nothing.
     const enforced = readings.every((v) => v === undefined)
-      ? `<p class="muted">${esc(name)} reads no enforced limit in any run (a within phase offers less than the limit).</p>`
+      ? html`<p class="muted">${name} reads no enforced limit in any run (a within phase offers less than the limit).</p>`
       : lineChart({
           title: `${name}: limit enforced, per ${plan.limit.windowMs / 1000} s window`,
           yLabel: 'requests per window',
@@ -131,27 +129,23 @@ const loadSections = (runs: readonly RunDocs[]): string => {
       runs: labels,
       xLabel,
     });
-    return `<section class="phase"><h3>${esc(name)}</h3><p class="muted">${esc(plan.endpoints.join(', '))}</p><div class="charts">${enforced}${latency}</div></section>`;
+    return html`<section class="phase"><h3>${name}</h3><p class="muted">${plan.endpoints.join(', ')}</p><div class="charts">${enforced}${latency}</div></section>`;
   });
-  return `${verdicts}<h2>Load phases over time</h2><p class="muted">A gap: that run had no reading there (the phase was not run, or could not be read).</p>${charts.join('\n')}`;
+  return html`${verdicts}<h2>Load phases over time</h2><p class="muted">A gap: that run had no reading there (the phase was not run, or could not be read).</p>${joinMarkup(charts, '\n')}`;
 };
 
 export const trendPage = (dir: string, { runs, leftOut }: TrendRuns): string => {
   const conformance = runs.filter((run) => run.conformance !== undefined);
   const load = runs.filter((run) => run.load.length > 0);
   const span = `${runLabel(runs[0]!)} to ${runLabel(runs.at(-1)!)}`;
-  return [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>harness trend: ${esc(dir)}</title><style>${STYLE}</style></head><body>`,
-    `<h1>harness trend: ${runs.length} runs in ${esc(dir)}</h1>`,
-    `<p class="muted">${conformance.length} conformance runs and ${load.length} load runs, ${esc(span)} (UTC). Hover a column head for its folder.</p>`,
-    grid('Verdicts per check', conformance, conformance.length === 0 ? [] : checkRows(conformance)),
-    loadSections(load),
-    leftOut.length === 0
-      ? ''
-      : `<h2>Left out</h2><ul>${leftOut.map((why) => `<li>${esc(why)}</li>`).join('')}</ul>`,
-    '</body></html>',
-    '',
-  ].join('\n');
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>harness trend: ${dir}</title><style>${STYLE}</style></head><body>
+<h1>harness trend: ${runs.length} runs in ${dir}</h1>
+<p class="muted">${conformance.length} conformance runs and ${load.length} load runs, ${span} (UTC). Hover a column head for its folder.</p>
+${grid('Verdicts per check', conformance, conformance.length === 0 ? [] : checkRows(conformance))}
+${loadSections(load)}
+${leftOut.length > 0 && html`<h2>Left out</h2><ul>${leftOut.map((why) => html`<li>${why}</li>`)}</ul>`}
+</body></html>
+`.text;
 };

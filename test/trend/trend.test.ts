@@ -117,7 +117,7 @@ describe('lineChart', () => {
       runs: ['r1', 'r2', 'r3', 'r4', 'r5'],
       xLabel: 'run start, UTC',
       reference: { value: 120, label: 'SPEC.md: 120 / minute' },
-    });
+    }).text;
     expect(svg.match(/<polyline/g)).toHaveLength(2);
     expect(svg.match(/<circle/g)).toHaveLength(4);
     expect(svg).toContain('>requests per window</text>');
