@@ -1,9 +1,9 @@
-// Builds the pinned k6 into tools/ from the Go module proxy, with harness's one output added (load/checkpoint). See
-// README "k6" for why this is a plain `go build` rather than an xk6 run.
+// Builds the pinned k6 into tools/ from the Go module proxy, with harness's output and token reader added
+// (load/checkpoint). See README "k6" for why this is a plain `go build` rather than an xk6 run.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CHECKPOINT_OUTPUT, K6_MODULE, K6_VERSION, k6VersionLine } from '../src/cli/k6.ts';
+import { CHECKPOINT_OUTPUT, K6_MODULE, K6_VERSION, k6VersionLine, TOKEN_MODULE } from '../src/cli/k6.ts';
 import { buildInScratchModule, installGoTool } from './go-tool.ts';
 
 const SOURCES = resolve(import.meta.dirname, '..', 'load', 'checkpoint');
@@ -20,6 +20,7 @@ installGoTool({
   binary: 'k6',
   version: K6_VERSION,
   versionOf: k6VersionLine,
-  isPinned: (said) => said.startsWith(`k6 ${K6_VERSION} `) && said.includes(CHECKPOINT_OUTPUT),
+  isPinned: (said) =>
+    said.startsWith(`k6 ${K6_VERSION} `) && said.includes(CHECKPOINT_OUTPUT) && said.includes(TOKEN_MODULE),
   build: buildInScratchModule(K6_MODULE, K6_MODULE, K6_VERSION, '', SOURCES),
 });

@@ -9,8 +9,8 @@
 // A token endpoint that fails must not be hammered, by one VU or by hundreds: every token request waits for a turn
 // of its VU (token-turns.ts), which bounds the whole run's token requests at 1 + 10 a second; meanwhile the VU sends
 // nothing, and what the token endpoint answered is recorded (metrics.ts) for the verdict to name. A token answer is
-// the one body a VU reads; one over MAX_TOKEN_BODY_BYTES gives no token, as in harness's own client.
-import http, { type RefinedResponse } from 'k6/http';
+// the one body a VU reads, within MAX_TOKEN_BODY_BYTES and never decoded (token-post.ts); one over the cap or sent
+// encoded gives no token, and each VU says so once.
 import { runVus, type TokenTurns, tokenTurns, turnPeriodMs } from '../../core/token-turns.ts';
 import { MAX_TOKEN_BODY_BYTES, renewAtFor, tokenForm } from '../../core/wire.ts';
 import {
@@ -19,7 +19,7 @@ import {
   phases,
   plan,
   prefetchedToken,
-  requestTimeoutParams,
+  requestTimeoutMs,
   roundTripMs,
   secretOf,
   spec,
@@ -27,6 +27,7 @@ import {
   target,
 } from './config.ts';
 import { noToken, tokenFailures } from './metrics.ts';
+import { cappedReader, postTokenForm, type TokenAnswer, type UnreadTokenAnswer } from './token-post.ts';
 import type { OpenedToken } from './token-seal.ts';
 
 interface Held {
@@ -65,26 +66,47 @@ const turnsOf = (): TokenTurns | undefined => {
 };
 
 /** The token answer's body, or nothing usable: a body that is no JSON must not throw once per iteration. */
-const issuedBy = (res: RefinedResponse<'text'>): { access_token?: unknown; expires_in?: unknown } => {
-  if (res.status !== 200 || typeof res.body !== 'string' || res.body.length > MAX_TOKEN_BODY_BYTES) return {};
+const issuedBy = (answer: TokenAnswer): { access_token?: unknown; expires_in?: unknown } => {
+  if (answer.status !== 200 || answer.unread !== undefined) return {};
   try {
-    return res.json() as { access_token?: unknown; expires_in?: unknown };
+    return JSON.parse(answer.body) as { access_token?: unknown; expires_in?: unknown };
   } catch {
     return {};
   }
 };
 
-const requestToken = (role: string): RefinedResponse<'text'> => {
+const UNREAD_SAYS: Readonly<Record<UnreadTokenAnswer, string>> = {
+  encoded: `came encoded (Content-Encoding) though identity was asked for: ${cappedReader ? 'not decoded' : 'decoded whole by this stock k6 before it could be refused'}`,
+  oversized: `was over ${MAX_TOKEN_BODY_BYTES} bytes: ${cappedReader ? 'not read past them' : 'read whole by this stock k6'}`,
+};
+const unreadSaid = new Set<UnreadTokenAnswer>();
+
+/**
+ * Says why a token request gave no token: an unread answer once per VU, a failed request each time, as k6 says of
+ * its own requests; the CLI folds the lines of a kind into one and a count (src/k6-driver/run.ts).
+ */
+const sayWhyNoToken = (answer: TokenAnswer): void => {
+  if (answer.failed !== undefined) console.warn(`harness: a token request failed: ${answer.failed}`);
+  if (answer.unread === undefined || unreadSaid.has(answer.unread)) return;
+  unreadSaid.add(answer.unread);
+  console.warn(
+    `harness: a token answer (status ${answer.status}) ${UNREAD_SAYS[answer.unread]}; no token from it`,
+  );
+};
+
+const requestToken = (role: string): TokenAnswer => {
   const client = plan.clients[role];
   if (client === undefined) throw new Error(`the plan has no token request for client ${role}`);
   tokenRequests += 1;
-  const res = http.post(target().auth_url, tokenForm(spec.token.grantType, client, secretOf(role)), {
-    tags: { endpoint: 'POST {auth_url}', name: 'token' },
-    responseType: 'text',
-    ...requestTimeoutParams,
-  });
-  agent ??= res.request?.headers?.['User-Agent']?.[0];
-  return res;
+  const answer = postTokenForm(
+    target().auth_url,
+    tokenForm(spec.token.grantType, client, secretOf(role)),
+    requestTimeoutMs,
+    { endpoint: 'POST {auth_url}', name: 'token' },
+  );
+  agent ??= answer.agent;
+  sayWhyNoToken(answer);
+  return answer;
 };
 
 /** A token for `role`, or undefined when its token endpoint is failing (the iteration then sends nothing). */
@@ -101,11 +123,11 @@ export const tokenFor = (role: string, tags: Record<string, string>): string | u
     noToken.add(1, tags);
     return undefined;
   }
-  const res = requestToken(role);
-  const body = issuedBy(res);
+  const answer = requestToken(role);
+  const body = issuedBy(answer);
   if (typeof body.access_token !== 'string' || body.access_token === '') {
-    // Status 0: no answer (refused, reset, timed out); 200 here came without a usable access_token.
-    tokenFailures.add(res.status, tags);
+    // Status 0: no answer (refused, reset, timed out); 200 here came without a usable access_token, or unread.
+    tokenFailures.add(answer.status, tags);
     if (valid) return current.token;
     noToken.add(1, tags);
     return undefined;

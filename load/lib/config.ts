@@ -33,7 +33,7 @@ export const instanceIndex = (): number =>
   instanceOfSegment(exec.test.options.executionSegment, exec.test.options.executionSegmentSequence);
 
 /** k6 has no run-wide request timeout: every request carries `--timeout`'s, else k6's 60 s applies. */
-const requestTimeoutMs = setting('requestTimeoutMs');
+export const requestTimeoutMs = setting('requestTimeoutMs');
 export const requestTimeoutParams =
   requestTimeoutMs === undefined ? {} : { timeout: `${requestTimeoutMs}ms` };
 

@@ -11,6 +11,8 @@ export const K6_VERSION = 'v2.2.0';
 export const TOOLS_DIR = 'tools';
 /** The output `npm run setup` builds into k6 (load/checkpoint): what k6 measured survives k6 being killed. */
 export const CHECKPOINT_OUTPUT = 'harness-checkpoint';
+/** The JS module built in beside it (load/checkpoint/token.go): token answers read as sent, to a cap. */
+export const TOKEN_MODULE = 'k6/x/harness-token';
 
 export const HOW_TO_BUILD =
   `build the pinned one with Go 1.25+: \`GOBIN=$PWD go install ${K6_MODULE}@${K6_VERSION}\` ` +
@@ -39,11 +41,17 @@ const answerOf = (bin: string): string | undefined => {
 const versionOf = (bin: string): string | undefined =>
   /^k6 (v\d+\.\d+\.\d+\S*)/.exec(answerOf(bin) ?? '')?.[1];
 
-/** Whether `bin` has harness's checkpoint output built in: a stock k6 (K6_BIN, PATH) has not. */
-export const hasCheckpoint = (bin: string): boolean =>
+/** Whether `k6 version` lists `extension` (`name [kind]`) among those built in. */
+const lists = (bin: string, extension: string): boolean =>
   answerOf(bin)
     ?.split('\n')
-    .some((line) => line.includes(`${CHECKPOINT_OUTPUT} [output]`)) === true;
+    .some((line) => line.includes(extension)) === true;
+
+/** Whether `bin` has harness's checkpoint output built in: a stock k6 (K6_BIN, PATH) has not. */
+export const hasCheckpoint = (bin: string): boolean => lists(bin, `${CHECKPOINT_OUTPUT} [output]`);
+
+/** Whether `bin` reads token answers through harness's capped reader: a stock k6 decodes them whole. */
+export const hasTokenModule = (bin: string): boolean => lists(bin, `${TOKEN_MODULE} [js]`);
 
 /** The version a runner's summary records; 'unknown' when k6 does not say. */
 export const k6Version = (bin: string): string => versionOf(bin) ?? 'unknown';

@@ -10,8 +10,10 @@ import { type LoadSummary, mergeSummaries } from '../../core/evidence.ts';
 import { encodeLoadEnv } from '../../core/load-env.ts';
 import type { PhasePlan } from '../../core/plan.ts';
 import { vusFor } from '../../core/schedule.ts';
+import { CAPPED_READER, TOKEN_READER_ENV } from '../../core/token-reader.ts';
 import { judgeAll, type Verdict } from '../../core/verdict.ts';
 import { spawnGroup } from '../child-group.ts';
+import { hasTokenModule } from '../cli/k6.ts';
 import type { HttpClientOptions } from '../client/index.ts';
 import { HarnessError } from '../errors.ts';
 import { profileRedactor } from '../profile/secrets.ts';
@@ -230,6 +232,7 @@ export const prepareRunners = async (run: LoadRun) => {
       }),
       // Nothing leaves the machine: no extension lookup, no usage report.
       K6_AUTO_EXTENSION_RESOLUTION: 'false',
+      ...(hasTokenModule(run.k6) ? { [TOKEN_READER_ENV]: CAPPED_READER } : {}),
       K6_NO_USAGE_REPORT: 'true',
       ...dashboardEnv(process.env, dashboard, i),
       ...run.network?.env,

@@ -1,11 +1,12 @@
 // What a broken target can cost `harness load`'s k6: API answers of 16 MB must not pile up in its memory, and a
 // failing token endpoint under hundreds of VUs gets at most the whole run's token bound (core/token-turns.ts).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { vusFor } from '../../core/schedule.ts';
 import { TOKEN_REQUESTS_PER_SECOND, tokenTurns, turnPeriodMs } from '../../core/token-turns.ts';
 import { MAX_TOKEN_BODY_BYTES } from '../../core/wire.ts';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/client/evidence.ts';
+import { peakK6Rss } from '../support/k6-rss.ts';
 import { type LoadTarget, startLoadTarget } from '../support/load-target.ts';
 import { runLoad } from './run-load.ts';
 
@@ -17,27 +18,6 @@ afterEach(async () => {
 
 /** The pre-flight's token requests for `--scenario transactions`: one, then two more to time round trips. */
 const PREFLIGHT_TOKENS = 3;
-
-/** Largest resident set (KB) of any k6 process, sampled every 100 ms while `during` runs. */
-const peakK6Rss = async <T>(during: Promise<T>): Promise<{ result: T; peakKb: number }> => {
-  let peakKb = 0;
-  const sample = setInterval(() => {
-    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-      try {
-        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('k6\0run\0')) continue;
-        const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-        peakKb = Math.max(peakKb, Number(rss ?? 0));
-      } catch {
-        // The process ended between listing and reading.
-      }
-    }
-  }, 100);
-  try {
-    return { result: await during, peakKb };
-  } finally {
-    clearInterval(sample);
-  }
-};
 
 describe('token turns', () => {
   it('give 2,000 VUs asking every 10 ms at most 1 + 10 token requests a second between them', () => {
@@ -72,7 +52,9 @@ describe('harness load against a costly target', () => {
     { timeout: 120_000 },
     async () => {
       target = await startLoadTarget({ apiBodyBytes: 16 * 1024 * 1024 });
+      // Any k6 on the machine: runLoad picks its own report folder.
       const { result: run, peakKb } = await peakK6Rss(
+        '',
         runLoad(target.profile, ['--scenario', 'transactions', '--duration', '3s']),
       );
       // The target enforces no limit: a FAIL (1) where k6 kept its schedule, no verdict (5) where it was starved.
