@@ -87,19 +87,25 @@ const validLoad = ajv.compile<LoadReport>({
   },
 });
 
-/** The file's report once its schema and what no schema can say (forgery.ts) hold; else exit 2 naming what is wrong. */
-const readReport =
+/** The value as a report once its schema and what no schema can say (forgery.ts) hold; else exit 2 naming the file. */
+const reportIn =
   <T>(what: string, valid: ValidateFunction<T>, forgery: (report: T) => string | undefined) =>
-  (file: string): T => {
-    const value = readBackJson(file);
+  (value: unknown, file: string): T => {
     if (!valid(value)) throw refusal(file, `not ${what}: ${schemaFault(valid.errors![0]!, what)}`);
     const forged = forgery(value);
     if (forged !== undefined) throw refusal(file, `not ${what} harness wrote: ${forged}`);
     return value;
   };
 
-const readConformance = readReport('a harness conformance report', validConformance, conformanceForgery);
-const readLoad = readReport('a harness load summary', validLoad, loadForgery);
+/** A conformance report read back (`file` names it in a refusal), held to what compare and trend hold one to. */
+export const conformanceReportIn = reportIn(
+  'a harness conformance report',
+  validConformance,
+  conformanceForgery,
+);
+const loadReportIn = reportIn('a harness load summary', validLoad, loadForgery);
+const readConformance = (file: string) => conformanceReportIn(readBackJson(file), file);
+const readLoad = (file: string) => loadReportIn(readBackJson(file), file);
 
 /** The reports of one run's folder: none is an error, as is a folder of runs (that is `harness trend`'s). */
 const readFolder = (dir: string): RunDocs => {

@@ -1,24 +1,31 @@
 // --baseline: the results a target known to deviate is expected to give, by check ID. A run that differs in either
 // direction fails, so a fixed deviation has to update the baseline instead of going unnoticed.
-import { InputError } from '../errors.ts';
-import { readBackJson } from '../read-back.ts';
+import { isKnownCheck } from '../compare/forgery.ts';
+import { conformanceReportIn } from '../compare/run-docs.ts';
+import { readBackJson, refusal } from '../read-back.ts';
 import { GRADES, type Grade } from './grades.ts';
 import type { RunReport } from './types.ts';
 
 export type Baseline = ReadonlyMap<string, Grade>;
 
-/** Accepts an earlier conformance.json, or a plain `{ "CHECK-ID": "GRADE" }` object. */
+/**
+ * Accepts an earlier conformance.json, held to what compare holds one to (schema, known unique check IDs, counts,
+ * dates), or a plain `{ "CHECK-ID": "GRADE" }` object of checks harness has.
+ */
 export const loadBaseline = (path: string): Baseline => {
-  const document = readBackJson(path, `--baseline ${path}`);
-  const entries: [string, unknown][] =
-    typeof document === 'object' && document !== null && Array.isArray((document as RunReport).checks)
-      ? (document as RunReport).checks.map((c) => [c.id, c.grade])
-      : Object.entries(document ?? {});
+  const named = `--baseline ${path}`;
+  const document = readBackJson(path, named);
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    throw refusal(named, 'neither a conformance report nor an object of check IDs and their grades');
+  }
+  if ('checks' in document) {
+    return new Map(conformanceReportIn(document, named).checks.map((c) => [c.id, c.grade]));
+  }
+  const entries = Object.entries(document);
   for (const [id, grade] of entries) {
+    if (!isKnownCheck(id, true)) throw refusal(named, `${id}: no check harness has`);
     if (!GRADES.includes(grade as Grade)) {
-      throw new InputError(
-        `--baseline ${path}: ${id}: '${String(grade)}' is not one of ${GRADES.join(', ')}`,
-      );
+      throw refusal(named, `${id}: '${String(grade)}' is not one of ${GRADES.join(', ')}`);
     }
   }
   return new Map(entries as [string, Grade][]);
