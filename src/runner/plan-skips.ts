@@ -7,16 +7,24 @@ import { plannedFor, type Selected } from './plan.ts';
 import type { Target } from './target.ts';
 import type { CheckDefinition } from './types.ts';
 
-/** Why `endpoint` cannot be called with what the profile gives: side_effects, or a path id with no usable source. */
-const whyUnreachable = (endpoint: EndpointSpec, target: Target): string | undefined => {
+/**
+ * Why `endpoint` cannot be called with what the profile gives: side_effects, or a path id with no usable source.
+ * `taking`: the ids already being traced on the way here, so an id that needs itself ends the trace (as in target.ts).
+ */
+const whyUnreachable = (
+  endpoint: EndpointSpec,
+  target: Target,
+  taking: ReadonlySet<string> = new Set(),
+): string | undefined => {
   if (!target.mayCall(endpoint)) return `side_effects in the profile forbids calling ${endpoint.key}`;
   for (const name of endpoint.pathIds) {
     const source = target.profile.ids?.[name];
     if (source?.value !== undefined) continue;
     if (source?.from === undefined) return `the profile does not say where ${name} comes from (ids.${name})`;
+    if (taking.has(name)) return `${name} comes from an endpoint that needs ${name} itself`;
     const from = target.endpoint(source.from as EndpointKey);
     if (!target.mayCall(from)) return `${name} comes from ${from.key}, which side_effects forbids calling`;
-    const further = whyUnreachable(from, target);
+    const further = whyUnreachable(from, target, new Set([...taking, name]));
     if (further !== undefined) return further;
   }
   return undefined;

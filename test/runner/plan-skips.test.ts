@@ -66,3 +66,20 @@ describe.concurrent('--dry-run and the run agree', () => {
     }
   });
 });
+
+describe('the planner, on a profile no run could start', () => {
+  it('ends an id that needs itself with a reason, as target.reachable ends it', () => {
+    const target = resolveTarget({
+      base_url: 'https://staging.example.test',
+      auth_url: 'https://auth.example.test/oauth2/token',
+      tenant: 'acme',
+      clients: { primary: { client_id: 'a', client_secret: 's' } },
+      ids: { batch_id: { from: 'GET /api/transactions/batch/status/{batch_id}', pointer: '/batch_id' } },
+    });
+    const planned = planChecks(selectChecks(allChecks(target), { slow: true }), target);
+    expect(planned.find((s) => s.check.id === 'LIMIT-ADMITS-BATCH-STATUS')?.excluded).toBe(
+      'batch_id comes from an endpoint that needs batch_id itself',
+    );
+    expect(planChecks(planned, target)).toEqual(planned);
+  });
+});
