@@ -3,16 +3,17 @@
 // the field: a forged or corrupt summary is never graded, and never reaches the merge to fail there with a trace.
 import { Ajv } from 'ajv';
 import type { LoadSummary, SourcedSummary } from '../../core/evidence.ts';
+import { phaseGradeSchema } from '../compare/run-docs.ts';
 import { printable } from '../printable.ts';
 import { schemaFault } from '../schema-fault.ts';
 import { UsageError } from './errors.ts';
 import { gridTooLarge, impossibleCount, loadSummarySchema } from './summary-schema.ts';
 
 // A summary file is reportJson's output: the summary and, from a runner that ran alone, its grades, which the merge
-// makes again from the counts and so never reads.
+// makes again from the counts and so never reads; they are held to their schema all the same, as compare holds them.
 const fileSchema = {
   ...loadSummarySchema,
-  properties: { ...loadSummarySchema.properties, grades: { type: 'array' } },
+  properties: { ...loadSummarySchema.properties, grades: { type: 'array', items: phaseGradeSchema } },
 } as const;
 // allErrors off: the first fault is the one line said, and a forged file of a million bad counts costs no more.
 const validate = new Ajv({ strict: true, allErrors: false }).compile<LoadSummary>(fileSchema);

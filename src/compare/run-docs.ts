@@ -51,7 +51,7 @@ const stamp = {
   specDigest: digest,
 } as const;
 /** A phase's verdict as reportJson writes it (core/verdict.ts's Verdict and the phase's name): grades are an enum. */
-const phaseGrade = {
+export const phaseGradeSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['phase', 'grade', 'message', 'notes'],
@@ -83,7 +83,7 @@ const validLoad = ajv.compile<LoadReport>({
     ...loadSummarySchema.properties,
     ...stamp,
     generatedAt: { type: 'string', minLength: 1 },
-    grades: { type: 'array', items: phaseGrade },
+    grades: { type: 'array', items: phaseGradeSchema },
   },
 });
 

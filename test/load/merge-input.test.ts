@@ -88,6 +88,16 @@ describe('harness load merge, on forged or corrupt summaries', () => {
     expect(await refusal(ragged)).toMatch(/: \/phases\/1\/slots: its four lists differ in length/);
   });
 
+  it('refuses grades that are not what harness writes, though the merge makes its own: grades: [null], a grade of markup', async () => {
+    const nullGrade = write({ ...faithful(), grades: [null] });
+    expect(await refusal(nullGrade)).toBe(`${nullGrade}: /grades/0: must be object`);
+    const markup = { phase: 'over_transactions', grade: '<script>', message: '', notes: [] };
+    const markupGrade = write({ ...faithful(), grades: [markup] });
+    expect(await refusal(markupGrade)).toBe(
+      `${markupGrade}: /grades/0/grade: must be equal to one of the allowed values`,
+    );
+  });
+
   it('refuses a phase that starts further into the plan than any plan harness makes', async () => {
     // 10^12 ms at 20 ms a slot: the verdicts would lay out 5 × 10^10 slots (RangeError: Invalid array length).
     const late = withPhase(0, (p) => {
