@@ -18,6 +18,8 @@ const LONG = [
   'test/network/network.test.ts',
   // A k6 run to its end, to compare its checkpoint with its summary.
   'test/k6-driver/checkpoint.test.ts',
+  // A conformance run and a replay for each of 21 limit faults: 180 s.
+  'test/cli/replay-faults.test.ts',
 ];
 
 /**

@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const LONGEST = [
+  'test/cli/replay-faults.test.ts', // 180
   'test/load/limiters.test.ts', // 178
   'test/network/network.test.ts', // 89
   'test/load/load.test.ts', // 86
