@@ -8,7 +8,7 @@ import type { Latency } from '../../core/evidence.ts';
 import type { Grade } from '../../core/grade.ts';
 import { InputError } from '../errors.ts';
 import type { LoadReport, RunDocs } from './run-docs.ts';
-import { stampsOf } from './run-docs.ts';
+import { gradesByPhase, stampsOf } from './run-docs.ts';
 
 /** The grades that decide something about the server, and how bad each is: a move up is a verdict that got worse. */
 const SEVERITY: Partial<Record<Grade, number>> = { PASS: 0, WARN: 1, FAIL: 2, ERROR: 2 };
@@ -154,9 +154,10 @@ interface Phase {
 /** Every phase of a run's load summaries by name, with the grade its report states. */
 const phasesOf = (run: RunDocs): Map<string, Phase> =>
   new Map(
-    run.load.flatMap(({ report }: { report: LoadReport }) =>
-      report.phases.map((result) => {
-        const graded = report.grades?.find((g) => g.phase === result.plan.name);
+    run.load.flatMap(({ report }: { report: LoadReport }) => {
+      const grades = gradesByPhase(report);
+      return report.phases.map((result) => {
+        const graded = grades.get(result.plan.name);
         return [
           result.plan.name,
           {
@@ -167,8 +168,8 @@ const phasesOf = (run: RunDocs): Map<string, Phase> =>
             ...(result.latencyMs ? { latency: result.latencyMs } : {}),
           },
         ] as const;
-      }),
-    ),
+      });
+    }),
   );
 
 const LATENCIES = [

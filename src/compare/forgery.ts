@@ -60,24 +60,25 @@ export const conformanceForgery = (report: RunReport, now = Date.now()): string 
   return undefined;
 };
 
-/** Why this load summary cannot be one harness wrote, or undefined. */
+/** Why this load summary cannot be one harness wrote, or undefined. Linear: a forged summary may hold many phases. */
 export const loadForgery = (report: LoadReport, now = Date.now()): string | undefined => {
-  const names = report.phases.map((phase) => phase.plan.name);
-  const twice = names.findIndex((name, i) => names.indexOf(name) !== i);
-  if (twice !== -1) return `/phases/${twice}/plan/name: ${names[twice]} a second time`;
+  const names = new Set<string>();
   for (const [i, phase] of report.phases.entries()) {
+    if (names.has(phase.plan.name)) return `/phases/${i}/plan/name: ${phase.plan.name} a second time`;
+    names.add(phase.plan.name);
     const impossible = impossibleCount(phase, `/phases/${i}`);
     if (impossible !== undefined) return impossible;
   }
   const tooLarge = gridTooLarge(report.phases);
   if (tooLarge !== undefined) return tooLarge;
   if (report.grades !== undefined) {
-    const graded = report.grades.map((grade) => grade.phase);
-    for (const [i, phase] of graded.entries()) {
-      if (!names.includes(phase)) return `/grades/${i}/phase: ${phase} is no phase of this summary`;
-      if (graded.indexOf(phase) !== i) return `/grades/${i}/phase: ${phase} graded a second time`;
+    const graded = new Set<string>();
+    for (const [i, { phase }] of report.grades.entries()) {
+      if (!names.has(phase)) return `/grades/${i}/phase: ${phase} is no phase of this summary`;
+      if (graded.has(phase)) return `/grades/${i}/phase: ${phase} graded a second time`;
+      graded.add(phase);
     }
-    const ungraded = names.find((name) => !graded.includes(name));
+    const ungraded = [...names].find((name) => !graded.has(name));
     if (ungraded !== undefined) return `/grades: no grade for the phase ${ungraded}`;
   }
   return implausibleDate(report.generatedAt, '/generatedAt', now);

@@ -147,6 +147,10 @@ export const readRun = (path: string): RunDocs => {
   return { source: path, conformance: readConformance(path), load: [] };
 };
 
+/** A load report's grades by phase (reportJson writes one a phase, which forgery.ts holds a report read back to). */
+export const gradesByPhase = (report: LoadReport): ReadonlyMap<string, PhaseGrade> =>
+  new Map((report.grades ?? []).map((grade) => [grade.phase, grade]));
+
 /** When the run started, for ordering runs: the conformance run's start, else the load summary's. */
 export const startOf = (run: RunDocs): number =>
   Date.parse(run.conformance?.startedAt ?? run.load[0]?.report.generatedAt ?? '') || 0;

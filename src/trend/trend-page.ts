@@ -6,7 +6,7 @@ import type { Grade } from '../../core/grade.ts';
 import { gradeRank } from '../../core/grade.ts';
 import { html, joinMarkup, type Markup, trusted } from '../../core/markup.ts';
 import type { RunDocs } from '../compare/run-docs.ts';
-import { startOf } from '../compare/run-docs.ts';
+import { gradesByPhase, startOf } from '../compare/run-docs.ts';
 import { lineChart } from './line-chart.ts';
 import type { TrendRuns } from './runs.ts';
 
@@ -66,19 +66,18 @@ ${same.length > 0 && html`<details><summary>${same.length} graded the same in ev
 };
 
 const checkRows = (runs: readonly RunDocs[]): Row[] => {
-  const ids = [...new Set(runs.flatMap((run) => run.conformance!.checks.map((c) => c.id)))];
-  return ids.map((id) => ({
-    id,
-    grades: runs.map((run) => run.conformance!.checks.find((c) => c.id === id)?.grade),
-  }));
+  const graded = runs.map((run) => new Map(run.conformance!.checks.map((c) => [c.id, c.grade])));
+  const ids = new Set(graded.flatMap((grades) => [...grades.keys()]));
+  return [...ids].map((id) => ({ id, grades: graded.map((grades) => grades.get(id)) }));
 };
 
 /** Each load phase of a run by name: its grade, enforced reading, SPEC.md limit and p95 latency. */
 const phasesOf = (run: RunDocs) =>
   new Map(
-    run.load.flatMap(({ report }) =>
-      report.phases.map((result) => {
-        const graded = report.grades?.find((g) => g.phase === result.plan.name);
+    run.load.flatMap(({ report }) => {
+      const grades = gradesByPhase(report);
+      return report.phases.map((result) => {
+        const graded = grades.get(result.plan.name);
         return [
           result.plan.name,
           {
@@ -88,8 +87,8 @@ const phasesOf = (run: RunDocs) =>
             p95: result.latencyMs?.p95Ms,
           },
         ] as const;
-      }),
-    ),
+      });
+    }),
   );
 
 const loadSections = (runs: readonly RunDocs[]): Markup => {
