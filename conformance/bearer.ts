@@ -77,17 +77,23 @@ const altered = (token: string): BadAuthorization => {
     return inconclusive(`the token (${token.length} characters) has no character that can be altered`);
   }
   // The same character changed in a fresh token: to the one chosen here, or back where a fresh token has that one.
-  const at = [...token].findIndex((char, i) => char !== alteration.token[i]);
-  const [was, now] = [token[at], alteration.token[at]];
+  let at = 0;
+  while (token[at] === alteration.token[at]) at++;
+  const [was, now] = [token[at] ?? '', alteration.token[at] ?? ''];
+  // Both are letters, digits, - or _ (alter-token.ts), which a shell takes as they are; a reproduction never quotes
+  // the target's text as shell code.
+  const shellSafe = /^[\w-]$/.test(was) && /^[\w-]$/.test(now);
   return {
     header: `Bearer ${alteration.token}`,
     label: `altered token (${alteration.change})`,
-    written: [
-      'Bearer ',
-      {
-        shell: `\${ACCESS_TOKEN:0:${at}}$(test "\${ACCESS_TOKEN:${at}:1}" = ${now} && echo ${was} || echo ${now})\${ACCESS_TOKEN:${at + 1}}`,
-      },
-    ],
+    ...(shellSafe && {
+      written: [
+        'Bearer ',
+        {
+          shell: `\${ACCESS_TOKEN:0:${at}}$(test "\${ACCESS_TOKEN:${at}:1}" = ${now} && echo ${was} || echo ${now})\${ACCESS_TOKEN:${at + 1}}`,
+        },
+      ],
+    }),
   };
 };
 
