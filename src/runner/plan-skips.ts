@@ -16,7 +16,7 @@ const whyUnreachable = (
   target: Target,
   taking: ReadonlySet<string> = new Set(),
 ): string | undefined => {
-  if (!target.mayCall(endpoint)) return `side_effects in the profile forbids calling ${endpoint.key}`;
+  if (!target.mayCall(endpoint)) return `side_effects forbids calling ${endpoint.key}`;
   for (const name of endpoint.pathIds) {
     const source = target.profile.ids?.[name];
     if (source?.value !== undefined) continue;

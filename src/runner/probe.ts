@@ -265,7 +265,7 @@ export const probeBucket = (ctx: CheckContext, plan: ProbePlan): Promise<ProbeRe
     try {
       for (const endpoint of plan.endpoints) {
         if (!sessionOf(ctx).target.mayCall(endpoint))
-          skipByChoice(`side_effects in the profile forbids calling ${endpoint.key}`);
+          skipByChoice(`side_effects forbids calling ${endpoint.key}`);
       }
       return await sessionOf(ctx).holding(plan.bucket, () => run(ctx, plan));
     } catch (error) {

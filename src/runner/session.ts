@@ -219,8 +219,7 @@ export class Session {
 
   /** Calls an API endpoint as the profile describes it, with a valid token of the given client. */
   async call(endpoint: EndpointSpec, options: CallOptions = {}): Promise<Exchange> {
-    if (!this.target.mayCall(endpoint))
-      skipByChoice(`side_effects in the profile forbids calling ${endpoint.key}`);
+    if (!this.target.mayCall(endpoint)) skipByChoice(`side_effects forbids calling ${endpoint.key}`);
     const client = this.client(options.client ?? 'primary');
     return this.api.call(client, await this.request(endpoint, options));
   }

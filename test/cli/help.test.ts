@@ -70,7 +70,9 @@ describe.concurrent('--side-effects, for a target given by flags alone', SIDE_BY
   it('deny keeps harness off the four acting endpoints, as the profile field does', async () => {
     const { status, stdout } = await harness([...offLoopback, '--side-effects', 'deny'], env);
     expect(status).toBe(0);
-    expect(stdout).toMatch(/SKIP: side_effects forbids calling POST \/event\/transaction\/v3$/m);
+    expect(stdout).toMatch(
+      /^ {2}LIMIT-ENFORCED-TRANSACTION-EVENT +side_effects forbids calling POST \/event\/transaction\/v3$/m,
+    );
   });
 
   it('a list allows only the endpoints named', async () => {

@@ -75,7 +75,7 @@ describe('the plan', () => {
     }
     const text = lines.join('\n');
     expect(text).toMatch(
-      /^ {2}LIMIT-ADMITS-TRANSACTION-EVENT +side_effects in the profile forbids calling POST \/event\/transaction\/v3$/m,
+      /^ {2}LIMIT-ADMITS-TRANSACTION-EVENT +side_effects forbids calling POST \/event\/transaction\/v3$/m,
     );
     expect(text).toMatch(
       /^ {2}LIMIT-ADMITS-BATCH-STATUS +batch_id comes from POST \/api\/transactions\/batch\/generate-upload-url, which side_effects forbids calling$/m,
