@@ -7,6 +7,7 @@
 import type { Latency } from '../../core/evidence.ts';
 import type { Grade } from '../../core/grade.ts';
 import { InputError } from '../errors.ts';
+import { printable } from '../printable.ts';
 import type { LoadReport, RunDocs } from './run-docs.ts';
 import { gradesByPhase, stampsOf } from './run-docs.ts';
 
@@ -70,14 +71,15 @@ export interface Comparison {
 
 const major = (version: string | undefined) => version?.split('.')[0];
 
+/** Bad input in one line fit for a terminal: the paths and versions named come from the user and the reports. */
+const incomparable = (message: string) => new InputError(printable(`compare: ${message}`));
+
 /** Refuses (exit 2) two runs whose verdicts do not mean the same: other SPEC.md data, another major version. */
 export const assertComparable = (a: RunDocs, b: RunDocs): void => {
   const kinds = (run: RunDocs) =>
     [run.conformance ? 'conformance' : '', run.load.length > 0 ? 'load' : ''].filter(Boolean).join('+');
   if (!((a.conformance && b.conformance) || (a.load.length > 0 && b.load.length > 0))) {
-    throw new InputError(
-      `compare: ${a.source} holds ${kinds(a)} and ${b.source} ${kinds(b)}: nothing to compare`,
-    );
+    throw incomparable(`${a.source} holds ${kinds(a)} and ${b.source} ${kinds(b)}: nothing to compare`);
   }
   const stamps = [
     ...stampsOf(a).map((s) => ({ ...s, run: a })),
@@ -85,21 +87,21 @@ export const assertComparable = (a: RunDocs, b: RunDocs): void => {
   ];
   const undated = stamps.find((s) => s.specDigest === undefined);
   if (undated !== undefined) {
-    throw new InputError(
-      `compare: ${undated.run.source} was written by a harness that records no SPEC.md digest: whether both runs were judged against the same SPEC.md data cannot be told`,
+    throw incomparable(
+      `${undated.run.source} was written by a harness that records no SPEC.md digest: whether both runs were judged against the same SPEC.md data cannot be told`,
     );
   }
   const [first] = stamps;
   const other = stamps.find((s) => s.specDigest !== first!.specDigest);
   if (other !== undefined) {
-    throw new InputError(
-      `compare: ${first!.run.source} and ${other.run.source} were judged against different SPEC.md data (${first!.specDigest!.slice(0, 19)}… and ${other.specDigest!.slice(0, 19)}…): their verdicts do not mean the same`,
+    throw incomparable(
+      `${first!.run.source} and ${other.run.source} were judged against different SPEC.md data (${first!.specDigest!.slice(0, 19)}… and ${other.specDigest!.slice(0, 19)}…): their verdicts do not mean the same`,
     );
   }
   const newer = stamps.find((s) => major(s.version) !== major(first!.version));
   if (newer !== undefined) {
-    throw new InputError(
-      `compare: ${first!.run.source} was written by harness ${first!.version} and ${newer.run.source} by ${newer.version}: another major version grades differently`,
+    throw incomparable(
+      `${first!.run.source} was written by harness ${first!.version} and ${newer.run.source} by ${newer.version}: another major version grades differently`,
     );
   }
 };

@@ -129,6 +129,13 @@ describe('compareRuns', () => {
     expect(() => compareRuns(conformanceRun(faithful, 'A'), conformanceRun(b, 'B'))).toThrow(why);
   });
 
+  it('names a version of terminal controls visibly when it refuses another major version', () => {
+    const b = genuine(GENUINE_CHECKS, '1.0.0\u001b]52;c;aGk=\u0007\u009b2J');
+    expect(() => compareRuns(conformanceRun(faithful, 'A'), conformanceRun(b, 'B'))).toThrow(
+      'by 1.0.0\\u001b]52;c;aGk=\\u0007\\u009b2J: another major version',
+    );
+  });
+
   it('refuses a conformance run against a load run: nothing to compare', () => {
     expect(() => compareRuns(conformanceRun(faithful, 'A'), loadRun(1))).toThrow(
       /A holds conformance and .* load: nothing to compare/,
