@@ -17,7 +17,8 @@ export const compareCommand = () =>
   new Command('compare')
     .description(
       'Compare two runs (conformance reports, load summaries or run folders): every grade that changed, every limit ' +
-        'reading or latency percentile that moved beyond its tolerance; exit 1 when a verdict got worse',
+        'reading or latency percentile that moved beyond its tolerance; exit 1 when a verdict got worse, 5 when a verdict ' +
+        'of A is no longer verified in B (SKIPped, INCONCLUSIVE or not run there)',
     )
     .argument(
       '<a>',
