@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_RATELIMIT_FIELD_BYTES, MAX_RATELIMIT_MEMBERS } from '../../core/ratelimit-dialects.ts';
 import { readRateLimitFields } from '../../src/client/ratelimit-fields.ts';
+
+/** 1,000 policies, about 15 KB, in one field: what made load runs 2-4 times slower. */
+const THOUSAND_POLICIES = Array.from({ length: 1000 }, (_, i) => `"p${i}";q=${100 + i};w=60`).join(', ');
 
 describe('readRateLimitFields', () => {
   it('reads the draft: every quota policy, and the RateLimit item of the first one named', () => {
@@ -59,5 +63,58 @@ describe('readRateLimitFields', () => {
     expect(readings.map((r) => r.dialect)).toEqual(['draft', 'x-ratelimit']);
     expect(readings[1]?.fields).toEqual({ 'x-ratelimit-remaining': '1' });
     expect(readRateLimitFields({ 'retry-after': '3', 'content-type': 'application/json' })).toEqual([]);
+  });
+
+  it('reads a 1,000-policy field only within its bounds, and says the rest was not read', () => {
+    expect(THOUSAND_POLICIES.length).toBeGreaterThan(14_000);
+    const [reading] = readRateLimitFields({
+      'ratelimit-policy': THOUSAND_POLICIES,
+      ratelimit: '"p0";r=50;t=30',
+    });
+    expect(reading?.policies).toHaveLength(MAX_RATELIMIT_MEMBERS);
+    expect(reading?.policies[0]).toEqual({ name: 'p0', quota: 100, windowSeconds: 60 });
+    expect(reading?.policies.at(-1)).toEqual({ name: 'p15', quota: 115, windowSeconds: 60 });
+    expect(reading).toMatchObject({ remaining: 50, resetSeconds: 30 });
+    expect(reading?.unreadable).toBe(
+      `RateLimit-Policy is ${THOUSAND_POLICIES.length} bytes, over the ${MAX_RATELIMIT_FIELD_BYTES} harness reads: only its first 16 members were read, the rest not`,
+    );
+    // What a message quotes of it is cut at the same bound, and says so.
+    expect(reading?.fields['ratelimit-policy']).toBe(
+      `${THOUSAND_POLICIES.slice(0, MAX_RATELIMIT_FIELD_BYTES)}… (cut: ${THOUSAND_POLICIES.length} bytes in all)`,
+    );
+  });
+
+  it('reads no more members than the bound of a short field, and none of a member longer than the byte bound', () => {
+    const seventeen = Array.from({ length: 17 }, (_, i) => `p${i};q=1`).join(',');
+    const [many] = readRateLimitFields({ 'ratelimit-policy': seventeen });
+    expect(many?.policies).toHaveLength(16);
+    expect(many?.unreadable).toBe(
+      'RateLimit-Policy lists more than 16 members, the most harness reads: only its first 16 members were read, the rest not',
+    );
+    const long = `"${'a'.repeat(2000)}";q=5, "b";q=6`;
+    const [cut] = readRateLimitFields({ 'ratelimit-policy': long });
+    expect(cut?.policies).toEqual([]);
+    expect(cut?.unreadable).toBe(
+      `RateLimit-Policy is ${long.length} bytes, over the 1024 harness reads: none of it was read`,
+    );
+  });
+
+  it('reads no older field past the byte bound, and says so', () => {
+    const [reading] = readRateLimitFields({
+      'x-ratelimit-limit': '120',
+      'x-ratelimit-remaining': '7'.repeat(2000),
+    });
+    expect(reading?.policies).toEqual([{ quota: 120 }]);
+    expect(reading?.remaining).toBeUndefined();
+    expect(reading?.unreadable).toBe(
+      'x-ratelimit-remaining is 2000 bytes, over the 1024 harness reads: none of it was read',
+    );
+  });
+
+  it('reads each answer once, however many checks ask', () => {
+    const headers = { 'ratelimit-policy': THOUSAND_POLICIES };
+    const first = readRateLimitFields(headers);
+    expect(readRateLimitFields(headers)).toBe(first);
+    expect(readRateLimitFields({ ...headers })).not.toBe(first);
   });
 });

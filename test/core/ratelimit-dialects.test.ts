@@ -36,6 +36,19 @@ describe("fieldNumbers (k6's reading, for the load report)", () => {
     ).toEqual({ dialects: 1, quota: 10, windowSeconds: 1, remaining: 3 });
   });
 
+  it('reads the first policy of a 1,000-policy field, and nothing of a first member past the byte bound', () => {
+    const policies = Array.from({ length: 1000 }, (_, i) => `"p${i}";q=${100 + i};w=60`).join(', ');
+    expect(numbersOf({ 'ratelimit-policy': policies, ratelimit: '"p0";r=50;t=30' })).toEqual({
+      dialects: 1,
+      quota: 100,
+      windowSeconds: 60,
+      remaining: 50,
+    });
+    // A number cut at the bound would read short (q=12 of q=1234): the member is left unread instead.
+    expect(numbersOf({ 'ratelimit-policy': `"${'a'.repeat(1100)}";q=1234` })).toEqual({ dialects: 1 });
+    expect(numbersOf({ 'x-ratelimit-limit': `1${'0'.repeat(2000)}` })).toEqual({ dialects: 4 });
+  });
+
   it('notes every dialect seen, and nothing for an answer without fields', () => {
     expect(numbersOf({ 'ratelimit-limit': '5', 'x-ratelimit-limit': '5' })?.dialects).toBe(2 | 4);
     expect(numbersOf({ 'retry-after': '1' })).toBeUndefined();
