@@ -8,8 +8,8 @@ import type { Latency } from '../../core/evidence.ts';
 import type { Grade } from '../../core/grade.ts';
 import { InputError } from '../errors.ts';
 import { printable } from '../printable.ts';
-import type { LoadReport, RunDocs } from './run-docs.ts';
 import { gradesByPhase, stampsOf } from './run-docs.ts';
+import type { LoadReport, RunDocs } from './run-types.ts';
 
 /** The grades that decide something about the server, and how bad each is: a move up is a verdict that got worse. */
 const SEVERITY: Partial<Record<Grade, number>> = { PASS: 0, WARN: 1, FAIL: 2, ERROR: 2 };

@@ -7,7 +7,7 @@ import { SPEC_TARGET } from '../cli/list-checks.ts';
 import { gridTooLarge, impossibleCount } from '../cli/summary-schema.ts';
 import { GRADES } from '../runner/grades.ts';
 import type { RunReport } from '../runner/types.ts';
-import type { LoadReport } from './run-docs.ts';
+import type { LoadReport } from './run-types.ts';
 
 /** No report is older: harness wrote its first in November 2026. */
 const EARLIEST = Date.parse('2026-11-01T00:00:00Z');

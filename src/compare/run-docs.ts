@@ -5,40 +5,16 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { LoadSummary } from '../../core/evidence.ts';
-import type { Grade } from '../../core/grade.ts';
 import { loadSummarySchema } from '../cli/summary-schema.ts';
 import { readBackJson, refusal } from '../read-back.ts';
 import { conformanceSchema } from '../report/schema.ts';
 import type { RunReport } from '../runner/types.ts';
 import { schemaFault } from '../schema-fault.ts';
 import { conformanceForgery, loadForgery } from './forgery.ts';
+import type { LoadReport, PhaseGrade, RunDocs } from './run-types.ts';
 
 const CONFORMANCE_FILE = 'conformance.json';
 const LOAD_FILE = /^load-.+-summary\.json$/;
-
-/** A load phase as a report states it: its grade and the limit it read. */
-export interface PhaseGrade {
-  readonly phase: string;
-  readonly grade: Grade;
-  readonly message: string;
-  readonly enforcedPerWindow?: number;
-}
-
-/** A load summary as `harness load` writes it: the summary, who wrote it, and each phase's grade. */
-export interface LoadReport extends LoadSummary {
-  readonly harness?: { readonly name: 'harness'; readonly version: string };
-  readonly specDigest?: string;
-  readonly grades?: readonly PhaseGrade[];
-}
-
-/** One run as read: its conformance report and its load summaries (a folder may hold both). */
-export interface RunDocs {
-  /** The path given, for messages. */
-  readonly source: string;
-  readonly conformance?: RunReport;
-  readonly load: readonly { readonly file: string; readonly report: LoadReport }[];
-}
 
 const digest = { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' } as const;
 const stamp = {

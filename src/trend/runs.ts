@@ -5,7 +5,8 @@
 // something else, and no run, however it is dated, decides which data the others are held to.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type RunDocs, readRun, stampsOf, startOf } from '../compare/run-docs.ts';
+import { readRun, stampsOf, startOf } from '../compare/run-docs.ts';
+import type { RunDocs } from '../compare/run-types.ts';
 import { isHarnessError } from '../errors.ts';
 import { refusal } from '../read-back.ts';
 import { specDigest } from '../spec/digest.ts';

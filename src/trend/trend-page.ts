@@ -5,8 +5,8 @@
 import type { Grade } from '../../core/grade.ts';
 import { gradeRank } from '../../core/grade.ts';
 import { html, joinMarkup, type Markup, trusted } from '../../core/markup.ts';
-import type { RunDocs } from '../compare/run-docs.ts';
 import { gradesByPhase, startOf } from '../compare/run-docs.ts';
+import type { RunDocs } from '../compare/run-types.ts';
 import { lineChart } from './line-chart.ts';
 import type { TrendRuns } from './runs.ts';
 
