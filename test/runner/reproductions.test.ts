@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
+import { withSecretOrigins } from '../../src/profile/secrets.ts';
 import {
   FAULTS,
   type FaultName,
@@ -16,7 +17,7 @@ import { selectChecks } from '../../src/runner/select.ts';
 import { clientVariables } from '../../src/runner/shell-word.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
-import type { ClientRole } from '../../src/spec/index.ts';
+import type { ClientRole, Profile } from '../../src/spec/index.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
 import { BY_HAND, NO_FAIL, REPLAYED, type Shows } from './fault-reproductions.ts';
 
@@ -46,8 +47,19 @@ const runAsPrinted = (commands: readonly string[], env: Record<string, string>):
   });
 
 /** The checks' results against `server`, run in-process as conformance runs them. */
-const runChecks = async (server: RunningReferenceServer, only: readonly string[]): Promise<CheckResult[]> => {
-  const target = resolveTarget(server.profile());
+/** The server's profile, its client ids taken from the environment when `idsFromEnvironment` (so the run hides them). */
+const profileOf = (server: RunningReferenceServer, idsFromEnvironment: boolean): Profile => {
+  const profile = server.profile();
+  const ids = Object.values(profile.clients).map((client) => client.client_id);
+  return idsFromEnvironment ? withSecretOrigins(profile, { fromEnvironment: ids }) : profile;
+};
+
+const runChecks = async (
+  server: RunningReferenceServer,
+  only: readonly string[],
+  idsFromEnvironment = false,
+): Promise<CheckResult[]> => {
+  const target = resolveTarget(profileOf(server, idsFromEnvironment));
   const selection = selectChecks(allChecks(target), { slow: true, only });
   const report = await runConformance(target, selection, { version: 'test', command: 'test' });
   return [...report.checks];
@@ -104,6 +116,15 @@ describe("AUTH-FORBIDDEN's reproduction", () => {
     const [check] = await runChecks(faithful, ['AUTH-FORBIDDEN']);
     expect(check?.grade).toBe('PASS');
     expect(check?.repro[0]).toContain('$RESTRICTED_CLIENT_SECRET');
+    const output = await runAsPrinted(check!.repro, placeholdersOf(faithful));
+    expect(statuses(output)).toEqual([403]);
+  });
+
+  it('names client ids the run hides by their variables, never [REDACTED], and still gets 403', async () => {
+    const [check] = await runChecks(faithful, ['AUTH-FORBIDDEN'], true);
+    const commands = check!.repro.join('\n');
+    expect(commands).toContain('client_id=$RESTRICTED_CLIENT_ID&client_secret=$RESTRICTED_CLIENT_SECRET&');
+    expect(commands).not.toMatch(/REDACTED|harness-restricted/);
     const output = await runAsPrinted(check!.repro, placeholdersOf(faithful));
     expect(statuses(output)).toEqual([403]);
   });
