@@ -11,12 +11,14 @@ import { reportJson } from '../../core/verdict.ts';
 import type { Comparison } from '../../src/compare/compare.ts';
 import { DEFAULT_TOLERANCES } from '../../src/compare/compare.ts';
 import { comparisonHtml, comparisonMarkdown, comparisonText } from '../../src/compare/render.ts';
+import type { RunDocs } from '../../src/compare/run-types.ts';
 import type { Grade } from '../../src/runner/grades.ts';
 import { specDigest } from '../../src/spec/digest.ts';
 import { readRuns } from '../../src/trend/runs.ts';
 import { trendPage } from '../../src/trend/trend-page.ts';
 import { harness } from '../cli/run.ts';
 import { NETWORKS, simulate } from '../load/simulate.ts';
+import { HOSTILE_STRINGS } from '../support/hostile-strings.ts';
 import { GENUINE_CHECKS, genuine } from './genuine.ts';
 
 const SCRIPT = `<img src=x onerror="fetch('//127.0.0.1:9/i')"><script>fetch('//127.0.0.1:9/s')</script>`;
@@ -159,5 +161,73 @@ describe('compare and trend on hostile load summaries', () => {
     expect(run.stdout).toMatch(/^left out: .*judged against other SPEC\.md data/m);
     inertTerminal(run.stdout);
     inertHtml(readFileSync(join(dir, 'trend.html'), 'utf8'));
+  });
+});
+
+/** The elements of a page, in order: text from the reports must add none, and take none away. */
+const elementsOf = (page: string) => [...page.matchAll(/<\/?([A-Za-z][\w-]*)/g)].map((m) => m[1]);
+
+/** A comparison with `text` wherever the reports supply text: paths, an ID, a message, a phase name. */
+const comparisonWith = (text: string): Comparison => ({
+  a: text,
+  b: `b ${text}`,
+  changes: [{ id: text, kind: 'phase', a: 'PASS', b: 'FAIL', direction: 'worse', why: text }],
+  moves: [{ phase: text, reading: 'p95 latency', a: 10, b: 50, movedPercent: 400, tolerancePercent: 20 }],
+  compared: { checks: 0, phases: 1 },
+  worse: true,
+  unverified: false,
+  tolerances: DEFAULT_TOLERANCES,
+});
+
+/** Two runs (one conformance, one load) with `text` as a check ID, phase names, endpoints and folder names. */
+const runsWith = (text: string): RunDocs[] => {
+  const summary = simulate(
+    { kind: 'anchored', network: NETWORKS.lan, seed: 1 },
+    { scenarios: ['transactions'] },
+  );
+  const written = JSON.parse(reportJson({ ...summary, generatedAt: '2026-11-27T11:00:00.000Z' }));
+  const named = (name: string) => `${text} ${name}`;
+  const report = {
+    ...written,
+    phases: written.phases.map((p: { plan: { name: string } }) => ({
+      ...p,
+      plan: { ...p.plan, name: named(p.plan.name), endpoints: [text] },
+    })),
+    grades: written.grades.map((g: { phase: string }) => ({ ...g, phase: named(g.phase) })),
+  };
+  return [
+    { source: text, conformance: genuine([{ ...GENUINE_CHECKS[0]!, id: text }]), load: [] },
+    { source: `${text} load`, load: [{ file: 'load-x-summary.json', report }] },
+  ];
+};
+
+describe.each(HOSTILE_STRINGS)('$name in every sink of compare and trend', ({ text }) => {
+  it('compare.html and trend.html have the elements they have with plain text, and nothing illegal', () => {
+    for (const render of [
+      (t: string) => comparisonHtml(comparisonWith(t)),
+      (t: string) => trendPage(t, { runs: runsWith(t), leftOut: [t] }),
+    ]) {
+      const page = render(text);
+      expect(elementsOf(page)).toEqual(elementsOf(render('plain')));
+      // What XML 1.0 and HTML parsers refuse: controls but tab, LF and CR; C1; lone surrogates.
+      expect(page).not.toMatch(/[^\t\n\r\x20-\x7E\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u);
+    }
+  });
+
+  it('compare.md has the lines and table rows it has with plain text, and nothing live outside code', () => {
+    const [md, plain] = [text, 'plain'].map((t) => comparisonMarkdown(comparisonWith(t)).split('\n'));
+    expect(md!.map((line) => line.startsWith('|'))).toEqual(plain!.map((line) => line.startsWith('|')));
+    for (const [i, line] of md!.entries()) {
+      if (!line.startsWith('|')) continue;
+      const cells = line.replace(/(`+)[\s\S]*?\1(?!`)/g, 'code').split(/(?<!\\)\|/);
+      expect(cells.length, line).toBe(plain![i]!.split('|').length);
+    }
+  });
+
+  it('the terminal lines of compare hold no control, bidi mark or separator', () => {
+    for (const line of comparisonText(comparisonWith(text))) inertTerminal(line.text.replaceAll('\n', ' '));
+    expect(comparisonText(comparisonWith(text)).join('')).not.toMatch(
+      /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/,
+    );
   });
 });
