@@ -82,7 +82,7 @@ const loadSummary = (forge: (grades: Record<string, unknown>[]) => unknown[]): s
   const written = JSON.parse(
     reportJson(summary, { harness: { name: 'harness', version: '0.1.0' }, specDigest: specDigest() }),
   );
-  return JSON.stringify({ ...written, grades: forge(written.grades) });
+  return JSON.stringify({ ...written, generatedAt: new Date().toISOString(), grades: forge(written.grades) });
 };
 
 /** A listener for requests a page should never make: any hit means report text ran as markup in the browser. */
@@ -141,7 +141,9 @@ const hostileGrades = (command: 'compare' | 'trend', where: 'grade' | 'message')
       ['2026-11-01T00-00-00Z', (grades: Record<string, unknown>[]) => grades],
       [
         '2026-11-02T00-00-00Z',
-        (grades: Record<string, unknown>[]) => grades.map((g) => ({ ...g, [where]: payload })),
+        // Another grade too, so compare lists the phase and shows the message.
+        (grades: Record<string, unknown>[]) =>
+          grades.map((g) => ({ ...g, grade: g.grade === 'FAIL' ? 'PASS' : 'FAIL', [where]: payload })),
       ],
     ] as const) {
       mkdirSync(join(work, 'runs', run), { recursive: true });
