@@ -123,7 +123,7 @@ const pause = (before: Evidence | undefined, after: Evidence): string[] => {
 
 /**
  * The key exchange (the last recorded) as commands. One that sends a token follows the request that got it (the
- * check's own, when it recorded it), and every exchange of the check that sent the same token comes in order, with
+ * check's own, when it recorded it), and every request of the check like it with the same token comes in order, with
  * the check's waits: a token refused on its second use, or served after it expired, shows only so.
  */
 export const reproFor = (sent: readonly Sent[], context: ReproContext): string[] => {
@@ -132,10 +132,16 @@ export const reproFor = (sent: readonly Sent[], context: ReproContext): string[]
   const command = curlFor(key);
   if (!USES_TOKEN.test(command)) return [command];
   const token = bearerOf(key.evidence);
+  const { method, url } = key.evidence.request;
   const uses =
     token === undefined || key.written?.authorization
       ? [key]
-      : sent.filter((s) => bearerOf(s.evidence) === token);
+      : sent.filter(
+          ({ evidence }) =>
+            bearerOf(evidence) === token &&
+            evidence.request.method === method &&
+            evidence.request.url === url,
+        );
   const issued = sent.find(
     (s) => token !== undefined && s.evidence.response?.body?.includes(`"access_token":"${token}"`),
   );

@@ -155,3 +155,43 @@ describe('reproFor', () => {
     );
   });
 });
+
+describe('reproFor of a token used more than once', () => {
+  const at = (ms: number) => new Date(Date.parse('2026-11-24T16:00:00.000Z') + ms).toISOString();
+  const call = (url: string, ms: number): Evidence => ({
+    ...request,
+    request: { ...request.request, url },
+    startedAt: at(ms),
+  });
+  const schedule = 'https://api.example.test/api/rules/schedule';
+
+  it('sends it as the check did: from the request that got it, again on the same request, after the same wait', () => {
+    const issued: Evidence = {
+      ...tokenRequest('grant_type=client_credentials&client_id=app-1&client_secret=[REDACTED]'),
+      response: {
+        status: 200,
+        headers: {},
+        body: '{"access_token":"eyJh…(sha256:3f1c0d9a7b2e)","expires_in":5}',
+      },
+      startedAt: at(0),
+    };
+    const lines = reproFor(
+      [
+        issued,
+        call(schedule, 10),
+        call('https://api.example.test/api/rules/execute', 20),
+        call(schedule, 6500),
+      ].map((evidence) => ({ evidence, client: 'primary' as const })),
+      context,
+    );
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(
+      /^ACCESS_TOKEN=\$\(curl -sS -X POST "https:\/\/auth\.example\.test\/oauth2\/token" .*client_secret=\$CLIENT_SECRET" \| sed /,
+    );
+    expect(lines.slice(1).map((line) => line.replace(/ -H .*/, ''))).toEqual([
+      `curl -sS -i -X GET "${schedule}"`,
+      'sleep 7',
+      `curl -sS -i -X GET "${schedule}"`,
+    ]);
+  });
+});
