@@ -1,7 +1,7 @@
 // `harness load` against a token endpoint that answers with a compression bomb (1.6 KB of brotli, 1 MB of gzip, each
 // a GiB decoded): k6 reads token answers through harness's reader (load/checkpoint/token.go), which never decodes
 // one, so the answer gives no token, the phases say the token endpoint gave none, and k6 says why. What it costs k6 in
-// memory is measured by bench/token-bomb.ts (docs/bounds.md), not asserted here.
+// memory is measured by bench/k6-hostile-memory.ts (docs/bounds.md), not asserted here.
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKEN_REQUESTS_PER_SECOND } from '../../core/token-turns.ts';
 import { findK6, hasTokenModule } from '../../src/cli/k6.ts';
