@@ -6,12 +6,14 @@ import { dirname, join, resolve } from 'node:path';
 import { archiveIndex, INDEX_PAGE } from '../certify/index-page.ts';
 import { readPrivateKey, redactProfile, sealArchive, sha256 } from '../certify/manifest.ts';
 import type { TarEntry } from '../certify/tar.ts';
+import { say, tty } from '../printable.ts';
 import { loadProfile } from '../profile/read.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
 import { GRADES } from '../runner/grades.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { ClientRole, Profile } from '../spec/index.ts';
 import { type CertifyOptions, conformanceCommand, loadCommand, parsedOptions } from './commands.ts';
+import { complain } from './compare.ts';
 import { runConformanceCommand } from './conformance.ts';
 import { UsageError } from './errors.ts';
 import { exitCodeOf, FAILED, NO_VERDICT, PASSED } from './exit-codes.ts';
@@ -76,14 +78,14 @@ const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<n
   const common = [...(options.profile === undefined ? [] : ['--profile', options.profile])];
   common.push('--report-dir', options.reportDir);
   const startedAt = new Date();
-  console.error('harness certify: conformance, every check (token expiry beside the rest)');
+  complain(tty`harness certify: conformance, every check (token expiry beside the rest)`);
   const conformance = await runConformanceCommand(
     parsedOptions(conformanceCommand, [...common, '--slow', '--format', REPORT_FORMATS.join(',')]),
     stop,
   );
   const report = conformance.report;
   if (report === undefined) return conformance.exitCode;
-  console.error('harness certify: load --scenario all');
+  complain(tty`harness certify: load --scenario all`);
   const load = await runLoadCommand(parsedOptions(loadCommand, [...common, '--scenario', 'all']), stop);
   const finishedAt = new Date();
   // Reports that could not be written are none to archive: their folder may be gone or be a file by now.
@@ -131,17 +133,18 @@ const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<n
   };
   const { archive, manifest } = sealArchive(body, [index, ...files], key, finishedAt);
   writeFileSync(options.out, archive);
-  console.log(
-    `certification archive: ${options.out} (${files.length + 1} files and the signed manifest; unpacked, ${INDEX_PAGE} links them)`,
+  // The path, the summaries and the reasons quote the command line, the target's report and k6: escaped as such.
+  say(
+    tty`certification archive: ${options.out} (${files.length + 1} files and the signed manifest; unpacked, ${INDEX_PAGE} links them)`,
   );
-  console.log(`signed: Ed25519, public key sha256 ${manifest.signer.publicKeySha256}`);
-  console.log(`conformance: ${manifest.conformance.summary}`);
-  console.log(`load: ${manifest.load.summary}`);
-  console.log(`certifiable: ${manifest.certifiable ? 'yes' : `no: ${notCertifiable.join('; ')}`}`);
+  say(tty`signed: Ed25519, public key sha256 ${manifest.signer.publicKeySha256}`);
+  say(tty`conformance: ${manifest.conformance.summary}`);
+  say(tty`load: ${manifest.load.summary}`);
+  say(tty`certifiable: ${manifest.certifiable ? 'yes' : `no: ${notCertifiable.join('; ')}`}`);
   // The archive is evidence either way; the exit code says whether it certifies the target: both runs passed, by the
   // rule both commands use, and nothing keeps the run from certifying (as conformance --require-certifiable).
   if (!manifest.certifiable) {
-    console.error(`harness certify: this run cannot certify the target: ${notCertifiable.join('; ')}`);
+    complain(tty`harness certify: this run cannot certify the target: ${notCertifiable.join('; ')}`);
   }
   return exitCodeOf([conformance.exitCode, load.exitCode, manifest.certifiable ? PASSED : FAILED]);
 };

@@ -1,5 +1,8 @@
+import { inspect } from 'node:util';
 import { CommanderError } from 'commander';
 import { isHarnessError } from '../errors.ts';
+import { terminalLines, tty } from '../printable.ts';
+import { complain } from './compare.ts';
 import { exitCodeOfError, USAGE_ERROR } from './exit-codes.ts';
 import { buildProgram } from './program.ts';
 
@@ -17,8 +20,12 @@ try {
     process.exitCode = error.exitCode === 0 ? 0 : USAGE_ERROR;
   } else {
     process.exitCode = exitCodeOfError(error);
-    // Bad input is one line; anything else that got this far is a bug, shown whole for its report.
-    if (isHarnessError(error, 'HARNESS_INPUT')) console.error(`harness: ${error.message}`);
-    else console.error('harness: internal error (a fault of harness, not of the target):', error);
+    // Bad input is one line; anything else that got this far is a bug, shown whole for its report. Either names
+    // files, fields and values it read, so its controls are shown, not obeyed.
+    if (isHarnessError(error, 'HARNESS_INPUT')) complain(tty`harness: ${error.message}`);
+    else
+      complain(
+        tty`harness: internal error (a fault of harness, not of the target): ${terminalLines(inspect(error))}`,
+      );
   }
 }

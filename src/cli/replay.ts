@@ -3,16 +3,13 @@
 // The run is conformance's own, so it writes the same reports and exits with the same code.
 import type { Evidence } from '../client/index.ts';
 import { isHarnessError } from '../errors.ts';
-import { printable } from '../printable.ts';
+import { say, type TerminalText, tty } from '../printable.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
 import type { CheckResult } from '../runner/types.ts';
 import type { ReplayOptions } from './commands.ts';
 import { runConformanceCommand } from './conformance.ts';
 import { UsageError } from './errors.ts';
 import { whileInterruptible } from './signals.ts';
-
-/** Every line goes out through printable: labels, URLs, messages and answers all quote what the target sent. */
-const out = (line = ''): void => console.log(printable(line));
 
 /** Headers that say how the bytes travelled, not what the server decided. */
 const TRANSPORT_HEADERS = new Set([
@@ -28,28 +25,29 @@ const SHOWN_CHARS = 400;
 const bounded = (text: string): string =>
   text.length <= SHOWN_CHARS ? text : `${text.slice(0, SHOWN_CHARS)}… (${text.length} characters)`;
 
-const evidenceLines = (evidence: Evidence): string[] => {
+/** Its lines, each through `tty`: labels, URLs, messages and answers all quote what the target sent. */
+const evidenceLines = (evidence: Evidence): TerminalText[] => {
   const { label, request, response, error, durationMs } = evidence;
   const answer = response
     ? `${response.status}`
     : `no answer${error === undefined ? '' : ` (${error.kind})`}`;
   const sent = `${label === undefined ? '' : `'${label}' `}${request.method} ${request.url}`;
-  const lines = [`${sent} → ${answer}, ${Math.round(durationMs)} ms`];
+  const lines = [tty`${sent} → ${answer}, ${Math.round(durationMs)} ms`];
   if (response === undefined) return lines;
   // The answer the grade was read from: a token_type, a WWW-Authenticate, a Retry-After, a RateLimit field.
   const headers = Object.entries(response.headers).filter(([name]) => !TRANSPORT_HEADERS.has(name));
   if (headers.length > 0)
-    lines.push(`  ${bounded(headers.map(([name, value]) => `${name}: ${value}`).join('; '))}`);
-  if (response.body !== undefined) lines.push(`  ${bounded(response.body)}`);
+    lines.push(tty`  ${bounded(headers.map(([name, value]) => `${name}: ${value}`).join('; '))}`);
+  if (response.body !== undefined) lines.push(tty`  ${bounded(response.body)}`);
   return lines;
 };
 
 const printReplayed = (check: CheckResult): void => {
-  out();
-  out(`replayed ${check.id} (${check.clause}): ${check.grade}`);
-  out(`  ${check.message}`);
-  if (check.evidence.length > 0) out('  evidence:');
-  for (const evidence of check.evidence) for (const line of evidenceLines(evidence)) out(`    ${line}`);
+  say(tty``);
+  say(tty`replayed ${check.id} (${check.clause}): ${check.grade}`);
+  say(tty`  ${check.message}`);
+  if (check.evidence.length > 0) say(tty`  evidence:`);
+  for (const evidence of check.evidence) for (const line of evidenceLines(evidence)) say(tty`    ${line}`);
 };
 
 /** The name is matched as --only matches it: a check ID, or a tag naming several (each printed). */

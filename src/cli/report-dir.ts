@@ -3,9 +3,11 @@
 import { resolve } from 'node:path';
 import { isHarnessError } from '../errors.ts';
 import type { Listener, RunEvent } from '../events/stream.ts';
+import { tty } from '../printable.ts';
 import { ReportWriteError } from '../report/atomic.ts';
 import { appendStepSummary } from '../report/step-summary.ts';
 import { timestampDir, type Written } from '../report/write.ts';
+import { complain } from './compare.ts';
 import { UsageError } from './errors.ts';
 import { PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 
@@ -30,10 +32,13 @@ export interface Saved {
 export const lostReports = (saved: Pick<Saved, 'exitCode'>): { readonly reportsNotWritten?: true } =>
   saved.exitCode === PASSED ? {} : { reportsNotWritten: true };
 
-/** Appends `markdown` (the verdicts) to the job summary where the job has one, saying on stderr when that fails. */
+/**
+ * Appends `markdown` (the verdicts) to the job summary where the job has one, saying on stderr when that fails. Every
+ * line on stderr here names a path or quotes an error of the file system: shown through `tty`, as a name is.
+ */
 const addToJobSummary = async (markdown: string): Promise<void> => {
   const failed = await appendStepSummary(markdown);
-  if (failed !== undefined) console.error(failed);
+  if (failed !== undefined) complain(tty`${failed}`);
 };
 
 /**
@@ -43,13 +48,14 @@ const addToJobSummary = async (markdown: string): Promise<void> => {
 const writeSaved = async (write: () => Promise<Written>): Promise<Saved> => {
   try {
     const written = await write();
-    if (written.latestNotMoved) console.error(`harness: ${written.latestNotMoved}`);
+    if (written.latestNotMoved) complain(tty`harness: ${written.latestNotMoved}`);
     return { files: written.files, exitCode: PASSED };
   } catch (error) {
     if (!(error instanceof ReportWriteError)) throw error;
-    console.error(
-      `harness: reports not written (exit ${REPORTS_NOT_WRITTEN}): ${error.message}; no file is left half written` +
-        (error.written.length === 0 ? ', and the summary on stdout is all this run leaves' : ''),
+    complain(
+      tty`harness: reports not written (exit ${REPORTS_NOT_WRITTEN}): ${error.message}; no file is left half written${
+        error.written.length === 0 ? ', and the summary on stdout is all this run leaves' : ''
+      }`,
     );
     return { files: error.written, exitCode: REPORTS_NOT_WRITTEN };
   }

@@ -1,8 +1,10 @@
 // How every run ends, conformance's, replay's and load's alike: from what it judged, the lines stderr gets and the
 // exit code, by the exit table's one rule (exit-codes.ts). A command gathers what it judged and hands it here; no
 // command decides an exit of its own.
+import { type TerminalText, tty } from '../printable.ts';
 import { gradeOutcome } from '../report/outcome.ts';
 import type { Grade } from '../runner/grades.ts';
+import { complain } from './compare.ts';
 import { exitCodeOf, FAILED, HARNESS_ERROR, NO_VERDICT, noVerdictLine, PASSED } from './exit-codes.ts';
 import type { Saved } from './report-dir.ts';
 
@@ -28,11 +30,14 @@ export interface RunEnd {
   readonly advice?: readonly string[];
 }
 
-/** Says on stderr (`say`) why the run fails or decided nothing, and gives its exit code. */
-export const endRun = (end: RunEnd, say: (line: string) => void = console.error): number => {
+/**
+ * Says on stderr (`say`) why the run fails or decided nothing, and gives its exit code. Each line is escaped whole:
+ * the ids, reasons and advice in it come from the report, a phase's message or the target.
+ */
+export const endRun = (end: RunEnd, say: (line: TerminalText) => void = complain): number => {
   const failures = end.failures ?? [];
   const faults = end.faults ?? [];
-  for (const line of [...failures, ...faults]) say(line);
+  for (const line of [...failures, ...faults]) say(tty`${line}`);
   const failed =
     end.failedBeside === true ||
     failures.length > 0 ||
@@ -45,8 +50,8 @@ export const endRun = (end: RunEnd, say: (line: string) => void = console.error)
     end.saved.exitCode,
   ]);
   if (exitCode === NO_VERDICT) {
-    say(noVerdictLine(end.noun, end.unverified, end.remedy));
-    for (const line of end.advice ?? []) say(line);
+    say(tty`${noVerdictLine(end.noun, end.unverified, end.remedy)}`);
+    for (const line of end.advice ?? []) say(tty`${line}`);
   }
   return exitCode;
 };

@@ -1,5 +1,7 @@
-// The terminal outputs of conformance and load write only through printable.ts's sink, which takes TerminalText: a
-// raw console.log or stream.write of a target's text would bypass the escaping the compiler otherwise enforces.
+// The terminal outputs of conformance, load and the commands around them (replay, certify, verify, the prologue and
+// end every run shares, and main's error line) write only through printable.ts's sink, which takes TerminalText: a
+// raw console.log or stream.write of a target's or a file's text would bypass the escaping the compiler otherwise
+// enforces.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,14 +13,26 @@ const TERMINAL_OUTPUTS = [
   'src/runner/progress.ts',
   'src/runner/live-progress.ts',
   'src/cli/load-progress.ts',
+  'src/cli/main.ts',
+  'src/cli/prologue.ts',
+  'src/cli/run-end.ts',
+  'src/cli/report-dir.ts',
+  'src/cli/certify.ts',
+  'src/cli/verify.ts',
+  'src/cli/replay.ts',
 ];
 
-/** `console.*(` calls, and `.write(` calls that are not the stream a terminalSink wraps. */
+/**
+ * `console.*` calls, or a console method handed on as a writer (endRun's default once was `console.error`), and
+ * `.write(` calls that are not the stream a terminalSink wraps.
+ */
 const rawWrites = (source: string): string[] =>
   source
     .split('\n')
     .filter(
-      (line) => /\bconsole\.\w+\(/.test(line) || (/\.write\(/.test(line) && !/terminalSink\(/.test(line)),
+      (line) =>
+        /\bconsole\.(log|error|warn|info|debug)\b/.test(line) ||
+        (/\.write\(/.test(line) && !/terminalSink\(/.test(line)),
     );
 
 describe('terminal outputs', () => {
@@ -29,5 +43,20 @@ describe('terminal outputs', () => {
 
   it('would see a raw write', () => {
     expect(rawWrites('const x = 1;\nconsole.error(message);\nprocess.stderr.write(text);')).toHaveLength(2);
+  });
+
+  it('would see a string escaped by hand on its way to the console, which names no sink and can be forgotten', () => {
+    // replay.ts and verify.ts wrote so before they took the sink.
+    expect(rawWrites("const out = (line = ''): void => console.log(printable(line));")).toHaveLength(1);
+  });
+
+  it('would see a console method handed on as the writer', () => {
+    expect(rawWrites('export const endRun = (end: RunEnd, say = console.error): number => {')).toHaveLength(
+      1,
+    );
+  });
+
+  it('lets a line through that writes through the sink', () => {
+    expect(rawWrites('complain(tty`harness: ${reason}`);\nsay(tty`reports: ${files}`);')).toEqual([]);
   });
 });

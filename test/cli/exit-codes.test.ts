@@ -99,7 +99,7 @@ describe('endRun', () => {
         unverified: [],
         saved: { exitCode: PASSED },
       },
-      (line) => said.push(line),
+      (line) => said.push(line.text),
     );
     expect(exit).toBe(FAILED);
     expect(said).toEqual(['harness: --require-certifiable: ...']);
