@@ -4,13 +4,13 @@
 import { appendFile } from 'node:fs/promises';
 import { gradeRank } from '../../core/grade.ts';
 import type { GradedPhase } from './junit.ts';
-import { mdText } from './markdown-text.ts';
+import { mdCode, mdText } from './markdown-text.ts';
 
 /** A load run's verdicts: failures first, a row per phase, the counts last. */
 export const loadMarkdown = (label: string, phases: readonly GradedPhase[], counts: string): string => {
   const rows = [...phases]
     .sort((a, b) => gradeRank(a.grade) - gradeRank(b.grade))
-    .map((p) => `| ${p.grade} | \`${mdText(p.name)}\` | ${mdText(p.message)} |`);
+    .map((p) => `| ${p.grade} | ${mdCode(p.name)} | ${mdText(p.message)} |`);
   return [
     `## harness load: ${mdText(label, 'prose')}`,
     '',
