@@ -98,6 +98,10 @@ describe('harness load against a costly target', () => {
     expect(run.stdout).toMatch(
       /^INCONCLUSIVE\s+over_transactions\s+.*not sent for want of a token: the token endpoint answered 200 without an access_token/m,
     );
+    // k6 read no more of it than the bound (load/checkpoint/token.go), and says so.
+    expect(run.stderr).toMatch(
+      /^\[k6\] .*a token answer \(status 200\) was over 65536 bytes: not read past them; no token from it/m,
+    );
     const fromK6 = target.tokenRequests.slice(PREFLIGHT_TOKENS);
     const seconds = (fromK6.at(-1)! - target.tokenRequests[PREFLIGHT_TOKENS - 1]!) / 1000;
     expect(fromK6.length).toBeLessThanOrEqual(1 + TOKEN_REQUESTS_PER_SECOND * seconds);
