@@ -2,13 +2,13 @@
 
 import { joinTerminal, say, terminalTable, tty } from '../printable.ts';
 import { coverageSentence } from '../report/coverage.ts';
-import type { BucketId, EndpointKey, EndpointSpec } from '../spec/index.ts';
+import type { BucketId, EndpointKey } from '../spec/index.ts';
 import { terminalWidth } from '../text-table.ts';
 import type { Difference } from './baseline.ts';
 import { type GradePainter, gradePainter } from './colour.ts';
 import { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
 import { GRADES, gradeRank } from './grades.ts';
-import { plannedFor, planOf, type Selected } from './plan.ts';
+import { planOf, type Selected } from './plan.ts';
 import { proofLines } from './proof.ts';
 import type { BucketLimit, Target } from './target.ts';
 import type { PlanItem, RunReport } from './types.ts';
@@ -16,27 +16,7 @@ import type { PlanItem, RunReport } from './types.ts';
 const formatSeconds = (ms: number): string =>
   ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
 
-/** Why a selected check will SKIP for want of a path id: named by the profile nowhere, or only by a forbidden call. */
-const idMissing = (endpoint: EndpointSpec, target: Target): string => {
-  const missing = endpoint.pathIds.filter((name) => target.profile.ids?.[name] === undefined);
-  return missing.length > 0
-    ? `the profile gives no ${missing.join(', ')} for ${endpoint.key}`
-    : `the path ids of ${endpoint.key} come from an endpoint side_effects forbids`;
-};
-
-/** Why a selected check will SKIP for side_effects or ids: everything it would send is kept off; undefined otherwise. */
-const keptOff = ({ check }: Selected, target: Target): string | undefined => {
-  const wanted = check.plan(target);
-  if (wanted.length === 0 || plannedFor(check, target).length > 0) return undefined;
-  const endpoints = [...new Set(wanted.map((item) => target.endpoint(item.endpoint as EndpointKey)))];
-  const forbidden = endpoints.filter((e) => !target.mayCall(e)).map((e) => e.key);
-  const idless = endpoints.filter((e) => target.mayCall(e)).map((e) => `SKIP: ${idMissing(e, target)}`);
-  return [
-    ...(forbidden.length > 0 ? [`SKIP: side_effects forbids calling ${forbidden.join(', ')}`] : []),
-    ...idless,
-  ].join('; ');
-};
-
+/** --dry-run: the selection as planChecks (plan-skips.ts) left it, which excluded, saying why, what the run SKIPs. */
 export const printPlan = (
   selection: readonly Selected[],
   target: Target,
@@ -46,13 +26,13 @@ export const printPlan = (
     hide,
   }: {
     maxRequests?: number;
-    deadlineMs: number /** The profile's redaction (a ${VAR} base URL). */;
+    deadlineMs: number;
+    /** The profile's redaction (a ${VAR} base URL). */
     hide: (text: string) => string;
   },
 ): void => {
-  const why = (s: Selected) => s.excluded ?? keptOff(s, target);
   const listed = selection.filter((s) => !s.deselected);
-  const running = listed.filter((s) => why(s) === undefined);
+  const running = listed.filter((s) => s.excluded === undefined);
   const leftOut = selection.length - listed.length;
   say(
     tty`plan against ${hide(target.profile.base_url)}: ${running.length} checks run, ${listed.length - running.length} do not${
@@ -64,10 +44,10 @@ export const printPlan = (
     { indent: '  ' },
   ))
     say(line);
-  const excluded = listed.filter((s) => why(s) !== undefined);
+  const excluded = listed.filter((s) => s.excluded !== undefined);
   if (excluded.length > 0) say(tty`not run:`);
   for (const line of terminalTable(
-    excluded.map((s) => [s.check.id, why(s) ?? '']),
+    excluded.map((s) => [s.check.id, s.excluded ?? '']),
     { indent: '  ', ...terminalWidth(process.stdout) },
   ))
     say(line);
