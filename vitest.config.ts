@@ -20,6 +20,8 @@ const LONG = [
   'test/k6-driver/checkpoint.test.ts',
   // A conformance run and a replay for each of 21 limit faults: 180 s.
   'test/cli/replay-faults.test.ts',
+  // Two k6 runs against token answers that are decompression bombs: 37 s.
+  'test/load/token-bomb.test.ts',
 ];
 
 /**

@@ -17,6 +17,7 @@ const LONGEST = [
   'test/conformance/faults.test.ts', // 47
   'test/package/pack.test.ts', // 39
   'test/load/token-failure.test.ts', // 37
+  'test/load/token-bomb.test.ts', // 37
   'test/conformance/faithful.test.ts', // 37
   'test/cli/hostile-inputs.test.ts', // 34
 ];
