@@ -48,12 +48,24 @@ export const truncate = (body: string, max: number): string =>
     ? body
     : `${body.slice(0, max)}…[truncated: ${body.length - max} of ${body.length} chars]`;
 
+/**
+ * How much of a header value evidence keeps. A probe keeps every exchange's evidence for the whole run: a 15 KB
+ * RateLimit-Policy on every answer, kept and redacted whole, cost seconds of redaction and doubled the memory.
+ */
+export const MAX_EVIDENCE_HEADER_CHARS = 1024;
+
+/** A header value redacted and cut to its start, saying so; a value is a byte string, a byte a character. */
+const boundedHeader = (redactor: Redactor, name: string, value: string): string =>
+  value.length <= MAX_EVIDENCE_HEADER_CHARS
+    ? redactor.header(name, value)
+    : `${redactor.headerHead(name, value, MAX_EVIDENCE_HEADER_CHARS)}…(${value.length} bytes, first ${MAX_EVIDENCE_HEADER_CHARS} kept)`;
+
 /** Names too: a server can echo a secret as a header name. Two names redacted alike keep both values. */
 const redactHeaders = (redactor: Redactor, headers: Record<string, string>): Record<string, string> => {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const shown = redactor.known(name);
-    const redacted = redactor.header(name, value);
+    const redacted = boundedHeader(redactor, name, value);
     out[shown] = out[shown] === undefined ? redacted : `${out[shown]}, ${redacted}`;
   }
   return out;

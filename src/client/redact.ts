@@ -225,7 +225,17 @@ export class Redactor {
     const match = /^(\S+)(\s+)(.*)$/s.exec(value);
     if (match === null) return /^bearer$/i.test(value) ? value : this.#learnToken(value);
     const [, scheme = '', gap = '', credentials = ''] = match;
-    return `${scheme}${gap}${this.#learnToken(credentials)}`;
+    return `${this.known(scheme)}${gap}${this.#learnToken(credentials)}`;
+  }
+
+  /**
+   * What `header(name, value)` shows of the value's first `keep` characters, reading little more of it: a value
+   * known now that straddles the cut is hidden whole (LongestMatchReplacer.head). A credential is hidden whole first.
+   */
+  headerHead(name: string, value: string, keep: number): string {
+    return CREDENTIAL_HEADERS.has(name)
+      ? this.header(name, value).slice(0, keep)
+      : this.#replacer.head(value, keep);
   }
 
   #keyed(head: string, key: string, value: string, tail: string): string {

@@ -18,6 +18,7 @@ export class LongestMatchReplacer {
   readonly #replacements: string[] = [];
   #pending: { patterns: string[]; ids: number[] } = { patterns: [], ids: [] };
   #steps = 0;
+  #longest = 0;
 
   /** Automaton steps taken by every scan so far: a measure of work that no machine load can disturb. */
   get steps(): number {
@@ -33,6 +34,7 @@ export class LongestMatchReplacer {
   add(pattern: string, replacement: string): void {
     this.#pending.ids.push(this.#replacements.push(replacement) - 1);
     this.#pending.patterns.push(pattern);
+    this.#longest = Math.max(this.#longest, pattern.length);
   }
 
   #build(): void {
@@ -51,9 +53,23 @@ export class LongestMatchReplacer {
   }
 
   replace(text: string): string {
+    return this.#replaced(text, text.length);
+  }
+
+  /**
+   * What `replace(text)` makes of `text`'s first `keep` characters: a match starting among them is replaced whole,
+   * however far it reaches, and nothing after them is kept. Only `keep` plus the longest pattern's length are
+   * scanned: every match starting before `keep` ends within them, so a value straddling the cut is never shown in
+   * part, and a long text costs no more than its kept start.
+   */
+  head(text: string, keep: number): string {
+    return this.#replaced(text.slice(0, keep + this.#longest), keep);
+  }
+
+  #replaced(text: string, keep: number): string {
     if (text === '') return text;
     if (this.#pending.patterns.length > 0) this.#build();
-    if (this.#levels.length === 0) return text;
+    if (this.#levels.length === 0) return text.slice(0, keep);
     const matches: Matches = {
       length: new Int32Array(text.length),
       id: new Int32Array(text.length),
@@ -61,7 +77,7 @@ export class LongestMatchReplacer {
     for (const level of this.#levels) this.#steps += level.automaton.longestInto(text, matches);
     let out = '';
     let copiedTo = 0;
-    for (let at = 0; at < text.length; ) {
+    for (let at = 0; at < keep; ) {
       const length = matches.length[at]!;
       if (length === 0) {
         at++;
@@ -71,6 +87,6 @@ export class LongestMatchReplacer {
       at += length;
       copiedTo = at;
     }
-    return copiedTo === 0 ? text : out + text.slice(copiedTo);
+    return copiedTo === 0 ? text.slice(0, keep) : out + text.slice(copiedTo, Math.max(copiedTo, keep));
   }
 }
