@@ -15,6 +15,7 @@ import {
   pointerSegment,
   redactorFor,
   refuseUserinfo,
+  type Variable,
   withSecretOrigins,
 } from './secrets.ts';
 
@@ -40,6 +41,8 @@ export const MAX_PROFILE_BYTES = 256 * 1024;
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const PLACEHOLDER = /__harness_env_(\d+)__/g;
+/** A string that is one reference alone: `client_secret: ${MY_SECRET}`, as against `Bearer ${TOKEN}`. */
+const WHOLE_PLACEHOLDER = /^__harness_env_\d+__$/;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -56,9 +59,9 @@ const withPlaceholders = (text: string): { text: string; names: string[] } => {
   };
 };
 
-/** What `${VAR}` references brought in: the values (all secret) and the JSON pointers of the strings holding them. */
+/** What `${VAR}` references brought in: each variable with its value (all secret), and the strings holding them. */
 interface FromEnvironment {
-  readonly values: string[];
+  readonly variables: Variable[];
   readonly pointers: Set<string>;
 }
 
@@ -71,13 +74,15 @@ const resolveEnv = (
   pointer = '',
 ): Json => {
   if (typeof value === 'string') {
+    // A reproduction names such a field's value by its variable ($MY_SECRET), as the user exports it.
+    const whole = WHOLE_PLACEHOLDER.test(value);
     return value.replace(PLACEHOLDER, (_match, index: string) => {
       const name = names[Number(index)]!;
       const replacement = env[name];
       if (replacement === undefined) {
         throw new InputError(`${source}: ${pointer || '/'}: environment variable ${name} is not set`);
       }
-      found.values.push(replacement);
+      found.variables.push({ name, value: replacement, pointer, whole });
       found.pointers.add(pointer);
       return replacement;
     });
@@ -169,7 +174,7 @@ export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEn
       : error.message;
     throw new InputError(`${source}: not valid YAML or JSON: ${why}`);
   }
-  const found: FromEnvironment = { values: [], pointers: new Set() };
+  const found: FromEnvironment = { variables: [], pointers: new Set() };
   const resolved = resolveEnv(document, names, env, source, found);
   let profile: Profile;
   try {
@@ -177,11 +182,11 @@ export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEn
   } catch (error) {
     // A message may quote a field (the tenant, the host) whose value came from the environment.
     if (!(error instanceof InputError)) throw error;
-    throw new InputError(redactorFor(found.values).known(error.message));
+    throw new InputError(redactorFor(found.variables.map((v) => v.value)).known(error.message));
   }
   const warning = plainTextWarning(source, plainTextSecrets(profile, found.pointers));
   return withSecretOrigins(profile, {
-    fromEnvironment: found.values,
+    fromEnvironment: found.variables,
     ...(warning === undefined ? {} : { plainTextWarning: warning }),
   });
 };

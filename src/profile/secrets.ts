@@ -5,10 +5,22 @@ import { Redactor } from '../client/redact.ts';
 import { InputError } from '../errors.ts';
 import type { Profile } from '../spec/index.ts';
 
+/** A `${VAR}` reference the loader resolved. */
+export interface Variable {
+  /** `VAR`, as the profile writes it. */
+  readonly name: string;
+  /** What the environment gave it: a secret, like every value taken from there. */
+  readonly value: string;
+  /** The JSON pointer of the string it stands in, */
+  readonly pointer: string;
+  /** and whether it is that string whole (`client_secret: ${MY_SECRET}`), not a part (`Bearer ${TOKEN}`). */
+  readonly whole: boolean;
+}
+
 /** Where the profile's secrets came from, as the loader found it. */
 export interface SecretOrigins {
-  /** Every value a `${VAR}` reference brought in. */
-  readonly fromEnvironment: readonly string[];
+  /** Every `${VAR}` reference, with the value it brought in. */
+  readonly fromEnvironment: readonly Variable[];
   /** The line warning of secrets written in the profile itself, if any. */
   readonly plainTextWarning?: string;
 }
@@ -33,6 +45,13 @@ export const withSecretOrigins = (profile: Profile, origins: SecretOrigins): Pro
   const marked: WithOrigins = { ...profile, [ORIGINS]: origins };
   return marked;
 };
+
+/**
+ * The name of the variable the profile writes the string at `pointer` as (`/clients/restricted/client_secret` written
+ * `${R_SECRET}` is `R_SECRET`), when it is one `${VAR}` whole; undefined otherwise (inline, or text around it).
+ */
+export const variableAt = (profile: Profile, pointer: string): string | undefined =>
+  (profile as WithOrigins)[ORIGINS]?.fromEnvironment.find((v) => v.pointer === pointer && v.whole)?.name;
 
 const warned = new Set<string>();
 
@@ -70,7 +89,7 @@ export const profileSecrets = (profile: Profile): string[] => {
     ...new Set([
       ...Object.values(profile.clients).map((client) => client.client_secret),
       ...headers,
-      ...((profile as WithOrigins)[ORIGINS]?.fromEnvironment ?? []),
+      ...((profile as WithOrigins)[ORIGINS]?.fromEnvironment ?? []).map((variable) => variable.value),
     ]),
   ].filter((value) => value.length >= MIN_SECRET_LENGTH);
 };

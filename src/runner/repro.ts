@@ -1,9 +1,12 @@
 // Reproduction commands, built from redacted evidence with every secret a shell variable (shell-word.ts), so a command
-// runs in a shell that has them set and no report ever needs the real values. A command sends what the check sent:
-// as the client the check used, with the token it used as many times and as late as it used it, and a value harness
-// made from a secret (a wrong secret, a cut token) made again in the shell.
+// runs in a shell that has them set and no report ever needs the real values. A client's id or secret the profile
+// takes from `${VAR}` is named by that variable, which the user has already set; one written inline, by its
+// documented name (shell-word.ts). A command sends what the check sent: as the client the check used, with the token
+// it used as many times and as late as it used it, and a value harness made from a secret (a wrong secret, a cut
+// token) made again in the shell.
 import type { Evidence } from '../client/index.ts';
 import { harnessCommand } from '../command-line.ts';
+import { variableAt } from '../profile/secrets.ts';
 import { type ClientRole, GRANT_TYPE, type Profile, scopeFor } from '../spec/index.ts';
 import {
   ACCESS_TOKEN,
@@ -35,6 +38,36 @@ export interface ReproContext {
   readonly hide: (text: string) => string;
 }
 
+/**
+ * The shell variables for `client`'s id and secret: the profile's own `${VAR}` where it writes the field as one, the
+ * documented name otherwise.
+ */
+export const clientVariablesIn = (
+  profile: Profile,
+  client: ClientRole,
+): { readonly id: string; readonly secret: string } => {
+  const documented = clientVariables(client);
+  return {
+    id: variableAt(profile, `/clients/${client}/client_id`) ?? documented.id,
+    secret: variableAt(profile, `/clients/${client}/client_secret`) ?? documented.secret,
+  };
+};
+
+/** A body's parts (shell-word.ts's `placeholders`) with `client`'s documented variables as the profile names them. */
+const withProfileNames = (parts: ShellWord, profile: Profile, client: ClientRole): ShellWord => {
+  const documented = clientVariables(client);
+  const own = clientVariablesIn(profile, client);
+  const names = new Map([
+    [documented.id, own.id],
+    [documented.secret, own.secret],
+  ]);
+  return parts.map((part) =>
+    typeof part !== 'string' && 'variable' in part
+      ? { variable: names.get(part.variable) ?? part.variable }
+      : part,
+  );
+};
+
 const decodeForm = (value: string): string => {
   try {
     return decodeURIComponent(value.replaceAll('+', ' '));
@@ -53,9 +86,10 @@ export const formWord = (body: string, { profile, hide }: ReproContext): ShellWo
     const decoded = decodeForm(value);
     const client = (role: ClientRole) => profile.clients[role]!;
     const secretOf = roles.find((role) => name === 'client_secret' && client(role).client_secret === decoded);
-    if (secretOf !== undefined) return { variable: clientVariables(secretOf).secret };
+    if (secretOf !== undefined) return { variable: clientVariablesIn(profile, secretOf).secret };
     const idOf = roles.find((role) => name === 'client_id' && client(role).client_id === decoded);
-    if (idOf !== undefined && hide(decoded) !== decoded) return { variable: clientVariables(idOf).id };
+    if (idOf !== undefined && hide(decoded) !== decoded)
+      return { variable: clientVariablesIn(profile, idOf).id };
     return hide(value) === value ? value : { variable: 'SECRET' };
   };
   return body.split('&').flatMap((pair, at) => {
@@ -70,7 +104,11 @@ export const formWord = (body: string, { profile, hide }: ReproContext): ShellWo
 const SKIPPED_HEADERS = new Set(['content-length', 'host', 'connection']);
 
 /** The request of `sent` as a curl command; `-i` shows the answer's status and headers, which prove the grade. */
-export const curlFor = ({ evidence, client, written = {} }: Sent, showHeaders = true): string => {
+export const curlFor = (
+  { evidence, client, written = {} }: Sent,
+  { profile }: ReproContext,
+  showHeaders = true,
+): string => {
   const { method, url, headers, body } = evidence.request;
   const words = [
     `curl -sS${showHeaders ? ' -i' : ''} -X ${method} ${dq(placeholders(url, client, 'SECRET'))}`,
@@ -81,7 +119,9 @@ export const curlFor = ({ evidence, client, written = {} }: Sent, showHeaders = 
     words.push(`-H ${dq([`${name}: `, ...(shown ?? placeholders(value, client, headerVariable(name)))])}`);
   }
   if (body !== undefined)
-    words.push(`--data-raw ${dq(written.body ?? placeholders(body, client, 'SECRET', true))}`);
+    words.push(
+      `--data-raw ${dq(written.body ?? withProfileNames(placeholders(body, client, 'SECRET', true), profile, client))}`,
+    );
   return words.join(' ');
 };
 
@@ -129,7 +169,7 @@ const pause = (before: Evidence | undefined, after: Evidence): string[] => {
 export const reproFor = (sent: readonly Sent[], context: ReproContext): string[] => {
   const key = sent.at(-1);
   if (key === undefined) return [];
-  const command = curlFor(key);
+  const command = curlFor(key, context);
   if (!USES_TOKEN.test(command)) return [command];
   const token = bearerOf(key.evidence);
   const { method, url } = key.evidence.request;
@@ -147,12 +187,12 @@ export const reproFor = (sent: readonly Sent[], context: ReproContext): string[]
   );
   const lines = [
     issued
-      ? `${ACCESS_TOKEN}=$(${curlFor(issued, false)} ${TOKEN_OF_ANSWER})`
+      ? `${ACCESS_TOKEN}=$(${curlFor(issued, context, false)} ${TOKEN_OF_ANSWER})`
       : tokenCommand(key.client, context),
   ];
   let last = issued?.evidence;
   for (const use of uses) {
-    lines.push(...pause(last, use.evidence), curlFor(use));
+    lines.push(...pause(last, use.evidence), curlFor(use, context));
     last = use.evidence;
   }
   return lines;

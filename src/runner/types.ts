@@ -64,7 +64,11 @@ export interface CheckResult {
   readonly startedAt: string;
   readonly durationMs: number;
   readonly evidence: readonly Evidence[];
-  /** Shell commands reproducing the key exchange, secrets as `$CLIENT_SECRET`-style placeholders. */
+  /**
+   * Shell commands (bash) reproducing the key exchange, every secret a shell variable: one the profile takes from
+   * `${VAR}` as `$VAR`, a client's id or secret written inline by its documented name (`$CLIENT_SECRET`,
+   * `$RESTRICTED_CLIENT_SECRET`, …; repro.ts, shell-word.ts).
+   */
   readonly repro: readonly string[];
   /** A limit FAIL's proof as the HTML report draws it: the requests around the stretch it counted in. */
   readonly timeline?: LimitTimeline;

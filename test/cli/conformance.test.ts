@@ -63,7 +63,9 @@ describe('harness conformance against the faithful reference server', () => {
     for (const text of artifacts) {
       for (const secret of secretsOf(server)) expect(text.includes(secret)).toBe(false);
     }
-    expect(artifacts.join('\n')).toContain('$CLIENT_SECRET');
+    // Reproductions name each secret by the variable the profile takes it from (profileFile: ${SECRET_PRIMARY}).
+    expect(artifacts.join('\n')).toContain('$SECRET_PRIMARY');
+    expect(artifacts.join('\n')).not.toContain('$CLIENT_SECRET');
   });
 
   it('with --baseline, a deviation that went away fails the run', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.ts';
 import { loadProfile, MAX_PROFILE_BYTES, parseProfile } from '../../src/profile/read.ts';
+import { profileSecrets, variableAt } from '../../src/profile/secrets.ts';
 
 const VALID = `
 base_url: http://127.0.0.1:8080
@@ -43,6 +44,25 @@ describe('profile loader', () => {
     expect(profile.clients.primary).toEqual({ client_id: 'app-1', client_secret: 's3cr#t: "quoted"' });
     expect(profile.requests?.['GET /api/rules/schedule']?.query).toEqual({ date: '2026-11-21' });
     expect(profile.side_effects).toBe('deny');
+  });
+
+  it("keeps each ${VAR}'s name with its value: a field written as one reference alone is named by it", () => {
+    const profile = parseProfile(
+      VALID.replace(
+        'requests:\n',
+        'requests:\n  "POST /api/rules/execute": { headers: { x-api-key: "key-${CLIENT_ID}" } }\n',
+      ),
+      'p.yaml',
+      env,
+    );
+    expect(variableAt(profile, '/clients/primary/client_id')).toBe('CLIENT_ID');
+    expect(variableAt(profile, '/clients/primary/client_secret')).toBe('CLIENT_SECRET');
+    // Inline, or text around the reference: no variable holds the field's value.
+    expect(variableAt(profile, '/clients/restricted/client_secret')).toBeUndefined();
+    expect(variableAt(profile, '/requests/POST ~1api~1rules~1execute/headers/x-api-key')).toBeUndefined();
+    // A copy, as the network flags make one, keeps them; the values stay secrets to redact.
+    expect(variableAt({ ...profile }, '/clients/primary/client_secret')).toBe('CLIENT_SECRET');
+    expect(profileSecrets(profile)).toEqual(expect.arrayContaining([env.CLIENT_SECRET, env.CLIENT_ID]));
   });
 
   it('loads the same profile written as JSON from a file', () => {

@@ -4,7 +4,9 @@
 // printed from a passing run, gets 403 as printed. (The limit faults' replays: test/cli/replay-faults.test.ts.)
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { allChecks } from '../../conformance/index.ts';
+import { parseProfile } from '../../src/profile/read.ts';
 import { withSecretOrigins } from '../../src/profile/secrets.ts';
 import {
   FAULTS,
@@ -46,24 +48,34 @@ const runAsPrinted = (commands: readonly string[], env: Record<string, string>):
     );
   });
 
-/** The checks' results against `server`, run in-process as conformance runs them. */
-/** The server's profile, its client ids taken from the environment when `idsFromEnvironment` (so the run hides them). */
+/**
+ * The server's profile, its client ids taken from the environment when `idsFromEnvironment` (so the run hides them),
+ * each as a variable of its documented name.
+ */
 const profileOf = (server: RunningReferenceServer, idsFromEnvironment: boolean): Profile => {
   const profile = server.profile();
-  const ids = Object.values(profile.clients).map((client) => client.client_id);
+  const ids = (Object.keys(profile.clients) as ClientRole[]).map((role) => ({
+    name: clientVariables(role).id,
+    value: profile.clients[role]!.client_id,
+    pointer: `/clients/${role}/client_id`,
+    whole: true,
+  }));
   return idsFromEnvironment ? withSecretOrigins(profile, { fromEnvironment: ids }) : profile;
 };
 
+/** The checks' report against the target of `profile`, run in-process as conformance runs them. */
+const runOn = (profile: Profile, only: readonly string[]) => {
+  const target = resolveTarget(profile);
+  const selection = selectChecks(allChecks(target), { slow: true, only });
+  return runConformance(target, selection, { version: 'test', command: 'test' });
+};
+
+/** The checks' results against `server`. */
 const runChecks = async (
   server: RunningReferenceServer,
   only: readonly string[],
   idsFromEnvironment = false,
-): Promise<CheckResult[]> => {
-  const target = resolveTarget(profileOf(server, idsFromEnvironment));
-  const selection = selectChecks(allChecks(target), { slow: true, only });
-  const report = await runConformance(target, selection, { version: 'test', command: 'test' });
-  return [...report.checks];
-};
+): Promise<CheckResult[]> => [...(await runOn(profileOf(server, idsFromEnvironment), only)).checks];
 
 const statuses = (output: string): number[] =>
   // Not at a line's start: an answer's body ends with no newline, and curl writes the next status line after it.
@@ -127,5 +139,30 @@ describe("AUTH-FORBIDDEN's reproduction", () => {
     expect(commands).not.toMatch(/REDACTED|harness-restricted/);
     const output = await runAsPrinted(check!.repro, placeholdersOf(faithful));
     expect(statuses(output)).toEqual([403]);
+  });
+
+  it("names a secret the profile takes from ${MY_SECRET} $MY_SECRET, the profile's own name, and gets 403 with it exported", async () => {
+    const profile = faithful.profile();
+    const secret = profile.clients.restricted!.client_secret;
+    const written = {
+      ...profile,
+      clients: {
+        ...profile.clients,
+        restricted: { ...profile.clients.restricted!, client_secret: '${MY_SECRET}' },
+      },
+    };
+    const report = await runOn(parseProfile(stringify(written), 'profile.yaml', { MY_SECRET: secret }), [
+      'AUTH-FORBIDDEN',
+    ]);
+    const [check] = report.checks;
+    expect(check?.grade).toBe('PASS');
+    const commands = check!.repro.join('\n');
+    expect(commands).toContain('&client_secret=$MY_SECRET&');
+    expect(commands).not.toMatch(/RESTRICTED_CLIENT_SECRET|REDACTED/);
+    // Exported as the user exports it for the profile, and no other variable of the restricted client.
+    const { [clientVariables('restricted').secret]: _, ...others } = placeholdersOf(faithful);
+    const output = await runAsPrinted(check!.repro, { ...others, MY_SECRET: secret });
+    expect(statuses(output)).toEqual([403]);
+    expect(JSON.stringify(report).split(secret)).toHaveLength(1);
   });
 });
