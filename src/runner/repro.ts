@@ -6,7 +6,7 @@
 // token) made again in the shell.
 import type { Evidence } from '../client/index.ts';
 import { harnessCommand } from '../command-line.ts';
-import { variableAt } from '../profile/secrets.ts';
+import { pointerSegment, variableAt } from '../profile/secrets.ts';
 import { type ClientRole, GRANT_TYPE, type Profile, scopeFor } from '../spec/index.ts';
 import {
   ACCESS_TOKEN,
@@ -51,6 +51,24 @@ export const clientVariablesIn = (
     id: variableAt(profile, `/clients/${client}/client_id`) ?? documented.id,
     secret: variableAt(profile, `/clients/${client}/client_secret`) ?? documented.secret,
   };
+};
+
+/**
+ * The shell variable for credential header `name`: the profile's own `${VAR}` where every request that sets the
+ * header writes it as that one variable (so the value sent is surely its value), the documented name otherwise.
+ */
+const headerVariableIn = (profile: Profile, name: string): string => {
+  const written = Object.entries(profile.requests ?? {}).flatMap(([key, request]) =>
+    Object.keys(request?.headers ?? {})
+      .filter((header) => header.toLowerCase() === name.toLowerCase())
+      .map((header) =>
+        variableAt(profile, `/requests/${pointerSegment(key)}/headers/${pointerSegment(header)}`),
+      ),
+  );
+  const [first] = written;
+  return first !== undefined && written.every((variable) => variable === first)
+    ? first
+    : headerVariable(name);
 };
 
 /** A body's parts (shell-word.ts's `placeholders`) with `client`'s documented variables as the profile names them. */
@@ -116,7 +134,8 @@ export const curlFor = (
   for (const [name, value] of Object.entries(headers)) {
     if (SKIPPED_HEADERS.has(name)) continue;
     const shown = name === 'authorization' ? written.authorization : undefined;
-    words.push(`-H ${dq([`${name}: `, ...(shown ?? placeholders(value, client, headerVariable(name)))])}`);
+    const word = shown ?? placeholders(value, client, headerVariableIn(profile, name));
+    words.push(`-H ${dq([`${name}: `, ...word])}`);
   }
   if (body !== undefined)
     words.push(

@@ -65,9 +65,9 @@ export interface CheckResult {
   readonly durationMs: number;
   readonly evidence: readonly Evidence[];
   /**
-   * Shell commands (bash) reproducing the key exchange, every secret a shell variable: one the profile takes from
-   * `${VAR}` as `$VAR`, a client's id or secret written inline by its documented name (`$CLIENT_SECRET`,
-   * `$RESTRICTED_CLIENT_SECRET`, …; repro.ts, shell-word.ts).
+   * Shell commands (bash) reproducing the key exchange, every secret a shell variable: a client's id or secret or a
+   * credential header the profile writes as one `${VAR}` as `$VAR`, one written inline by its documented name
+   * (`$CLIENT_SECRET`, `$RESTRICTED_CLIENT_SECRET`, `$X_API_KEY`, …), a token as `$ACCESS_TOKEN` (repro.ts).
    */
   readonly repro: readonly string[];
   /** A limit FAIL's proof as the HTML report draws it: the requests around the stretch it counted in. */

@@ -1,9 +1,10 @@
 // Reproductions: `harness replay` of a probe's check, its arguments quoted for the shell, then one request by hand;
-// every secret a shell variable named for its client (or its header), never `[REDACTED]`, never the value.
+// every secret a shell variable, the profile's own ${VAR} or one named for its client (or its header), never
+// `[REDACTED]`, never the value.
 import { describe, expect, it } from 'vitest';
 import type { Evidence } from '../../src/client/index.ts';
-import { profileRedactor } from '../../src/profile/secrets.ts';
-import { type ReproContext, replayFor, reproFor } from '../../src/runner/repro.ts';
+import { profileRedactor, withSecretOrigins } from '../../src/profile/secrets.ts';
+import { type ReproContext, replayFor, reproFor, type Sent } from '../../src/runner/repro.ts';
 import type { Profile } from '../../src/spec/index.ts';
 
 const profile = {
@@ -153,6 +154,71 @@ describe('reproFor', () => {
     expect(command).toBe(
       'curl -sS -i -X GET "https://api.example.test/api/rules/status/\\$HOME\\`id\\`\\$(id)" -H "x-api-key: ${X_API_KEY}v2"',
     );
+  });
+});
+
+describe("reproFor, with the profile's own ${VAR} names", () => {
+  /** `profile` as the loader gives it when it reads `field` (a JSON pointer) as `${name}` whole, or inside text. */
+  const writtenAs = (p: Profile, variables: readonly [string, string, string, boolean?][]): Profile =>
+    withSecretOrigins(p, {
+      fromEnvironment: variables.map(([pointer, name, value, whole = true]) => ({
+        name,
+        value,
+        pointer,
+        whole,
+      })),
+    });
+  const withKey = (key: string): Profile => ({
+    ...profile,
+    requests: {
+      'GET /api/rules/status/{execution_id}': { headers: { 'X-Api-Key': key } },
+      'GET /api/rules/schedule': { headers: { 'X-Api-Key': key } },
+    },
+  });
+  const keyed: Sent = {
+    evidence: { ...request, request: { ...request.request, headers: { 'x-api-key': '[REDACTED]' } } },
+    client: 'primary',
+  };
+
+  it("names a client's secret and id by the variables the profile takes them from, in the token request and a form", () => {
+    const p = writtenAs(profile, [
+      ['/clients/restricted/client_secret', 'R_SECRET', 'restricted-not-in-any-output'],
+      ['/clients/restricted/client_id', 'R_ID', 'app-r'],
+    ]);
+    const [token] = reproFor([{ evidence: request, client: 'restricted' }], contextOf(p));
+    expect(token).toContain('client_id=$R_ID&client_secret=$R_SECRET&');
+    const [form] = reproFor(
+      [
+        {
+          evidence: tokenRequest('grant_type=x&client_id=[REDACTED]&client_secret=[REDACTED]'),
+          client: 'restricted',
+        },
+      ],
+      contextOf(p),
+    );
+    expect(form).toContain('"grant_type=x&client_id=$R_ID&client_secret=$R_SECRET"');
+    // The primary's, written inline, keeps its documented names.
+    const [primaryToken] = reproFor([primary], contextOf(p));
+    expect(primaryToken).toContain('client_id=app-1&client_secret=$CLIENT_SECRET&');
+  });
+
+  it('keeps the documented name for a secret only part of whose field is the variable', () => {
+    const p = writtenAs(profile, [['/clients/primary/client_secret', 'PART', 'in-any-output', false]]);
+    expect(reproFor([primary], contextOf(p))[0]).toContain('client_secret=$CLIENT_SECRET&');
+  });
+
+  it('names a credential header by its variable where every request writes it as that one', () => {
+    const pointer = (key: string) => `/requests/${key.replaceAll('/', '~1')}/headers/X-Api-Key`;
+    const both = writtenAs(withKey('${API_KEY}'), [
+      [pointer('GET /api/rules/status/{execution_id}'), 'API_KEY', 'key-value'],
+      [pointer('GET /api/rules/schedule'), 'API_KEY', 'key-value'],
+    ]);
+    expect(reproFor([keyed], contextOf(both))[0]).toContain('-H "x-api-key: $API_KEY"');
+    // One request writes it inline: the value sent may be either, so the documented name stands.
+    const one = writtenAs(withKey('${API_KEY}'), [
+      [pointer('GET /api/rules/schedule'), 'API_KEY', 'key-value'],
+    ]);
+    expect(reproFor([keyed], contextOf(one))[0]).toContain('-H "x-api-key: $X_API_KEY"');
   });
 });
 
