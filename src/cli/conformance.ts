@@ -2,6 +2,7 @@
 import { allChecks } from '../../conformance/index.ts';
 import { harnessCommand } from '../command-line.ts';
 import { EventStream } from '../events/stream.ts';
+import { tty } from '../printable.ts';
 import { loadProfile, validateProfile } from '../profile/read.ts';
 import { startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
@@ -20,6 +21,7 @@ import { printPlan, printSummary } from '../runner/summary.ts';
 import type { ConformanceEvent, RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import type { ConformanceOptions } from './commands.ts';
+import { complain } from './compare.ts';
 import { conformanceEnd } from './conformance-end.ts';
 import { UsageError } from './errors.ts';
 import { listChecks } from './list-checks.ts';
@@ -155,10 +157,10 @@ export const runConformanceCommand = async (
       );
       return { exitCode, dir };
     }
-    // On a terminal, one live line; in a CI log, a line per event.
+    // On a terminal, one live line; in a CI log, a line per event (lineProgress wraps the stream in terminalSink).
     const progress = process.stderr.isTTY
       ? liveProgress(process.stderr)
-      : lineProgress((line) => console.error(line));
+      : lineProgress((escaped) => console.error(escaped));
     const files = reportFiles<ConformanceEvent>(({ report }) =>
       writeReports(report, { dir, formats: options.format, strict: options.strict === true }),
     );
@@ -189,7 +191,7 @@ export const runConformanceCommand = async (
         ...(baseline ? { baseline: Object.fromEntries(baseline) } : {}),
       },
     });
-    if (budget) console.error(`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
+    if (budget) complain(tty`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
     const saved = files.saved();
     printSummary(report, saved.files, judgeRun(report).differences, {
       everyCheck: selection.some((s) => s.deselected),

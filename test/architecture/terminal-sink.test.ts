@@ -20,19 +20,20 @@ const TERMINAL_OUTPUTS = [
   'src/cli/certify.ts',
   'src/cli/verify.ts',
   'src/cli/replay.ts',
+  'src/cli/conformance.ts',
 ];
 
 /**
  * `console.*` calls, or a console method handed on as a writer (endRun's default once was `console.error`), and
- * `.write(` calls that are not the stream a terminalSink wraps.
+ * writes that are not the stream a terminalSink wraps (itself, or as lineProgress, which hands its writer to one).
  */
 const rawWrites = (source: string): string[] =>
   source
     .split('\n')
     .filter(
       (line) =>
-        /\bconsole\.(log|error|warn|info|debug)\b/.test(line) ||
-        (/\.write\(/.test(line) && !/terminalSink\(/.test(line)),
+        /\bconsole\.(log|error|warn|info|debug)\b|\.write\(/.test(line) &&
+        !/\b(terminalSink|lineProgress)\(/.test(line),
     );
 
 describe('terminal outputs', () => {
