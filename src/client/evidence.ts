@@ -54,11 +54,16 @@ export const truncate = (body: string, max: number): string =>
  */
 export const MAX_EVIDENCE_HEADER_CHARS = 1024;
 
-/** A header value redacted and cut to its start, saying so; a value is a byte string, a byte a character. */
-const boundedHeader = (redactor: Redactor, name: string, value: string): string =>
-  value.length <= MAX_EVIDENCE_HEADER_CHARS
-    ? redactor.header(name, value)
-    : `${redactor.headerHead(name, value, MAX_EVIDENCE_HEADER_CHARS)}…(${value.length} bytes, first ${MAX_EVIDENCE_HEADER_CHARS} kept)`;
+/**
+ * A header value redacted and cut to its start, saying so (a value is a byte string, a byte a character). The cut
+ * is copied: V8 keeps a slice's whole parent alive, so evidence would still hold every answer's whole value.
+ */
+const boundedHeader = (redactor: Redactor, name: string, value: string): string => {
+  if (value.length <= MAX_EVIDENCE_HEADER_CHARS) return redactor.header(name, value);
+  const head = redactor.headerHead(name, value, MAX_EVIDENCE_HEADER_CHARS);
+  const said = `${head}…(${value.length} bytes, first ${MAX_EVIDENCE_HEADER_CHARS} kept)`;
+  return Buffer.from(said, 'utf8').toString('utf8');
+};
 
 /** Names too: a server can echo a secret as a header name. Two names redacted alike keep both values. */
 const redactHeaders = (redactor: Redactor, headers: Record<string, string>): Record<string, string> => {
