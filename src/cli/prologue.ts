@@ -70,7 +70,7 @@ export const openRun = async (
   const dir = await reportDirFor(reportDir);
   const unreachable = await unreachableOrigins(prepared.profile, prepared.network, withinMs);
   if (unreachable.length > 0) return { dir, unreachable: unreachable.join('; ') };
-  warnOfPlainTextSecrets(prepared.profile);
+  warnOfPlainTextSecrets(prepared.profile, complain);
   return { dir };
 };
 

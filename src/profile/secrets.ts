@@ -3,6 +3,7 @@
 // before anything is sent, so none reaches a report, a log line, an archive or a k6 summary.
 import { Redactor } from '../client/redact.ts';
 import { InputError } from '../errors.ts';
+import { type TerminalText, tty } from '../printable.ts';
 import type { Profile } from '../spec/index.ts';
 
 /** A `${VAR}` reference the loader resolved. */
@@ -56,14 +57,15 @@ export const variableAt = (profile: Profile, pointer: string): string | undefine
 const warned = new Set<string>();
 
 /**
- * Prints the profile's plain-text warning, once per process (`certify` runs conformance and load on one profile).
- * Called as a run starts, so a refused command still says only what is wrong.
+ * Says the profile's plain-text warning through `warn` (stderr's sink), once per process (`certify` runs conformance
+ * and load on one profile); it names the file and the profile's keys, so it is escaped as they are. Called as a run
+ * starts, so a refused command still says only what is wrong.
  */
-export const warnOfPlainTextSecrets = (profile: Profile): void => {
+export const warnOfPlainTextSecrets = (profile: Profile, warn: (line: TerminalText) => void): void => {
   const line = (profile as WithOrigins)[ORIGINS]?.plainTextWarning;
   if (line === undefined || warned.has(line)) return;
   warned.add(line);
-  console.error(line);
+  warn(tty`${line}`);
 };
 
 /** The warning line for secrets at these JSON pointers of `source`, quoting none of them. */

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.ts';
 import { parseProfile } from '../../src/profile/read.ts';
 import { profileSecrets, warnOfPlainTextSecrets } from '../../src/profile/secrets.ts';
@@ -20,16 +20,12 @@ const env = {
 };
 
 /** The profile, and what it warns of as a run starts (each line once per process: every test has its own). */
-const parse = (text: string) => {
-  const profile = parseProfile(text, 'p.yaml', env);
-  const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
-  try {
-    warnOfPlainTextSecrets(profile);
-    warnOfPlainTextSecrets({ ...profile });
-    return { profile, warnings: printed.mock.calls.map((call) => String(call[0])) };
-  } finally {
-    printed.mockRestore();
-  }
+const parse = (text: string, source = 'p.yaml') => {
+  const profile = parseProfile(text, source, env);
+  const warnings: string[] = [];
+  warnOfPlainTextSecrets(profile, (line) => warnings.push(line.text));
+  warnOfPlainTextSecrets({ ...profile }, (line) => warnings.push(line.text));
+  return { profile, warnings };
 };
 
 describe('the secrets of a profile', () => {
@@ -63,6 +59,16 @@ describe('the secrets of a profile', () => {
     );
     expect(warnings[0]).not.toMatch(/plain-secret|plain-key/);
     expect(parse(profileText({})).warnings).toEqual([]);
+  });
+
+  it("are warned of with the file's name escaped: its controls are shown, not obeyed", () => {
+    const { warnings } = parse(
+      profileText({ primary: '{ client_id: app-1, client_secret: plain-secret }' }),
+      'p\u009b2J\u202e.yaml',
+    );
+    expect(warnings).toEqual([
+      expect.stringContaining('harness: warning: p\\u009b2J\\u202e.yaml: /clients/primary'),
+    ]);
   });
 
   it.each([
