@@ -59,12 +59,15 @@ export interface Behaviour {
   // Limits (limiter.ts).
   /** The count enforced for the stated `count`; `parts`: the Observability endpoints it could be split among. */
   readonly enforcedCount: (bucket: BucketId, count: number, parts: number) => number;
-  /** Who shares a limit. */
-  readonly ownerOf: (client: { readonly client_id: string; readonly tenant: string }) => string;
+  /** Who shares a limit of `bucket`. */
+  readonly ownerOf: (
+    client: { readonly client_id: string; readonly tenant: string },
+    bucket: BucketId,
+  ) => string;
   /** Each Observability endpoint keeps a limit of its own. */
   readonly splitsObservability: boolean;
-  /** Endpoints with a path id keep a limit per id value. */
-  readonly limitPerPathId: boolean;
+  /** Endpoints with a path id keep a limit per id value: all of them (true), or that bucket's only. */
+  readonly limitPerPathId: boolean | BucketId;
   /** A state of a broken algorithm instead of the faithful one; undefined where the bucket keeps its own. */
   readonly limitState: (setting: LimitSetting) => LimitState | undefined;
   /** A faithful state wrapped to break a rule across keys or windows. */

@@ -5,6 +5,7 @@
 import { type Behaviour, FAITHFUL, type FaultEntry } from './behaviour.ts';
 import { LIMIT_FAULTS } from './limit-fault-list.ts';
 import { RATELIMIT_FAULTS } from './ratelimit-fault-list.ts';
+import { SHARING_FAULTS } from './sharing-fault-list.ts';
 
 const FAULT_LIST = [
   {
@@ -83,6 +84,7 @@ const FAULT_LIST = [
     breaks: { cacheHeaders: { pragma: 'no-cache' } },
   },
   ...LIMIT_FAULTS,
+  ...SHARING_FAULTS,
   ...RATELIMIT_FAULTS,
   {
     name: 'forbidden-as-401',

@@ -58,7 +58,7 @@ export const createLimiter = (
   const blockedUntil = new Map<string, number>();
   const table = clients.map((client) =>
     routes.map((route) => {
-      const owner = behaviour.ownerOf(client);
+      const owner = behaviour.ownerOf(client, route.bucket);
       const key = `${owner}\n${partOf(route)}`;
       let state = shared.get(key);
       if (!state) {
@@ -75,12 +75,14 @@ export const createLimiter = (
     }),
   );
   const fixed: StateFor = (client, route) => table[client]![route.index]!;
-  if (!behaviour.limitPerPathId) return fixed;
+  const perPathId = behaviour.limitPerPathId;
+  if (perPathId === false) return fixed;
 
   const perId = new Map<string, LimitState>();
   return (client, route, id) => {
-    if (!route.hasPathId || id === undefined) return fixed(client, route, id);
-    const key = `${behaviour.ownerOf(clients[client]!)}\n${partOf(route)}\n${id}`;
+    const keptPerId = route.hasPathId && (perPathId === true || perPathId === route.bucket);
+    if (!keptPerId || id === undefined) return fixed(client, route, id);
+    const key = `${behaviour.ownerOf(clients[client]!, route.bucket)}\n${partOf(route)}\n${id}`;
     let state = perId.get(key);
     if (!state) {
       if (perId.size >= MAX_PER_ID_WINDOWS) perId.delete(perId.keys().next().value!);

@@ -183,13 +183,23 @@ export const PROBES: Record<FaultName, Probe> = {
     return value === undefined || !/^\d+$/.test(value) || Number(value) <= 60;
   },
   'limited-as-503': async (t) => (await refused(t)).status === 429,
+  // On a GET bucket: post-limits-per-client breaks the rule on the POST buckets only.
   'limit-per-client': async (t) => {
+    await t.burst(limitOf(t, 'batch-status'), STATUS, { role: 'primary' });
+    return !admitted((await t.call(STATUS, { role: 'same_tenant' })).status);
+  },
+  'post-limits-per-client': async (t) => {
     await t.burst(limitOf(t, 'batch-upload-url'), UPLOAD, { role: 'primary' });
     return !admitted((await t.call(UPLOAD, { role: 'same_tenant' })).status);
   },
   'limit-shared-across-tenants': async (t) => {
     await t.burst(limitOf(t, 'batch-upload-url'), UPLOAD, { role: 'primary' });
     return admitted((await t.call(UPLOAD, { role: 'other_tenant' })).status);
+  },
+  'observability-shared-across-tenants': async (t) => {
+    const [first] = t.server.options.observability;
+    await t.burst(limitOf(t, 'observability'), first!, { role: 'primary' });
+    return admitted((await t.call(first!, { role: 'other_tenant' })).status);
   },
   // Spent round-robin, the shared limit refuses every endpoint (a limit split in shares is spent too).
   'observability-separate-buckets': async (t) => {
@@ -233,6 +243,16 @@ export const PROBES: Record<FaultName, Probe> = {
   'limit-per-path-id': async (t) => {
     await t.burst(limitOf(t, 'batch-status'), STATUS, { id: 'one' });
     return !admitted((await t.call(STATUS, { id: 'two' })).status);
+  },
+  // Held (limit-queues) is not admitted either: the clock is moved a window on so the held request ends.
+  'rules-status-per-execution-id': async (t) => {
+    await t.burst(limitOf(t, 'rules-status'), RULE_STATUS, { id: 'one' });
+    const other = t.call(RULE_STATUS, { id: 'two' });
+    const answer = await Promise.race([other, sleep(HELD_MS).then(() => undefined)]);
+    if (answer !== undefined) return !admitted(answer.status);
+    t.clock.advance(t.server.options.minuteMs + 1);
+    await other;
+    return true;
   },
   'wrong-limit-execute': exactLimit('POST /api/rules/execute', 'rules-execute'),
   'wrong-limit-transaction': exactLimit(TX, 'transaction-event'),
