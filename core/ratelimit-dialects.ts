@@ -1,43 +1,86 @@
-// The RateLimit header fields a server may send beside SPEC.md's Retry-After, by dialect: the IETF draft's
-// (draft-ietf-httpapi-ratelimit-headers -10/-11: RateLimit-Policy and RateLimit), the older triple of drafts 03 to 07
-// (Kong: RateLimit-Limit, -Remaining, -Reset) and X-RateLimit-* (Envoy's draft-03 names, GitHub). SPEC.md names none.
-// Pure TypeScript: k6 records the fields a load phase saw, Node reads them (src/client/ratelimit-fields.ts).
+// The RateLimit header fields a server may send beside SPEC.md's Retry-After, by dialect, as the libraries people use
+// send them (SPEC.md names none): the IETF draft's named lists (-08 to -11: `RateLimit-Policy: "p";q=120;w=60` and
+// `RateLimit: "p";r=5;t=30`; express-rate-limit draft-8), draft -07's Dictionary (`RateLimit: limit=120, remaining=5,
+// reset=30`; express-rate-limit draft-7), the triple of the drafts before it (`RateLimit-Limit`, `-Remaining`, `-Reset`;
+// Kong, express-rate-limit draft-6, @fastify/rate-limit's enableDraftSpec), each of the last two with
+// `RateLimit-Policy: 120;w=60` where sent, and X-RateLimit-* (Envoy, GitHub, @fastify/rate-limit, @nestjs/throttler,
+// which suffixes a named throttler's fields: `X-RateLimit-Limit-<name>`, `Retry-After-<name>`). The lists and draft
+// -07 share the names RateLimit and RateLimit-Policy: which dialect a field is in is read from its shape (dialectOf),
+// so the reading that parses wins. Pure TypeScript: k6 records the fields a load phase saw, Node reads them
+// (src/client/ratelimit-fields.ts).
 
+/** In the order of PhaseRateLimit.dialects' bits, which load summaries keep: a new dialect goes last. */
 export const RATELIMIT_DIALECTS = {
-  draft: { names: ['ratelimit-policy', 'ratelimit'], says: 'the IETF draft (RateLimit-Policy, RateLimit)' },
-  triple: {
-    names: ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'],
-    says: 'the older RateLimit-Limit/-Remaining/-Reset triple (drafts 03 to 07, Kong)',
-  },
-  'x-ratelimit': {
-    names: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
-    says: 'X-RateLimit-Limit/-Remaining/-Reset (Envoy, GitHub)',
-  },
+  draft: { says: "the IETF draft's named lists (-08 to -11)" },
+  triple: { says: 'the RateLimit-Limit/-Remaining/-Reset triple (drafts -06 and earlier)' },
+  'x-ratelimit': { says: 'X-RateLimit-* (Envoy, GitHub, @fastify/rate-limit, @nestjs/throttler)' },
+  'draft-7': { says: "draft -07's RateLimit Dictionary (limit, remaining, reset)" },
 } as const;
 export type RateLimitDialect = keyof typeof RATELIMIT_DIALECTS;
 export const DIALECT_NAMES = Object.keys(RATELIMIT_DIALECTS) as RateLimitDialect[];
+/** Which reading of an answer comes first, where it carries several: the newest draft's. */
+const READING_ORDER: readonly RateLimitDialect[] = ['draft', 'draft-7', 'triple', 'x-ratelimit'];
 
-/** Every header name of every dialect, lower case: what a load phase keeps of its answers. */
-export const RATELIMIT_HEADER_NAMES: readonly string[] = DIALECT_NAMES.flatMap(
-  (dialect) => RATELIMIT_DIALECTS[dialect].names,
-);
+/** A throttler's name as a field name suffix: a token (RFC 9110), as long as a name is. */
+const NAME = "[a-z0-9!#$%&'*+.^_`|~-]{1,64}";
+/** X-RateLimit-Limit, -Remaining, -Reset, each with a name suffix where a named throttler sends it. */
+const X_FIELD = new RegExp(`^x-ratelimit-(limit|remaining|reset)(?:-(${NAME}))?$`);
+/** A named throttler's own Retry-After (@nestjs/throttler): not the Retry-After of SPEC.md §8 rule 2. */
+const NAMED_RETRY_AFTER = new RegExp(`^retry-after-(${NAME})$`);
+const TRIPLE = new Set(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']);
+/** RateLimit-Policy led by an Integer (`120;w=60`) is the older drafts'; the lists name a policy (`"p";q=120`). */
+const OLDER_POLICY = /^\s*\d/;
+/** A RateLimit field of Dictionary members limit=, remaining=, reset= is draft -07's; a list's items take `;`. */
+const DICTIONARY = /(?:^|,)\s*(?:limit|remaining|reset)\s*=/;
 
-/** The dialects whose fields appear in `headers` (lower-case names), the draft's first. */
-export const dialectsIn = (headers: Readonly<Record<string, string>>): RateLimitDialect[] =>
-  DIALECT_NAMES.filter((dialect) =>
-    RATELIMIT_DIALECTS[dialect].names.some((name) => headers[name] !== undefined),
-  );
+/** What an X-RateLimit-* or named Retry-After field is: its part and its throttler's name, if it has one. */
+export interface XField {
+  readonly part: 'limit' | 'remaining' | 'reset' | 'retry-after';
+  readonly name?: string;
+}
 
-/** Only the RateLimit fields of `headers` (of one dialect, or of all in their order). */
+export const xFieldOf = (field: string): XField | undefined => {
+  const x = X_FIELD.exec(field);
+  if (x !== null) return { part: x[1] as XField['part'], ...(x[2] === undefined ? {} : { name: x[2] }) };
+  const named = NAMED_RETRY_AFTER.exec(field);
+  return named === null ? undefined : { part: 'retry-after', name: named[1]! };
+};
+
+/** The dialect of one field of `headers` (lower-case names), by its name and, for the shared names, its shape. */
+const dialectOf = (
+  field: string,
+  headers: Readonly<Record<string, string>>,
+): RateLimitDialect | undefined => {
+  if (TRIPLE.has(field)) return 'triple';
+  if (xFieldOf(field) !== undefined) return 'x-ratelimit';
+  const value = headers[field]?.slice(0, MAX_RATELIMIT_FIELD_BYTES) ?? '';
+  if (field === 'ratelimit') return DICTIONARY.test(value) ? 'draft-7' : 'draft';
+  if (field !== 'ratelimit-policy') return undefined;
+  if (!OLDER_POLICY.test(value)) return 'draft';
+  // The older policy goes with the fields it came with: the Dictionary's (draft -07), else the triple's.
+  return headers.ratelimit !== undefined &&
+    DICTIONARY.test(headers.ratelimit.slice(0, MAX_RATELIMIT_FIELD_BYTES))
+    ? 'draft-7'
+    : 'triple';
+};
+
+/** Only the RateLimit fields of `headers` (lower-case names), of one dialect or of all, in the answer's order. */
 export const rateLimitFieldsOf = (
   headers: Readonly<Record<string, string>>,
   dialect?: RateLimitDialect,
 ): Record<string, string> =>
   Object.fromEntries(
-    (dialect === undefined ? RATELIMIT_HEADER_NAMES : RATELIMIT_DIALECTS[dialect].names).flatMap((name) =>
-      headers[name] === undefined ? [] : [[name, headers[name]]],
-    ),
+    Object.entries(headers).filter(([field]) => {
+      const of = dialectOf(field, headers);
+      return of !== undefined && (dialect === undefined || of === dialect);
+    }),
   );
+
+/** The dialects whose fields appear in `headers` (lower-case names), the newest draft's first. */
+export const dialectsIn = (headers: Readonly<Record<string, string>>): RateLimitDialect[] => {
+  const found = new Set(Object.keys(headers).map((field) => dialectOf(field, headers)));
+  return READING_ORDER.filter((dialect) => found.has(dialect));
+};
 
 /** Bits of PhaseRateLimit.dialects, in the dialects' order. */
 export const dialectBit = (dialect: RateLimitDialect): number => 2 ** DIALECT_NAMES.indexOf(dialect);
@@ -134,38 +177,87 @@ const secondMember = (value: string | undefined): string | undefined => {
     : undefined;
 };
 
-/** `120` or draft-03's `120, 120;w=60` in the Limit field: the quota, and a window where one is given. */
-const olderNumbers = (header: (name: string) => string | undefined, prefix: string) => {
-  const limit = header(`${prefix}-limit`);
+/** The first X-RateLimit-Limit's throttler name (undefined: the unnamed one), as both readings take it. */
+export const firstThrottler = (headers: Readonly<Record<string, string>>): { name?: string } => {
+  for (const field of Object.keys(headers)) {
+    const x = xFieldOf(field);
+    if (x?.part === 'limit') return x.name === undefined ? {} : { name: x.name };
+  }
+  return {};
+};
+
+/** An X-RateLimit-* field's name for `part`, with the throttler's suffix. */
+export const xFieldName = (part: 'limit' | 'remaining' | 'reset', name?: string): string =>
+  `x-ratelimit-${part}${name === undefined ? '' : `-${name}`}`;
+
+/** A Dictionary member `key=N` of draft -07 (compiled once, as PARAMETER). */
+const DICTIONARY_MEMBER = {
+  limit: /(?:^|,)\s*limit=(\d{1,15})\s*(?:[,;]|$)/,
+  remaining: /(?:^|,)\s*remaining=(\d{1,15})\s*(?:[,;]|$)/,
+} as const;
+
+/** The integer of a Dictionary member (draft -07), within the bound. */
+const dictionaryInteger = (
+  value: string | undefined,
+  key: keyof typeof DICTIONARY_MEMBER,
+): number | undefined => {
+  const match = value === undefined ? null : DICTIONARY_MEMBER[key].exec(boundedList(value, '').value);
+  return match === null ? undefined : Number(match[1]);
+};
+
+/** `120` or draft-03's `120, 120;w=60` in a Limit field, or the older `120;w=60` RateLimit-Policy. */
+const olderNumbers = (
+  headers: Readonly<Record<string, string>>,
+  limitField: string,
+  remainingField: string,
+) => {
+  const limit = headers[limitField];
+  const policy =
+    dialectOf('ratelimit-policy', headers) === 'triple' ? headers['ratelimit-policy'] : undefined;
   return {
-    quota: integerIn(limit),
-    windowSeconds: integerIn(secondMember(limit), 'w'),
-    remaining: integerIn(header(`${prefix}-remaining`)),
+    quota: integerIn(limit) ?? integerIn(policy),
+    windowSeconds: integerIn(secondMember(limit), 'w') ?? integerIn(policy, 'w'),
+    remaining: integerIn(headers[remainingField]),
   };
 };
 
+const NUMBERS: Record<
+  RateLimitDialect,
+  (headers: Readonly<Record<string, string>>) => Omit<FieldNumbers, 'dialects'>
+> = {
+  draft: (headers) => ({
+    quota: integerIn(headers['ratelimit-policy'], 'q'),
+    windowSeconds: integerIn(headers['ratelimit-policy'], 'w'),
+    remaining: integerIn(headers.ratelimit, 'r'),
+  }),
+  'draft-7': (headers) => {
+    const policy =
+      dialectOf('ratelimit-policy', headers) === 'draft-7' ? headers['ratelimit-policy'] : undefined;
+    return {
+      quota: integerIn(policy) ?? dictionaryInteger(headers.ratelimit, 'limit'),
+      windowSeconds: integerIn(policy, 'w'),
+      remaining: dictionaryInteger(headers.ratelimit, 'remaining'),
+    };
+  },
+  triple: (headers) => olderNumbers(headers, 'ratelimit-limit', 'ratelimit-remaining'),
+  'x-ratelimit': (headers) => {
+    const { name } = firstThrottler(headers);
+    return olderNumbers(headers, xFieldName('limit', name), xFieldName('remaining', name));
+  },
+};
+
 /**
- * The numbers of an answer's RateLimit fields, the first dialect's (`header` takes a lower-case name). k6 cannot load
- * npm packages, so this reads only the integer parameters of a list's first member, for the load report to show;
- * conformance grades the fields with an RFC 9651 parser (src/client/ratelimit-fields.ts), and a test holds the two
- * to the same numbers on every field the reference server sends.
+ * The numbers of an answer's RateLimit fields (lower-case names), the first dialect's. k6 cannot load npm packages,
+ * so this reads only the integers of a list's first member, for the load report to show; conformance grades the
+ * fields with an RFC 9651 parser (src/client/ratelimit-fields.ts), and a test holds the two to the same numbers on
+ * every field the reference server sends.
  */
-export const fieldNumbers = (header: (name: string) => string | undefined): FieldNumbers | undefined => {
-  const present = DIALECT_NAMES.filter((dialect) =>
-    RATELIMIT_DIALECTS[dialect].names.some((name) => header(name) !== undefined),
-  );
+export const fieldNumbers = (headers: Readonly<Record<string, string>>): FieldNumbers | undefined => {
+  const present = dialectsIn(headers);
   const [first] = present;
   if (first === undefined) return undefined;
   const dialects = present.reduce((bits, dialect) => bits | dialectBit(dialect), 0);
-  const numbers =
-    first === 'draft'
-      ? {
-          quota: integerIn(header('ratelimit-policy'), 'q'),
-          windowSeconds: integerIn(header('ratelimit-policy'), 'w'),
-          remaining: integerIn(header('ratelimit'), 'r'),
-        }
-      : olderNumbers(header, first === 'triple' ? 'ratelimit' : 'x-ratelimit');
   return Object.fromEntries(
-    Object.entries({ dialects, ...numbers }).filter(([, v]) => v !== undefined),
+    Object.entries({ dialects, ...NUMBERS[first](headers) }).filter(([, v]) => v !== undefined),
   ) as unknown as FieldNumbers;
 };

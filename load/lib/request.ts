@@ -4,7 +4,7 @@
 import exec from 'k6/execution';
 import http, { type Params, type RefinedResponse, type ResponseType } from 'k6/http';
 import { slotsOf } from '../../core/phase-results.ts';
-import { fieldNumbers, RATELIMIT_HEADER_NAMES } from '../../core/ratelimit-dialects.ts';
+import { fieldNumbers } from '../../core/ratelimit-dialects.ts';
 import { scheduledMs } from '../../core/schedule.ts';
 import { apiHeaders, apiUrl } from '../../core/wire.ts';
 import { forget, tokenFor } from './auth.ts';
@@ -100,13 +100,12 @@ const call = (
   return timedCall(key, role, ids, tags, read);
 };
 
-/** k6 names a header as Go writes it (`Ratelimit-Policy`); the dialects name them in lower case. Mapped once. */
-const CANONICAL: ReadonlyMap<string, string> = new Map(
-  RATELIMIT_HEADER_NAMES.map((name) => [
-    name,
-    name.replace(/(^|-)([a-z])/g, (_, dash, c) => dash + c.toUpperCase()),
-  ]),
-);
+/**
+ * k6 names a header as Go writes it (`Ratelimit-Policy`); the dialects name them in lower case, and a named
+ * throttler's fields (`X-Ratelimit-Limit-Short`) are found only by going through them all.
+ */
+const lowerCased = (headers: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
 /**
  * A VU reads the fields of its first few answers and first few 429s of each phase, no more: the note states the
@@ -122,7 +121,7 @@ const recordRateLimitFields = (index: number, headers: Record<string, string>, l
   const n = read.get(index) ?? 0;
   if (n >= READ_PER_PHASE) return;
   read.set(index, n + 1);
-  const said = fieldNumbers((name) => headers[CANONICAL.get(name)!]);
+  const said = fieldNumbers(lowerCased(headers));
   if (said === undefined) return;
   rateLimitDialects.add(said.dialects);
   if (said.quota !== undefined) rateLimitQuota.add(said.quota);

@@ -1,22 +1,26 @@
 // What a response's RateLimit header fields say, whatever the dialect (core/ratelimit-dialects.ts): the quota
-// policies declared, what remains and the seconds until a unit comes back. The draft's fields are Structured Field
-// lists (RFC 9651), read with structured-headers rather than by hand; the older dialects are plain integers, with
-// draft-03's `120, 120;w=60` quota policies in their Limit field. Every field is read within the bounds of
-// core/ratelimit-dialects.ts (its first kilobyte, 16 members), and each answer once, however many checks ask.
-import { type Item, parseList, Token } from 'structured-headers';
+// policies declared, what remains and the seconds until a unit comes back. The drafts' fields are Structured Fields
+// (RFC 9651: the lists of -08 on, draft -07's Dictionary, the older `120;w=60` policy), read with structured-headers
+// rather than by hand; the triple and X-RateLimit-* are plain integers, with draft-03's `120, 120;w=60` quota policies
+// in their Limit field. Every field is read within the bounds of core/ratelimit-dialects.ts (its first kilobyte, 16
+// members), and each answer once, however many checks ask.
+import { type Item, parseDictionary, parseList, Token } from 'structured-headers';
 import {
   boundedList,
   dialectsIn,
   fieldTooLarge,
+  firstThrottler,
   MAX_RATELIMIT_FIELD_BYTES,
   RATELIMIT_DIALECTS,
   type RateLimitDialect,
   rateLimitFieldsOf,
+  xFieldName,
+  xFieldOf,
 } from '../../core/ratelimit-dialects.ts';
 import type { Exchange } from './evidence.ts';
 
 export interface QuotaPolicy {
-  /** The draft's policy name; the older dialects name none. */
+  /** The policy's name: the lists', or a named throttler's (X-RateLimit-Limit-<name>); the others name none. */
   readonly name?: string;
   readonly quota: number;
   /** Declared window in seconds; the older dialects may leave it out. */
@@ -38,10 +42,13 @@ export interface RateLimitReading {
   readonly resetSeconds?: number;
   /** Why some field could not be read, or not all of it (too large): what the reading leaves out. */
   readonly unreadable?: string;
+  /** A named throttler's own Retry-After (`Retry-After-<name>`), as sent: not SPEC.md §8 rule 2's Retry-After. */
+  readonly namedRetryAfter?: { readonly field: string; readonly value: string };
 }
 
 /** What one dialect's fields say. */
 type Values = Omit<RateLimitReading, 'dialect' | 'says' | 'fields'>;
+type Fields = Readonly<Record<string, string>>;
 
 const INTEGER = /^\d{1,15}$/;
 /** X-RateLimit-Reset above this is a Unix time (GitHub), not a number of seconds (Envoy). */
@@ -71,8 +78,8 @@ const itemsOf = (value: string | undefined, field: string): { items: Item[]; not
   }
 };
 
-const readDraft = (headers: Readonly<Record<string, string>>): Values => {
-  const declared = itemsOf(headers['ratelimit-policy'], 'RateLimit-Policy');
+const readDraft = (fields: Fields): Values => {
+  const declared = itemsOf(fields['ratelimit-policy'], 'RateLimit-Policy');
   const policies = declared.items.flatMap((item): QuotaPolicy[] => {
     const quota = integerParam(item, 'q');
     if (quota === undefined) return [];
@@ -81,16 +88,15 @@ const readDraft = (headers: Readonly<Record<string, string>>): Values => {
     return [{ ...(name ? { name } : {}), quota, ...(windowSeconds === undefined ? {} : { windowSeconds }) }];
   });
   // The RateLimit item of the first policy named, else the first: a server sends one per policy it applies.
-  const said = itemsOf(headers.ratelimit, 'RateLimit');
+  const said = itemsOf(fields.ratelimit, 'RateLimit');
   const current = said.items.find((item) => nameOf(item) === policies[0]?.name) ?? said.items[0];
   const remaining = integerParam(current, 'r');
   const resetSeconds = integerParam(current, 't');
-  const notRead = [declared.notRead, said.notRead].filter((why) => why !== undefined);
   return {
     policies,
     ...(remaining === undefined ? {} : { remaining }),
     ...(resetSeconds === undefined ? {} : { resetSeconds }),
-    ...(notRead.length === 0 ? {} : { unreadable: notRead.join('; ') }),
+    ...notReadOf([declared.notRead, said.notRead]),
   };
 };
 
@@ -108,15 +114,72 @@ const integerField = (value: string | undefined): number | undefined =>
     ? Number(value.trim())
     : undefined;
 
-const readOlder = (
-  headers: Readonly<Record<string, string>>,
-  prefix: 'ratelimit' | 'x-ratelimit',
-): Values => {
-  const limit = headers[`${prefix}-limit`];
-  const quota = limit === undefined ? undefined : boundedList(limit, `${prefix}-limit`);
-  const integers = [`${prefix}-remaining`, `${prefix}-reset`];
-  const remaining = integerField(headers[integers[0]!]);
-  const reset = integerField(headers[integers[1]!]);
+/** What a reading leaves out, joined; nothing where all was read. */
+const notReadOf = (whys: readonly (string | undefined)[]): { unreadable?: string } => {
+  const said = whys.filter((why) => why !== undefined);
+  return said.length === 0 ? {} : { unreadable: said.join('; ') };
+};
+
+/** The older drafts' RateLimit-Policy (`120;w=60`): an Integer quota and its window, no name. */
+const olderPolicies = (value: string | undefined): { policies: QuotaPolicy[]; notRead?: string } => {
+  const declared = itemsOf(value, 'RateLimit-Policy');
+  const policies = declared.items.flatMap((item): QuotaPolicy[] => {
+    const [quota] = item;
+    if (typeof quota !== 'number' || !Number.isInteger(quota) || quota < 0) return [];
+    const windowSeconds = integerParam(item, 'w');
+    return [{ quota, ...(windowSeconds === undefined ? {} : { windowSeconds }) }];
+  });
+  return { policies, ...(declared.notRead === undefined ? {} : { notRead: declared.notRead }) };
+};
+
+/** The policies of RateLimit-Policy, and each quota a Limit field states that none of them does. */
+const withLimits = (declared: readonly QuotaPolicy[], limits: readonly QuotaPolicy[]): QuotaPolicy[] => [
+  ...declared,
+  ...limits.filter((limit) => !declared.some((p) => p.quota === limit.quota)),
+];
+
+/** Draft -07: `RateLimit: limit=120, remaining=5, reset=30`, a Dictionary, and the older RateLimit-Policy. */
+const readDraft7 = (fields: Fields): Values => {
+  const declared = olderPolicies(fields['ratelimit-policy']);
+  const value = fields.ratelimit;
+  const bounded = value === undefined ? undefined : boundedList(value, 'RateLimit');
+  let members: Map<string, unknown>;
+  try {
+    members = new Map(bounded === undefined ? [] : parseDictionary(bounded.value));
+  } catch (error) {
+    throw new Unreadable(`RateLimit is no Structured Field Dictionary: ${(error as Error).message}`);
+  }
+  const integer = (key: string): number | undefined => {
+    const member = members.get(key);
+    const [item] = Array.isArray(member) ? member : [];
+    return typeof item === 'number' && Number.isInteger(item) && item >= 0 ? item : undefined;
+  };
+  const limit = integer('limit');
+  const remaining = integer('remaining');
+  const resetSeconds = integer('reset');
+  return {
+    policies: withLimits(declared.policies, limit === undefined ? [] : [{ quota: limit }]),
+    ...(remaining === undefined ? {} : { remaining }),
+    ...(resetSeconds === undefined ? {} : { resetSeconds }),
+    ...notReadOf([declared.notRead, bounded?.notRead]),
+  };
+};
+
+/** The fields of the triple or of X-RateLimit-* that one reading takes. */
+interface OlderNames {
+  readonly limits: readonly { readonly field: string; readonly name?: string }[];
+  readonly remaining: string;
+  readonly reset: string;
+}
+
+const readOlder = (fields: Fields, headers: Fields, names: OlderNames): Values => {
+  const limits = names.limits.flatMap(({ field, name }) => {
+    const value = fields[field];
+    return value === undefined ? [] : [{ field, name, bounded: boundedList(value, field) }];
+  });
+  const integers = [names.remaining, names.reset];
+  const remaining = integerField(fields[names.remaining]);
+  const reset = integerField(fields[names.reset]);
   const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date) / 1000;
   const epoch = reset !== undefined && reset > EPOCH_FROM;
   // A Unix time is read against the server's own clock (its Date header), never ours: the two may differ by minutes.
@@ -125,21 +188,54 @@ const readOlder = (
     : Number.isNaN(date)
       ? undefined
       : Math.max(0, reset - Math.floor(date));
-  const notRead = [
-    ...(quota?.notRead === undefined ? [] : [quota.notRead]),
-    ...integers.flatMap((name) => {
-      const bytes = headers[name]?.length ?? 0;
-      return bytes > MAX_RATELIMIT_FIELD_BYTES ? [`${fieldTooLarge(name, bytes)}: none of it was read`] : [];
-    }),
-    ...(epoch && resetSeconds === undefined
-      ? [`${prefix}-reset is a Unix time and the answer has no Date header to read it against`]
-      : []),
-  ];
+  const declared = olderPolicies(fields['ratelimit-policy']);
+  const stated = limits.flatMap(({ name, bounded }) =>
+    readLimit(bounded.value).map((p) => (name === undefined ? p : { name, ...p })),
+  );
   return {
-    policies: readLimit(quota?.value),
+    policies: withLimits(declared.policies, stated),
     ...(remaining === undefined ? {} : { remaining }),
     ...(resetSeconds === undefined ? {} : { resetSeconds }),
-    ...(notRead.length === 0 ? {} : { unreadable: notRead.join('; ') }),
+    ...notReadOf([
+      declared.notRead,
+      ...limits.map(({ bounded }) => bounded.notRead),
+      ...integers.map((name) => {
+        const bytes = fields[name]?.length ?? 0;
+        return bytes > MAX_RATELIMIT_FIELD_BYTES
+          ? `${fieldTooLarge(name, bytes)}: none of it was read`
+          : undefined;
+      }),
+      epoch && resetSeconds === undefined
+        ? `${names.reset} is a Unix time and the answer has no Date header to read it against`
+        : undefined,
+    ]),
+  };
+};
+
+const TRIPLE_NAMES: OlderNames = {
+  limits: [{ field: 'ratelimit-limit' }],
+  remaining: 'ratelimit-remaining',
+  reset: 'ratelimit-reset',
+};
+
+/** X-RateLimit-*: every throttler's Limit, the first one's Remaining and Reset, and a named Retry-After. */
+const readX = (fields: Fields, headers: Fields): Values => {
+  const { name } = firstThrottler(fields);
+  const limits = Object.keys(fields).flatMap((field) => {
+    const x = xFieldOf(field);
+    return x?.part === 'limit' ? [{ field, ...(x.name === undefined ? {} : { name: x.name }) }] : [];
+  });
+  const read = readOlder(fields, headers, {
+    limits,
+    remaining: xFieldName('remaining', name),
+    reset: xFieldName('reset', name),
+  });
+  const retryAfter = Object.keys(fields).find((field) => xFieldOf(field)?.part === 'retry-after');
+  return {
+    ...read,
+    ...(retryAfter === undefined
+      ? {}
+      : { namedRetryAfter: { field: retryAfter, value: fields[retryAfter]! } }),
   };
 };
 
@@ -148,23 +244,22 @@ const quotable = (value: string): string =>
     ? value
     : `${value.slice(0, MAX_RATELIMIT_FIELD_BYTES)}… (cut: ${value.length} bytes in all)`;
 
-const readDialect = (
-  headers: Readonly<Record<string, string>>,
-  dialect: RateLimitDialect,
-): RateLimitReading => {
+const READERS: Record<RateLimitDialect, (fields: Fields, headers: Fields) => Values> = {
+  draft: readDraft,
+  'draft-7': readDraft7,
+  triple: (fields, headers) => readOlder(fields, headers, TRIPLE_NAMES),
+  'x-ratelimit': readX,
+};
+
+const readDialect = (headers: Fields, dialect: RateLimitDialect): RateLimitReading => {
+  const fields = rateLimitFieldsOf(headers, dialect);
   const named = {
     dialect,
     says: RATELIMIT_DIALECTS[dialect].says,
-    fields: Object.fromEntries(
-      Object.entries(rateLimitFieldsOf(headers, dialect)).map(([name, value]) => [name, quotable(value)]),
-    ),
+    fields: Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, quotable(value)])),
   };
   try {
-    const read =
-      dialect === 'draft'
-        ? readDraft(headers)
-        : readOlder(headers, dialect === 'triple' ? 'ratelimit' : 'x-ratelimit');
-    return { ...named, ...read };
+    return { ...named, ...READERS[dialect](fields, headers) };
   } catch (error) {
     if (!(error instanceof Unreadable)) throw error;
     return { ...named, policies: [], unreadable: error.message };
@@ -175,7 +270,7 @@ const readDialect = (
 // and four checks read the same answers again and again.
 const readings = new WeakMap<Readonly<Record<string, string>>, readonly RateLimitReading[]>();
 
-/** One reading per dialect the answer's headers (lower-case names) carry, the draft's first; none for none. */
+/** One reading per dialect the answer's headers (lower-case names) carry, the newest draft's first; none for none. */
 export const readRateLimitFields = (
   headers: Readonly<Record<string, string>>,
 ): readonly RateLimitReading[] => {

@@ -1,5 +1,5 @@
 // The RateLimit header fields the reference server sends when asked to (`rateLimitFields`, `--ratelimit-fields`), in
-// any of the three dialects harness reads (core/ratelimit-dialects.ts). SPEC.md asks for none, so the faithful
+// any of the dialects harness reads (core/ratelimit-dialects.ts). SPEC.md asks for none, so the faithful
 // server sends none unless told; what they say is the limiter's own count, and a fault may make them say otherwise.
 import { serializeList } from 'structured-headers';
 import type { RateLimitDialect } from '../../core/ratelimit-dialects.ts';
@@ -64,6 +64,15 @@ export const rateLimitHeaders = (
       ]),
       ...(current.size === 0 ? {} : { ratelimit: serializeList([[bucket, current]]) }),
     };
+  }
+  if (dialect === 'draft-7') {
+    // As express-rate-limit's draft-7 writes them: the older policy beside the Dictionary.
+    const current = [
+      `limit=${quota}`,
+      ...(remaining === undefined ? [] : [`remaining=${remaining}`]),
+      ...(resetSeconds === undefined ? [] : [`reset=${resetSeconds}`]),
+    ];
+    return { 'ratelimit-policy': `${quota};w=${windowSeconds}`, ratelimit: current.join(', ') };
   }
   // Kong writes the quota alone; Envoy's draft-03 names add the window as a quota policy.
   const prefix = dialect === 'triple' ? 'ratelimit' : 'x-ratelimit';

@@ -49,6 +49,71 @@ describe('readRateLimitFields', () => {
     ]);
   });
 
+  it("reads express-rate-limit's draft-6 as the triple, its Integer RateLimit-Policy as the policy's window", () => {
+    const readings = readRateLimitFields({
+      'ratelimit-policy': '120;w=60',
+      'ratelimit-limit': '120',
+      'ratelimit-remaining': '7',
+      'ratelimit-reset': '12',
+    });
+    expect(readings.map((r) => r.dialect)).toEqual(['triple']);
+    expect(readings[0]).toMatchObject({
+      policies: [{ quota: 120, windowSeconds: 60 }],
+      remaining: 7,
+      resetSeconds: 12,
+    });
+    expect(Object.keys(readings[0]!.fields)).toEqual([
+      'ratelimit-policy',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+    ]);
+    expect(readings[0]!.unreadable).toBeUndefined();
+  });
+
+  it("reads draft -07's Dictionary with its policy, and states a limit that contradicts the policy as its own", () => {
+    const [reading, ...others] = readRateLimitFields({
+      'ratelimit-policy': '120;w=60',
+      ratelimit: 'limit=1000, remaining=879, reset=30',
+    });
+    expect(others).toEqual([]);
+    expect(reading).toMatchObject({
+      dialect: 'draft-7',
+      policies: [{ quota: 120, windowSeconds: 60 }, { quota: 1000 }],
+      remaining: 879,
+      resetSeconds: 30,
+    });
+    const [broken] = readRateLimitFields({ ratelimit: 'limit=120, remaining=(' });
+    expect(broken).toMatchObject({ dialect: 'draft-7', policies: [] });
+    expect(broken?.unreadable).toMatch(/^RateLimit is no Structured Field Dictionary/);
+  });
+
+  it("reads a named throttler's X-RateLimit-*-<name>, and its Retry-After-<name> as what it is", () => {
+    const [admitted] = readRateLimitFields({
+      'x-ratelimit-limit-short': '120',
+      'x-ratelimit-remaining-short': '7',
+      'x-ratelimit-reset-short': '2',
+      'x-ratelimit-limit-long': '1000',
+    });
+    expect(admitted).toMatchObject({
+      dialect: 'x-ratelimit',
+      policies: [
+        { name: 'short', quota: 120 },
+        { name: 'long', quota: 1000 },
+      ],
+      remaining: 7,
+      resetSeconds: 2,
+    });
+    const [refused] = readRateLimitFields({ 'retry-after-short': '2', 'retry-after': '3' });
+    expect(refused).toMatchObject({
+      dialect: 'x-ratelimit',
+      policies: [],
+      fields: { 'retry-after-short': '2' },
+      namedRetryAfter: { field: 'retry-after-short', value: '2' },
+    });
+    expect(refused?.resetSeconds).toBeUndefined();
+  });
+
   it("reads an X-RateLimit-Reset Unix time against the answer's own Date, never the local clock", () => {
     const date = 'Fri, 27 Nov 2026 08:00:00 GMT';
     const epoch = Date.parse(date) / 1000 + 42;

@@ -5,7 +5,7 @@ import { rateLimitNote } from '../../core/ratelimit-note.ts';
 import { readRateLimitFields } from '../../src/client/ratelimit-fields.ts';
 import { rateLimitHeaders } from '../../src/reference/ratelimit-fields.ts';
 
-const numbersOf = (headers: Record<string, string>) => fieldNumbers((name) => headers[name]);
+const numbersOf = (headers: Record<string, string>) => fieldNumbers(headers);
 
 describe("fieldNumbers (k6's reading, for the load report)", () => {
   it.each(DIALECT_NAMES)(
@@ -49,6 +49,44 @@ describe("fieldNumbers (k6's reading, for the load report)", () => {
     expect(numbersOf({ 'x-ratelimit-limit': `1${'0'.repeat(2000)}` })).toEqual({ dialects: 4 });
   });
 
+  // As the libraries send them (FACTS.md): express-rate-limit's draft-6 and draft-7, a named @nestjs/throttler.
+  it.each([
+    [
+      'draft-6: the triple and an Integer RateLimit-Policy',
+      {
+        'ratelimit-policy': '120;w=60',
+        'ratelimit-limit': '120',
+        'ratelimit-remaining': '7',
+        'ratelimit-reset': '9',
+      },
+      { dialects: 2, quota: 120, windowSeconds: 60, remaining: 7 },
+    ],
+    [
+      'draft-7: a Dictionary and an Integer RateLimit-Policy',
+      { 'ratelimit-policy': '120;w=60', ratelimit: 'limit=120, remaining=7, reset=9' },
+      { dialects: 8, quota: 120, windowSeconds: 60, remaining: 7 },
+    ],
+    [
+      'draft-8: the lists, with spaces and a partition key',
+      { 'ratelimit-policy': '"per-min"; q=120; w=60; pk=:MTIz:', ratelimit: '"per-min"; r=7; t=9' },
+      { dialects: 1, quota: 120, windowSeconds: 60, remaining: 7 },
+    ],
+    [
+      "a named throttler's suffixed X-RateLimit-*",
+      {
+        'x-ratelimit-limit-short': '120',
+        'x-ratelimit-remaining-short': '7',
+        'x-ratelimit-reset-short': '9',
+      },
+      { dialects: 4, quota: 120, remaining: 7 },
+    ],
+  ])('reads %s as the RFC 9651 reading does', (_, headers, numbers) => {
+    expect(numbersOf(headers)).toEqual(numbers);
+    const [reading] = readRateLimitFields(headers);
+    expect(reading!.policies[0]!.quota).toBe(numbers.quota);
+    expect(reading!.remaining).toBe(numbers.remaining);
+  });
+
   it('notes every dialect seen, and nothing for an answer without fields', () => {
     expect(numbersOf({ 'ratelimit-limit': '5', 'x-ratelimit-limit': '5' })?.dialects).toBe(2 | 4);
     expect(numbersOf({ 'retry-after': '1' })).toBeUndefined();
@@ -67,7 +105,7 @@ describe('rateLimitNote', () => {
         windowSeconds: { min: 60, max: 60 },
       }),
     ).toBe(
-      'RateLimit fields (the IETF draft (RateLimit-Policy, RateLimit)): declared 120 per 60 s, as SPEC.md states',
+      "RateLimit fields (the IETF draft's named lists (-08 to -11)): declared 120 per 60 s, as SPEC.md states",
     );
   });
 
@@ -75,7 +113,7 @@ describe('rateLimitNote', () => {
     expect(
       rateLimitNote(plan, { dialects: 2, quota: { min: 1200, max: 1200 }, remainingOnLimitedMax: 5 }),
     ).toBe(
-      "RateLimit fields (the older RateLimit-Limit/-Remaining/-Reset triple (drafts 03 to 07, Kong)): declared 1200 per an undeclared window, not SPEC.md's 120 per 60 s; a 429 said 5 remained",
+      "RateLimit fields (the RateLimit-Limit/-Remaining/-Reset triple (drafts -06 and earlier)): declared 1200 per an undeclared window, not SPEC.md's 120 per 60 s; a 429 said 5 remained",
     );
   });
 });
