@@ -31,10 +31,15 @@ export interface Latency {
   readonly p99Ms: number;
 }
 
+/** Why a token answer's body was not read: sent encoded though `identity` was asked for, or over the cap. */
+export type UnreadTokenAnswer = 'encoded' | 'oversized';
+
 export interface TokenFailures {
   readonly count: number;
   readonly minStatus: number;
   readonly maxStatus: number;
+  /** Why some of the answers were not read (load/checkpoint/token.go); absent when every one was. */
+  readonly unread?: readonly UnreadTokenAnswer[];
 }
 
 export interface PhaseResult {
@@ -178,10 +183,12 @@ const mergeLatency = (parts: readonly (Latency | undefined)[]): { latencyMs?: La
 const mergeTokenFailures = (parts: readonly (TokenFailures | undefined)[]): TokenFailures | undefined => {
   const known = parts.filter((p): p is TokenFailures => p !== undefined);
   if (known.length === 0) return undefined;
+  const unread = [...new Set(known.flatMap((p) => p.unread ?? []))].sort();
   return {
     count: sum(known.map((p) => p.count)),
     minStatus: Math.min(...known.map((p) => p.minStatus)),
     maxStatus: Math.max(...known.map((p) => p.maxStatus)),
+    ...(unread.length === 0 ? {} : { unread }),
   };
 };
 

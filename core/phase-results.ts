@@ -1,7 +1,7 @@
 // A phase's evidence as k6 records it (one Trend per phase and kind of answer, tagged by slot; see
 // load/lib/options.ts) and as harness reads it back: from k6's end-of-test data (load/lib/summary.ts) or, where k6
 // was killed before that, from the checkpoint its harness-checkpoint output left (src/k6-driver/checkpoint.ts).
-import type { Latency, PhaseRateLimit, PhaseResult } from './evidence.ts';
+import type { Latency, PhaseRateLimit, PhaseResult, TokenFailures, UnreadTokenAnswer } from './evidence.ts';
 import type { PhasePlan } from './plan.ts';
 
 const ADMITTED = 'harness_admitted_rtt_';
@@ -85,6 +85,28 @@ const rateLimitOf = (of: (metric: string) => MetricValues): { rateLimit?: PhaseR
   };
 };
 
+/**
+ * harness_token_unread records each token answer left unread as one bit of its reason, so a phase's min and max
+ * (all k6 keeps of it) say which reasons came: a fixed word, never what the answer said.
+ */
+export const UNREAD_BITS: Readonly<Record<UnreadTokenAnswer, number>> = { encoded: 1, oversized: 2 };
+
+/** The phase's failed token requests, and why answers among them were unread; undefined when none failed. */
+const tokenFailuresOf = (of: (metric: string) => MetricValues): TokenFailures | undefined => {
+  const statuses = of('harness_token_status');
+  if ((statuses.count ?? 0) === 0) return undefined;
+  const bits = rangeOf(of('harness_token_unread'));
+  const unread = (Object.keys(UNREAD_BITS) as UnreadTokenAnswer[]).filter(
+    (answer) => bits !== undefined && ((bits.min | bits.max) & UNREAD_BITS[answer]) !== 0,
+  );
+  return {
+    count: statuses.count ?? 0,
+    minStatus: statuses.min ?? 0,
+    maxStatus: statuses.max ?? 0,
+    ...(unread.length === 0 ? {} : { unread }),
+  };
+};
+
 /** Every phase's result, from the values of the metrics k6 recorded (absent ones read as empty). */
 export const phaseResults = (
   values: (name: string) => MetricValues,
@@ -108,14 +130,7 @@ export const phaseResults = (
       refused: count('harness_refused'),
       networkErrors: count('harness_network_errors'),
       renewed: count('harness_renewed'),
-      tokenFailures:
-        count('harness_token_status') === 0
-          ? undefined
-          : {
-              count: count('harness_token_status'),
-              minStatus: of('harness_token_status').min ?? 0,
-              maxStatus: of('harness_token_status').max ?? 0,
-            },
+      tokenFailures: tokenFailuresOf(of),
       noToken: count('harness_no_token'),
       dropped: count('dropped_iterations'),
       unslotted: count('harness_unslotted'),

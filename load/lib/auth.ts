@@ -11,6 +11,8 @@
 // nothing, and what the token endpoint answered is recorded (metrics.ts) for the verdict to name. A token answer is
 // the one body a VU reads, within MAX_TOKEN_BODY_BYTES and never decoded (token-post.ts); one over the cap or sent
 // encoded gives no token, and each VU says so once.
+import type { UnreadTokenAnswer } from '../../core/evidence.ts';
+import { UNREAD_BITS } from '../../core/phase-results.ts';
 import { runVus, type TokenTurns, tokenTurns, turnPeriodMs } from '../../core/token-turns.ts';
 import { MAX_TOKEN_BODY_BYTES, renewAtFor, tokenForm } from '../../core/wire.ts';
 import {
@@ -26,8 +28,8 @@ import {
   startAt,
   target,
 } from './config.ts';
-import { noToken, tokenFailures } from './metrics.ts';
-import { cappedReader, postTokenForm, type TokenAnswer, type UnreadTokenAnswer } from './token-post.ts';
+import { noToken, tokenFailures, tokenUnread } from './metrics.ts';
+import { cappedReader, postTokenForm, type TokenAnswer } from './token-post.ts';
 import type { OpenedToken } from './token-seal.ts';
 
 interface Held {
@@ -128,6 +130,8 @@ export const tokenFor = (role: string, tags: Record<string, string>): string | u
   if (typeof body.access_token !== 'string' || body.access_token === '') {
     // Status 0: no answer (refused, reset, timed out); 200 here came without a usable access_token, or unread.
     tokenFailures.add(answer.status, tags);
+    if (answer.unread !== undefined && cappedReader)
+      tokenUnread.add(UNREAD_BITS[answer.unread], { ...tags, answer: answer.unread });
     if (valid) return current.token;
     noToken.add(1, tags);
     return undefined;

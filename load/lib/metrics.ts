@@ -17,6 +17,11 @@ export const renewed = new Counter('harness_renewed');
 export const networkErrors = new Counter('harness_network_errors');
 /** Status of each failed token request (0: no answer), so the verdict can say what the token endpoint answered. */
 export const tokenFailures = new Trend('harness_token_status');
+/**
+ * Token answers harness's reader left unread, each as its reason's bit (UNREAD_BITS) and tagged `answer` with the
+ * reason's word: the verdict names why no token came. A stock k6 reads them whole first, so it records none.
+ */
+export const tokenUnread = new Trend('harness_token_unread');
 /** Iterations that sent nothing: their VU had no token, its token endpoint failing (auth.ts backs off). */
 export const noToken = new Counter('harness_no_token');
 /** Sent too far past the phase's end to fit its slots: k6 could not keep to the schedule. */

@@ -45,6 +45,7 @@ const observersOf = (phase: PhasePlan, names: SlotMetricNames): Record<string, s
     [`harness_renewed${s}`]: ['count>=0'],
     [`harness_no_token${s}`]: ['count>=0'],
     [`harness_token_status${s}`]: ['max>=0'],
+    [`harness_token_unread${s}`]: ['max>=0'],
     [`harness_unslotted${s}`]: ['count>=0'],
     [`harness_retry_after_valid${s}`]: ['rate>=0'],
     [`harness_retry_after_seconds${s}`]: ['max>=0'],

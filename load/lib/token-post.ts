@@ -5,11 +5,9 @@
 // (HARNESS_TOKEN_READER); a stock k6 falls back to http.post asking for `identity`, which a hostile server may
 // ignore, and such an answer still gives no token, but only after k6 has decoded it.
 import http from 'k6/http';
+import type { UnreadTokenAnswer } from '../../core/evidence.ts';
 import { CAPPED_READER, TOKEN_READER_ENV } from '../../core/token-reader.ts';
 import { MAX_TOKEN_BODY_BYTES } from '../../core/wire.ts';
-
-/** Why a token answer's body was not used: sent encoded though `identity` was asked for, or over the cap. */
-export type UnreadTokenAnswer = 'encoded' | 'oversized';
 
 export interface TokenAnswer {
   /** 0: no answer (refused, reset, timed out). */

@@ -95,7 +95,17 @@ const phaseResult = {
       type: 'object',
       additionalProperties: false,
       required: ['count', 'minStatus', 'maxStatus'],
-      properties: { count: { type: 'integer', minimum: 1 }, minStatus: count, maxStatus: count },
+      properties: {
+        count: { type: 'integer', minimum: 1 },
+        minStatus: count,
+        maxStatus: count,
+        unread: {
+          type: 'array',
+          items: { type: 'string', enum: ['encoded', 'oversized'] },
+          minItems: 1,
+          uniqueItems: true,
+        },
+      },
     },
     noToken: count,
     dropped: count,
