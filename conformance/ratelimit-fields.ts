@@ -1,107 +1,48 @@
-// Beyond SPEC.md: the RateLimit header fields a target may send (the IETF draft's RateLimit-Policy and RateLimit,
-// the older RateLimit-* triple, X-RateLimit-*), held to what its limiter does. SPEC.md asks for none, so a target that
+// Beyond SPEC.md: the RateLimit header fields a target may send, in every dialect the libraries people use send
+// (core/ratelimit-dialects.ts), held to what its limiter does; each check reads every dialect an answer carries, and
+// its message names the dialect it read and the fields that were sent. SPEC.md asks for none, so a target that
 // sends none gets INFO saying so and nothing else; fields that contradict §8's limit or what the probe saw are a WARN.
 // They read the rules-schedule probe: never side-effecting, always in the profile, and 120 requests a window.
 import {
   type CheckContext,
   type CheckSpec,
-  type Exchange,
   info,
   isAdmitted,
   isSuccess,
   type ObservedRequest,
   type ProbeResult,
   type QuotaPolicy,
-  type RateLimitReading,
   rateLimitResetSeconds,
-  readRateLimitFields,
   retryAfterHonour,
   retryAfterSeconds,
   retryToleranceMs,
-  skip,
   warn,
 } from '../src/runner/checks.ts';
-import { type BucketId, cite, LIMIT_RULES, limitQuote } from '../src/spec/index.ts';
-import { bucketView, probe, probeRequests, timesOf } from './bucket-probe.ts';
-
-const BUCKET: BucketId = 'rules-schedule';
-const DRAFT = 'draft-ietf-httpapi-ratelimit-headers';
-
-interface Said {
-  readonly observed: ObservedRequest;
-  readonly exchange: Exchange;
-  readonly reading: RateLimitReading;
-}
-
-interface FieldsSaid {
-  readonly result: ProbeResult;
-  readonly log: readonly ObservedRequest[];
-  /** Every answer of the bucket that carried RateLimit fields, in the order sent, read in its first dialect. */
-  readonly said: readonly Said[];
-  /** The limiter's answers: successes and 429s. */
-  readonly answers: number;
-  readonly at: (t: number) => string;
-  readonly windowSeconds: number;
-}
-
-/** What a RateLimit field reads (`t`, `r`) of an answer, in its first dialect. */
-const readingOf = (exchange: Exchange): RateLimitReading | undefined =>
-  readRateLimitFields(exchange.headers)[0];
-
-/**
- * The probe's answers and the fields they carried; INFO, ending the check, when none carried any (said in full by
- * RATELIMIT-FIELDS, `inFull`, and by reference everywhere else).
- */
-const fieldsSaid = async (ctx: CheckContext, inFull = false): Promise<FieldsSaid> => {
-  const result = await probe(ctx, BUCKET);
-  const log = bucketView(ctx, BUCKET, result);
-  // The limiter's own answers only: a gateway answering 400 or 500 to everything shows nothing of the limiter.
-  const answered = log
-    .filter((o) => o.request.exchange !== undefined && (isSuccess(o.status) || o.status === 429))
-    .sort((a, b) => a.sent - b.sent);
-  if (answered.length === 0) {
-    skip(
-      `none of the ${log.length} answers to the ${BUCKET} probe was a success or a 429: no answer of the limiter to read RateLimit fields from`,
-    );
-  }
-  const said = answered.flatMap((observed): Said[] => {
-    const exchange = observed.request.exchange!;
-    const reading = readingOf(exchange);
-    return reading === undefined ? [] : [{ observed, exchange, reading }];
-  });
-  if (said.length === 0) {
-    info(
-      inFull
-        ? `none of the ${answered.length} successes and 429s of the ${BUCKET} probe carried RateLimit header fields (${DRAFT}, RateLimit-*, X-RateLimit-*): SPEC.md asks for none, so nothing is held to them`
-        : 'no RateLimit header fields to hold to the limit (see RATELIMIT-FIELDS): SPEC.md asks for none',
-    );
-  }
-  return {
-    result,
-    log,
-    said,
-    answers: answered.length,
-    at: timesOf(result),
-    windowSeconds: Math.ceil(result.limit.windowMs / 1000),
-  };
-};
-
-const named = ({ observed }: Said, at: (t: number) => string) =>
-  `'${observed.label}' (${observed.status ?? 'no answer'}, answered ${at(observed.answered)})`;
-
-const shown = (fields: Readonly<Record<string, string>>): string =>
-  Object.entries(fields)
-    .map(([name, value]) => `${name}: ${value}`)
-    .join('; ');
+import { cite, LIMIT_RULES, limitQuote } from '../src/spec/index.ts';
+import { probeRequests } from './bucket-probe.ts';
+import {
+  BUCKET,
+  byDialect,
+  DRAFT,
+  fieldNames,
+  fieldsSaid,
+  named,
+  namedRetryAfters,
+  notRead,
+  readIn,
+  type Said,
+  shown,
+} from './ratelimit-said.ts';
 
 const fieldsSent = async (ctx: CheckContext): Promise<string> => {
   const { said, answers } = await fieldsSaid(ctx, true);
-  const [first] = said;
-  ctx.record(first!.exchange);
-  const dialects = [...new Set(said.map((s) => s.reading.says))];
-  const unreadable = said.find((s) => s.reading.unreadable !== undefined);
+  ctx.record(said[0]!.exchange);
+  const carrying = new Set(said.map((s) => s.observed)).size;
+  const firsts = byDialect(said).map(
+    (group) => `${group[0]!.reading.says}, the first: ${shown(group[0]!.reading.fields)}`,
+  );
   return info(
-    `${said.length} of the ${answers} successes and 429s carried ${dialects.join(', and ')}; the first: ${shown(first!.reading.fields)}${unreadable ? `; not read: ${unreadable.reading.unreadable}` : ''}`,
+    `${carrying} of the ${answers} successes and 429s carried RateLimit fields, read as ${firsts.join('; and ')}${namedRetryAfters(said)}${notRead(said)}`,
   );
 };
 
@@ -113,7 +54,11 @@ const policyAgrees = async (ctx: CheckContext): Promise<string> => {
   const { result, said, at, windowSeconds } = await fieldsSaid(ctx);
   const { count } = result.limit;
   const declaring = said.filter((s) => s.reading.policies.length > 0);
-  if (declaring.length === 0) return info('the fields declare no quota policy (q, or a Limit field)');
+  if (declaring.length === 0) {
+    return info(
+      `none of the fields sent (${fieldNames(said)}, read as ${readIn(said)}) states a quota${notRead(said)}`,
+    );
+  }
   for (const s of declaring) {
     const wrong = s.reading.policies.find(
       (p) => p.quota !== count || (p.windowSeconds !== undefined && p.windowSeconds !== windowSeconds),
@@ -126,39 +71,67 @@ const policyAgrees = async (ctx: CheckContext): Promise<string> => {
     }
   }
   const windowed = declaring.every((s) => s.reading.policies.every((p) => p.windowSeconds !== undefined));
-  return `${declaring.length} answers declare q=${count}${windowed ? `;w=${windowSeconds}` : ' (no window)'}, SPEC.md §8's ${count} per ${windowSeconds} s`;
+  const answers = new Set(declaring.map((s) => s.observed)).size;
+  return `${answers} answers declare q=${count}${windowed ? `;w=${windowSeconds}` : ' (no window)'} in ${readIn(declaring)}, SPEC.md §8's ${count} per ${windowSeconds} s${notRead(declaring)}`;
 };
 
 /** Admitted answers of one burst it takes to see a count go down. */
 const COUNTDOWN_MIN = 4;
 
-// A remaining count must go down as admitted requests spend the quota, and be 0 on a refusal.
+// A remaining count must go down as admitted requests spend the quota, and be 0 on a refusal: in each dialect read,
+// as each states its own count.
 const remainingCountsDown = async (ctx: CheckContext): Promise<string> => {
   const { result, said, at } = await fieldsSaid(ctx);
   const counted = said.filter((s) => s.reading.remaining !== undefined);
-  if (counted.length === 0) return info('the fields carry no remaining count (r, or a Remaining field)');
+  if (counted.length === 0) {
+    return info(
+      `none of the fields sent (${fieldNames(said)}, read as ${readIn(said)}) carries a remaining count${notRead(said)}`,
+    );
+  }
   const refusals = counted.filter((s) => s.observed.status === 429);
   const roomy = refusals.find((s) => s.reading.remaining! > 0);
   if (roomy !== undefined) {
     ctx.record(roomy.exchange);
     return warn(
-      `the 429 to ${named(roomy, at)} says ${roomy.reading.remaining} remain (${shown(roomy.reading.fields)}): a refused request means none does`,
+      `the 429 to ${named(roomy, at)} says ${roomy.reading.remaining} remain (${roomy.reading.says}: ${shown(roomy.reading.fields)}): a refused request means none does`,
     );
   }
   const spend = new Set(result.spend.requests);
-  const burst = counted.filter((s) => spend.has(s.observed.request) && isAdmitted(s.observed));
-  if (burst.length < COUNTDOWN_MIN) {
-    return info(
-      `only ${burst.length} admitted answers of the spend burst carried a remaining count: too few to see it count down`,
-    );
+  const found = byDialect(counted).map((group) =>
+    countdown(
+      ctx,
+      result,
+      group.filter((s) => spend.has(s.observed.request) && isAdmitted(s.observed)),
+      at,
+    ),
+  );
+  const zero = refusals.length > 0 ? `, and all ${refusals.length} 429s said 0` : '';
+  const shownAll = found.map((f) => f.message).join('; ');
+  return found.some((f) => f.verified) ? `${shownAll}${zero}` : info(shownAll);
+};
+
+/** One dialect's count over the admitted answers of the spend burst: WARN where it stays too high. */
+const countdown = (
+  ctx: CheckContext,
+  result: ProbeResult,
+  burst: readonly Said[],
+  at: (t: number) => string,
+): { verified: boolean; message: string } => {
+  const says = burst[0]?.reading.says;
+  if (says === undefined || burst.length < COUNTDOWN_MIN) {
+    return {
+      verified: false,
+      message: `only ${burst.length} admitted answers of the spend burst carried a remaining count${says === undefined ? '' : ` in ${says}`}: too few to see it count down`,
+    };
   }
   const { count, windowMs } = result.limit;
   const span =
     Math.max(...burst.map((s) => s.observed.answered)) - Math.min(...burst.map((s) => s.observed.sent));
   if (span >= windowMs) {
-    return info(
-      `the spend burst took ${Math.round(span)} ms, a window or more: what can remain after it cannot be bounded`,
-    );
+    return {
+      verified: false,
+      message: `the spend burst took ${Math.round(span)} ms, a window or more: what can remain after it cannot be bounded`,
+    };
   }
   // What can remain after the burst, whatever the limiter: at least half of it was admitted in one window (an edge
   // may split a fixed window's burst in two), other traffic only spends more, and a token bucket refills `back`
@@ -171,23 +144,30 @@ const remainingCountsDown = async (ctx: CheckContext): Promise<string> => {
     const first = burst.find((s) => s.reading.remaining === least)!;
     ctx.record(first.exchange);
     return warn(
-      `the ${burst.length} admitted answers of the spend burst (sent and answered within ${Math.round(span)} ms) all say at least ${least} remain (the first: ${named(first, at)}): with ${burst.length} admitted within one ${windowMs} ms window, at least ${Math.ceil(burst.length / 2)} in one fixed window if an edge split them, and ${back} refilled meanwhile, at most ${most} can remain of ${count}`,
+      `the ${burst.length} admitted answers of the spend burst (sent and answered within ${Math.round(span)} ms) all say at least ${least} remain in ${says} (the first: ${named(first, at)}): with ${burst.length} admitted within one ${windowMs} ms window, at least ${Math.ceil(burst.length / 2)} in one fixed window if an edge split them, and ${back} refilled meanwhile, at most ${most} can remain of ${count}`,
     );
   }
-  return `the remaining count went from ${Math.max(...values)} to ${least} over the ${burst.length} admitted answers of the spend burst (at most ${most} could remain)${refusals.length > 0 ? `, and all ${refusals.length} 429s said 0` : ''}`;
+  return {
+    verified: true,
+    message: `in ${says}, the remaining count went from ${Math.max(...values)} to ${least} over the ${burst.length} admitted answers of the spend burst (at most ${most} could remain)`,
+  };
 };
 
 // A reset time must fall within a window, and a request sent once it has passed must find the quota back.
 const resetAgrees = async (ctx: CheckContext): Promise<string> => {
   const { result, log, said, at, windowSeconds } = await fieldsSaid(ctx);
   const timed = said.filter((s) => s.reading.resetSeconds !== undefined);
-  if (timed.length === 0) return info('the fields carry no reset time (t, or a Reset field)');
+  if (timed.length === 0) {
+    return info(
+      `none of the fields sent (${fieldNames(said)}, read as ${readIn(said)}) carries a reset time${namedRetryAfters(said)}${notRead(said)}`,
+    );
+  }
   // Whole seconds rounded up, and one for the server's clock.
   const beyond = timed.find((s) => s.reading.resetSeconds! > windowSeconds + 1);
   if (beyond !== undefined) {
     ctx.record(beyond.exchange);
     return warn(
-      `the answer to ${named(beyond, at)} says the quota resets in ${beyond.reading.resetSeconds} s, but ${BUCKET}'s window is ${windowSeconds} s: a quota comes back within a window of its spending`,
+      `the answer to ${named(beyond, at)} says the quota resets in ${beyond.reading.resetSeconds} s (${beyond.reading.says}: ${shown(beyond.reading.fields)}), but ${BUCKET}'s window is ${windowSeconds} s: a quota comes back within a window of its spending`,
     );
   }
   const { limit } = result;
@@ -202,7 +182,7 @@ const resetAgrees = async (ctx: CheckContext): Promise<string> => {
       `'${retry.label}', sent ${after(refusal, retry.sent)}, past the reset of ${seconds} s it said plus ${retryToleranceMs(limit)} ms tolerance, still got 429, and no request in between can have taken the room`,
     );
   }
-  const within = `every reset time is within the ${windowSeconds} s window`;
+  const within = `every reset time (${readIn(timed)}) is within the ${windowSeconds} s window`;
   // A reset time of 0 s on a 429 promises no wait at all: its passing shows nothing of one too short.
   if (honour.honoured !== undefined && honour.honoured.seconds > 0) {
     const { refusal, retry, seconds } = honour.honoured;
@@ -237,7 +217,9 @@ const retryAfterNotBeforeReset = async (ctx: CheckContext): Promise<string> => {
       s.reading.resetSeconds !== undefined &&
       retryAfterSeconds(s.exchange) !== undefined,
   );
-  if (both.length === 0) return info('no 429 carried both an integer Retry-After and a reset time');
+  if (both.length === 0) {
+    return info(`no 429 carried both an integer Retry-After and a reset time${namedRetryAfters(said)}`);
+  }
   const early = both.find((s) => retryAfterSeconds(s.exchange)! < s.reading.resetSeconds!);
   if (early !== undefined) {
     ctx.record(early.exchange);
@@ -245,7 +227,7 @@ const retryAfterNotBeforeReset = async (ctx: CheckContext): Promise<string> => {
       `the 429 to ${named(early, at)} says Retry-After ${retryAfterSeconds(early.exchange)} s but a reset in ${early.reading.resetSeconds} s (${shown(early.reading.fields)}): ${DRAFT} gives Retry-After precedence, and it should not point earlier than the reset`,
     );
   }
-  return `on all ${both.length} 429s that carried both, Retry-After is no earlier than the reset time`;
+  return `on all ${new Set(both.map((s) => s.observed)).size} 429s that carried both, Retry-After is no earlier than the reset time (${readIn(both)})`;
 };
 
 export const rateLimitFieldChecks = (): CheckSpec[] => {

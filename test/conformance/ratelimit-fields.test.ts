@@ -15,6 +15,7 @@ describe('RateLimit checks', () => {
     ['draft', 'anchored'],
     ['draft', 'token-bucket'],
     ['triple', 'aligned'],
+    ['draft-7', 'sliding-log'],
     ['x-ratelimit', 'sliding-log'],
   ] as const)(
     'name the %s dialect and verify what it says under the %s limiter',
@@ -29,9 +30,10 @@ describe('RateLimit checks', () => {
         'RATELIMIT-RETRY-AFTER': 'PASS',
       });
       const named = {
-        draft: /IETF draft/,
-        triple: /older RateLimit-Limit/,
-        'x-ratelimit': /X-RateLimit-Limit/,
+        draft: /IETF draft's named lists/,
+        triple: /RateLimit-Limit\/-Remaining\/-Reset triple/,
+        'x-ratelimit': /X-RateLimit-\*/,
+        'draft-7': /draft -07's RateLimit Dictionary/,
       };
       expect(messageOf(report!, 'RATELIMIT-FIELDS')).toMatch(named[dialect]);
     },
