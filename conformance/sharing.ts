@@ -10,7 +10,6 @@ import {
   fail,
   inconclusive,
   isSuccess,
-  needsClient,
   refusedBelowLimit,
   skip,
 } from '../src/runner/checks.ts';
@@ -25,7 +24,7 @@ import {
   showProof,
   timesOf,
 } from './bucket-probe.ts';
-import { SHARING_RULES, type SharingRule } from './sharing-rules.ts';
+import { SHARING_RULES, type SharingRule, sharingUnmetBy } from './sharing-rules.ts';
 
 const graded =
   (rule: SharingRule) =>
@@ -63,6 +62,12 @@ const graded =
       }
       if (admitted > 0)
         return `with the ${rule.bucket} limit spent, ${rule.variant} got ${found.requests[0]!.status}`;
+      const status = found.requests[0]!.status ?? 'no answer';
+      if (status !== 429) {
+        return inconclusive(
+          `with the ${rule.bucket} limit spent, ${rule.variant} got ${status}: neither admitted nor refused for the limit, so whether this tenant's traffic limits it cannot be told`,
+        );
+      }
       return inconclusive(`${rule.variant} got 429, but not so soon that its own limit could not explain it`);
     }
     if (refusedAlone !== undefined)
@@ -97,11 +102,11 @@ export const sharingChecks = (): CheckSpec[] =>
       failsWith: ['FAIL'],
       title: rule.title,
       ...cite(LIMIT_RULES.perTenant),
-      tags: ['limits', 'sharing', rule.bucket],
+      tags: ['limits', 'sharing', rule.tag, rule.bucket],
       lane: rule.bucket,
       required: true,
       plan: (target) => probeRequests(target, rule.bucket),
-      requires: rule.client === undefined ? [] : [needsClient(rule.client)],
+      requires: [{ unmetBy: (target) => sharingUnmetBy(rule, target) }],
       run: graded(rule),
     }),
   );

@@ -10,7 +10,7 @@ import { resolveOptions } from '../../src/reference/options.ts';
 import { buildProfile } from '../../src/reference/profile.ts';
 import { resolveTarget } from '../../src/runner/target.ts';
 import type { RunReport } from '../../src/runner/types.ts';
-import { BUCKETS, type BucketId, type Profile } from '../../src/spec/index.ts';
+import { BUCKETS, type BucketId, ENDPOINTS, type Profile } from '../../src/spec/index.ts';
 import { deviations, runAgainst, SCALED } from '../../src/testbed/conformance.ts';
 
 const everyBucket = (prefix: string): string[] =>
@@ -20,6 +20,15 @@ const everyBucket = (prefix: string): string[] =>
       : `${prefix}-${b.toUpperCase()}`,
   );
 const all = (grade: string, ids: string[]) => Object.fromEntries(ids.map((id) => [id, grade]));
+const everyBucketBut = (left: BucketId): BucketId[] =>
+  (Object.keys(BUCKETS) as BucketId[]).filter((b) => b !== left);
+/** The buckets of the POST endpoints (the rest are GET): each fault that keys limits by client shows on one side. */
+const POST_BUCKETS = [
+  ...new Set(ENDPOINTS.filter((e) => e.method === 'POST').map((e) => e.bucket)),
+] as BucketId[];
+const GET_BUCKETS = everyBucketBut('observability')
+  .filter((b) => !POST_BUCKETS.includes(b))
+  .concat('observability');
 /** Telling limiters apart starts from a Retry-After that was honoured. */
 const unclassified = { 'LIMITER-ALGORITHM': 'SKIP' };
 /** A 429 that is missing or malformed leaves nothing to wait for: the retry check says so (SKIP), it does not fail. */
@@ -71,15 +80,38 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
     all('FAIL', everyBucket('LIMIT-RETRY-HONOURED')),
   ],
   'retry-after-too-long': [LIMITS, all('WARN', everyBucket('LIMIT-RETRY-AFTER'))],
-  'limit-per-client': [['rules-schedule'], { 'LIMIT-TENANT-SHARED': 'FAIL' }],
-  'limit-shared-across-tenants': [['rules-schedule'], { 'LIMIT-TENANT-ISOLATED': 'FAIL' }],
+  // A 503 where the limit is crossed, among 429s: the limiter's (a Retry-After, drawn again), or named when lone.
+  'limited-503-one-in-ten': [LIMITS, all('FAIL', everyBucket('LIMIT-ENFORCED'))],
+  'limited-503-once-bare': [LIMITS, all('WARN', everyBucket('LIMIT-ENFORCED'))],
+  // Each §8 rule 1 property on every bucket it applies to, one check a bucket: a fault on every bucket fails each
+  // (but those a fault of one or a few buckets shows), and a fault of some fails only theirs beside a control.
+  'limit-per-client': [ids('tenant-sharing', GET_BUCKETS), all('FAIL', ids('tenant-sharing', GET_BUCKETS))],
+  'post-limits-per-client': [
+    ids('tenant-sharing', [...POST_BUCKETS, 'rules-schedule']),
+    all('FAIL', ids('tenant-sharing', POST_BUCKETS)),
+  ],
+  'limit-shared-across-tenants': [
+    ids('tenant-isolation', everyBucketBut('observability')),
+    all('FAIL', ids('tenant-isolation', everyBucketBut('observability'))),
+  ],
+  'observability-shared-across-tenants': [
+    ids('tenant-isolation', ['observability', 'rules-schedule']),
+    { 'LIMIT-TENANT-ISOLATED-OBSERVABILITY': 'FAIL' },
+  ],
   // Refusing the tenant everywhere spoils every concurrent probe, so only the check it aims at runs.
   'limit-blocks-tenant': [['LIMIT-BUCKETS-INDEPENDENT'], { 'LIMIT-BUCKETS-INDEPENDENT': 'FAIL' }],
   'observability-separate-buckets': [
     ['observability', 'LIMITER-ALGORITHM'],
     { ...no429('LIMIT-OBSERVABILITY-SHARED', 'OBSERVABILITY'), ...unclassified },
   ],
-  'limit-per-path-id': [['batch-status'], { 'LIMIT-PATH-ID-SHARED': 'FAIL' }],
+  'limit-per-path-id': [
+    ids('path-id-sharing', ['batch-status', 'batch-validation-result']),
+    all('FAIL', ids('path-id-sharing', ['batch-status', 'batch-validation-result'])),
+  ],
+  'rules-status-per-execution-id': [
+    ids('path-id-sharing', ['rules-status', 'batch-status']),
+    { 'LIMIT-PATH-ID-SHARED-RULES-STATUS': 'FAIL' },
+  ],
   // Two edges apart: after the last refusal before one, the window-end burst finds a second window open (bound U).
   // (Half the window here: see FACTORS.)
   'limit-window-short': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
@@ -133,6 +165,13 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
     ['batch-status', 'batch-validation-result', 'rules-status'],
     {
       ...all('FAIL', endpointChecks(true)),
+      // Another tenant's request gets 404 too: neither admitted nor refused for the limit.
+      ...all(
+        'INCONCLUSIVE',
+        ['BATCH-STATUS', 'BATCH-VALIDATION-RESULT', 'RULES-STATUS'].map(
+          (bucket) => `LIMIT-TENANT-ISOLATED-${bucket}`,
+        ),
+      ),
       ...Object.fromEntries(
         ['BATCH-STATUS', 'BATCH-VALIDATION-RESULT', 'RULES-STATUS'].flatMap((bucket) => [
           [`LIMIT-ADMITS-${bucket}`, 'INCONCLUSIVE'],
@@ -243,6 +282,12 @@ const BEYOND_FAULTS: Record<
   // matter to it.
   'every limit lower than stated': [{}, statedHigher, [LIMITS, all('FAIL', everyBucket('LIMIT-ADMITS'))]],
 };
+
+/** The checks of one §8 rule 1 property (by its tag) on `buckets`, one a bucket. */
+function ids(property: string, buckets: readonly BucketId[]): string[] {
+  const checks = checksOfTarget().filter((c) => c.tags.includes(property));
+  return buckets.map((bucket) => checks.find((c) => c.lane === bucket)!.id);
+}
 
 /** The ENDPOINT-* checks of endpoints with (or without) an id in their path. */
 function endpointChecks(withPathId: boolean): string[] {
