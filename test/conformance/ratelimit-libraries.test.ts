@@ -1,0 +1,65 @@
+// The RATELIMIT checks against the rate-limiting libraries people use, each run as a real gateway in front of the
+// reference server (test/support/gateways): every dialect they send is read on its own terms. Honest fields are
+// verified (PASS, or INFO where a check only records), a quota lie in each dialect is a WARN on POLICY and REMAINING,
+// and every message names only the fields that were sent.
+import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/runner/types.ts';
+import { expressGateway } from '../support/gateways/express.ts';
+import { gradeBehind, type StartGateway } from '../support/gateways/gateway.ts';
+
+const gradesOf = (report: RunReport) => Object.fromEntries(report.checks.map((c) => [c.id, c.grade]));
+const messagesOf = (report: RunReport) => Object.fromEntries(report.checks.map((c) => [c.id, c.message]));
+
+interface Library {
+  readonly start: StartGateway;
+  /** How RATELIMIT-FIELDS names the dialect read. */
+  readonly dialect: RegExp;
+  /** The fields the library sends, exactly: RATELIMIT-FIELDS names these and no other. */
+  readonly fields: readonly string[];
+}
+
+const LIBRARIES: Record<string, Library> = {
+  'express-rate-limit draft-6': {
+    start: expressGateway('draft-6'),
+    dialect: /RateLimit-Limit\/-Remaining\/-Reset triple/,
+    fields: ['ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'],
+  },
+  'express-rate-limit draft-7': {
+    start: expressGateway('draft-7'),
+    dialect: /draft -07's RateLimit Dictionary/,
+    fields: ['ratelimit-policy', 'ratelimit'],
+  },
+  'express-rate-limit draft-8': {
+    start: expressGateway('draft-8'),
+    dialect: /IETF draft's named lists/,
+    fields: ['ratelimit', 'ratelimit-policy'],
+  },
+};
+
+/** Every field name a message quotes as sent (`name: value`), of the RateLimit names harness reads. */
+const quotedFields = (message: string) =>
+  [...message.matchAll(/\b((?:x-)?ratelimit(?:-[a-z0-9-]+)?|retry-after-[a-z0-9-]+):/g)].map((m) => m[1]);
+
+describe.each(Object.entries(LIBRARIES))('%s as a gateway', (_, library) => {
+  it('is read in its own dialect, and what it says is verified', async () => {
+    const report = await gradeBehind(library.start, false);
+    const grades = gradesOf(report);
+    const messages = messagesOf(report);
+    expect(grades).toMatchObject({
+      'RATELIMIT-FIELDS': 'INFO',
+      'RATELIMIT-POLICY': 'PASS',
+      'RATELIMIT-REMAINING': 'PASS',
+      'RATELIMIT-RESET': 'PASS',
+    });
+    expect(['PASS', 'INFO']).toContain(grades['RATELIMIT-RETRY-AFTER']);
+    expect(messages['RATELIMIT-FIELDS']).toMatch(library.dialect);
+    expect(new Set(quotedFields(messages['RATELIMIT-FIELDS']!))).toEqual(new Set(library.fields));
+    for (const message of Object.values(messages)) expect(message).not.toMatch(/declare no|declared no/);
+  });
+
+  it('lying about its quota is a WARN on POLICY and REMAINING', async () => {
+    const report = await gradeBehind(library.start, true);
+    expect(gradesOf(report)).toMatchObject({ 'RATELIMIT-POLICY': 'WARN', 'RATELIMIT-REMAINING': 'WARN' });
+    expect(messagesOf(report)['RATELIMIT-POLICY']).toMatch(/declares (?:"[^"]+" )?q=1000/);
+  });
+});
