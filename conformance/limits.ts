@@ -50,6 +50,7 @@ import {
   timesOf,
 } from './bucket-probe.ts';
 import { heldPattern } from './queueing.ts';
+import { countedStatuses, otherRefusals } from './refusal-status.ts';
 import { windowLength } from './window-length.ts';
 
 type Requests = ProbeResult['spend']['requests'];
@@ -146,11 +147,30 @@ const refusesOverLimit = async (ctx: CheckContext, bucket: BucketId): Promise<st
     );
   }
   const refusal = result.firstRefusal;
+  const other = otherRefusals(log, result.limit);
+  if (other !== undefined)
+    recordRequests(
+      ctx,
+      other.answers.slice(0, 2).map((o) => o.request),
+    );
+  const [firstOther] = other?.answers ?? [];
+  const inPlace =
+    other &&
+    `${other.answers.length} answers past the limit came as ${countedStatuses(other.answers)}, ${other.withRetryAfter} of them with a Retry-After, among ${other.refusals} 429s to the same requests (first: '${firstOther!.label}', answered ${at(firstOther!.answered)})`;
+  if (other?.limiters) {
+    return fail(
+      `${inPlace}: the limiter's refusals, not 429 as SPEC.md §8 rule 2 says ("A request over the limit receives HTTP 429")`,
+    );
+  }
+  const named = inPlace
+    ? `; but ${inPlace}: once and without a Retry-After, a backend's error or the limiter's refusal in another status (SPEC.md §8 rule 2)`
+    : '';
   if (refusal !== undefined) {
     recordRequests(ctx, [refusal]);
     const enforced = `the requests past the limit got 429 (first: '${refusal.label}', answered ${at(refusal.answered)}), and no stretch admitted more than SPEC.md allows (${describeLimit(result)})`;
     const length = windowLength(result, log, at);
-    return length.shown ? `${enforced}; ${length.text}` : inconclusive(`${enforced}, but ${length.text}`);
+    if (!length.shown) return inconclusive(`${enforced}, but ${length.text}${named}`);
+    return named ? warn(`${enforced}; ${length.text}${named}`) : `${enforced}; ${length.text}`;
   }
   const admitted = log.filter(isAdmitted).length;
   const others = result.spend.requests.filter((r) => r.status !== undefined && !isSuccess(r.status));
@@ -278,10 +298,12 @@ export const limitChecks = (target: Target): CheckSpec[] =>
       required: true,
       plan: (t: Target) => probeRequests(t, bucket),
     };
+    // A lone answer of another status where a 429 belonged: WARN (see refusal-status.ts).
+    const enforcedCommon = { ...common, failsWith: ['FAIL', 'WARN'] as const };
     const enforced: CheckSpec =
       bucket === 'observability'
         ? {
-            ...common,
+            ...enforcedCommon,
             id: 'LIMIT-OBSERVABILITY-SHARED',
             title:
               'The Observability endpoints share one limit: the request past it is refused, whichever it hits',
@@ -289,7 +311,7 @@ export const limitChecks = (target: Target): CheckSpec[] =>
             run: (ctx) => refusesOverLimit(ctx, bucket),
           }
         : {
-            ...common,
+            ...enforcedCommon,
             id: `LIMIT-ENFORCED-${tag}`,
             title: `The request past the ${bucket} limit gets 429`,
             ...cite(LIMIT_RULES.overLimit),

@@ -181,10 +181,23 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
     return { ...response, headers: { ...response.headers, ...fields } };
   };
 
+  const unavailable = prepare(503, { error: 'rate_limited', error_description: 'limiter unavailable' });
+  /** Refusals per key so far, for behaviour.otherRefusal. */
+  const refusals = new WeakMap<LimitState, number>();
+  /** Whether this refusal of `state` is answered 503 instead of `limited`. */
+  const otherwise = (state: LimitState): boolean => {
+    if (behaviour.otherRefusal === undefined) return false;
+    const nth = (refusals.get(state) ?? 0) + 1;
+    refusals.set(state, nth);
+    return behaviour.otherRefusal.nth(nth);
+  };
+
   const refuse = (wait: number, at: number, route: ApiRoute, state: LimitState): PreparedResponse => {
     const value = retryAfter(wait, at, windowOf(route.bucket, options));
-    const refusal =
-      value === undefined ? limited : { ...limited, headers: { ...limited.headers, 'retry-after': value } };
+    const other = otherwise(state);
+    const refused = other ? unavailable : limited;
+    const bare = value === undefined || (other && !behaviour.otherRefusal!.retryAfter);
+    const refusal = bare ? refused : { ...refused, headers: { ...refused.headers, 'retry-after': value } };
     return withFields(refusal, state, at, route);
   };
 

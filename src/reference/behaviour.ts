@@ -52,6 +52,11 @@ export interface Behaviour {
   readonly challenges: boolean;
   readonly forbiddenStatus: 401 | 403;
   readonly limitedStatus: 429 | 503;
+  /**
+   * Refusals of a key answered 503 instead (a limiter that errs now and then): `nth` picks them by their count (1 for
+   * the key's first refusal), `retryAfter` says whether they keep the Retry-After a 429 would carry.
+   */
+  readonly otherRefusal: { readonly nth: (n: number) => boolean; readonly retryAfter: boolean } | undefined;
   /** A bucket whose requests over the limit are held until it has room, never refused. */
   readonly queues: BucketId | undefined;
   /** Path ids the server issued are found. */
@@ -99,6 +104,7 @@ export const FAITHFUL: Behaviour = {
   challenges: true,
   forbiddenStatus: 403,
   limitedStatus: 429,
+  otherRefusal: undefined,
   queues: undefined,
   knowsIssuedIds: true,
   enforcedCount: (_bucket, count) => count,

@@ -51,6 +51,18 @@ export const LIMIT_FAULTS = [
     breaks: { limitedStatus: 503 },
   },
   {
+    name: 'limited-503-one-in-ten',
+    clause: '§8 rule 2',
+    rule: 'one refusal in ten of each limit is answered 503 (with an honest Retry-After) instead of 429',
+    breaks: { otherRefusal: { nth: (n) => n % 10 === 0, retryAfter: true } },
+  },
+  {
+    name: 'limited-503-once-bare',
+    clause: '§8 rule 2',
+    rule: "each limit's second refusal is answered 503 without Retry-After instead of 429, as a backend's error would be",
+    breaks: { otherRefusal: { nth: (n) => n === 2, retryAfter: false } },
+  },
+  {
     name: 'limit-per-client',
     clause: '§8 rule 1',
     rule: 'limits are kept per client instead of per tenant, so two clients of one tenant get twice the limit',

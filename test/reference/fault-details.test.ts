@@ -188,6 +188,17 @@ describe('limit faults', () => {
     expect([answer.status, answer.headers['retry-after']]).toEqual([503, '60']);
   });
 
+  it('limited-503-one-in-ten: every tenth refusal of a key is 503, with the Retry-After a 429 would carry', async () => {
+    const t = await start({ fault: 'limited-503-one-in-ten' });
+    await t.call(RERUN);
+    const answers = [];
+    for (let i = 0; i < 20; i++) answers.push(await t.call(RERUN));
+    expect(answers.map((a) => a.status)).toEqual(
+      Array.from({ length: 20 }, (_, i) => ((i + 1) % 10 === 0 ? 503 : 429)),
+    );
+    expect(new Set(answers.map((a) => a.headers['retry-after']))).toEqual(new Set(['60']));
+  });
+
   it('wrong-limit-execute: admits 40 of 30 while options still say 30', async () => {
     const t = await start({ fault: 'wrong-limit-execute' });
     expect(count(await t.burst(45, 'POST /api/rules/execute'), 202)).toBe(40);

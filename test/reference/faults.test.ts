@@ -33,6 +33,8 @@ const LIMIT_FAULTS: FaultName[] = [
   'retry-after-too-short',
   'retry-after-too-long',
   'limited-as-503',
+  'limited-503-one-in-ten',
+  'limited-503-once-bare',
   'limit-per-client',
   'limit-shared-across-tenants',
   'limit-blocks-tenant',

@@ -183,6 +183,20 @@ export const PROBES: Record<FaultName, Probe> = {
     return value === undefined || !/^\d+$/.test(value) || Number(value) <= 60;
   },
   'limited-as-503': async (t) => (await refused(t)).status === 429,
+  // Ten refusals in a row: never 429s mixed with another status that carries the Retry-After.
+  'limited-503-one-in-ten': async (t) => {
+    await t.call(RERUN);
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await t.call(RERUN));
+    const other = answers.filter((a) => a.status !== 429 && a.headers['retry-after'] !== undefined);
+    return !(answers.some((a) => a.status === 429) && other.length > 0);
+  },
+  // The second refusal is a 429 with its Retry-After.
+  'limited-503-once-bare': async (t) => {
+    await refused(t);
+    const second = await t.call(RERUN);
+    return second.status !== 503 || second.headers['retry-after'] !== undefined;
+  },
   // On a GET bucket: post-limits-per-client breaks the rule on the POST buckets only.
   'limit-per-client': async (t) => {
     await t.burst(limitOf(t, 'batch-status'), STATUS, { role: 'primary' });
