@@ -114,5 +114,5 @@ export const namedRetryAfters = (said: readonly Said[]): string => {
   if (named.length === 0) return '';
   const { field, value } = named[0]!.reading.namedRetryAfter!;
   const plain = named.filter((s) => retryAfterSeconds(s.exchange) !== undefined).length;
-  return `; ${named.length} 429s carried a named throttler's ${field} (the first: ${value}), which is not the Retry-After SPEC.md §8 rule 2 asks for, and ${plain} of them a plain Retry-After`;
+  return `; ${named.length} 429s carried a named throttler's own wait, the first ${field}: ${value}, which is not the Retry-After SPEC.md §8 rule 2 asks for (${plain} of them carried a plain Retry-After)`;
 };
