@@ -110,7 +110,11 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
   'limit-blocks-tenant': [['LIMIT-BUCKETS-INDEPENDENT'], { 'LIMIT-BUCKETS-INDEPENDENT': 'FAIL' }],
   'observability-separate-buckets': [
     ['observability', 'LIMITER-ALGORITHM'],
-    { ...no429('LIMIT-OBSERVABILITY-SHARED', 'OBSERVABILITY'), ...unclassified },
+    {
+      ...no429('LIMIT-OBSERVABILITY-SHARED', 'OBSERVABILITY'),
+      ...unclassified,
+      ...unjudgedSharing('observability'),
+    },
   ],
   'limit-per-path-id': [
     ids('path-id-sharing', ['batch-status', 'batch-validation-result']),
@@ -141,6 +145,7 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
       'LIMIT-ENFORCED-RULES-STATUS': 'INCONCLUSIVE',
       'LIMIT-RETRY-AFTER-RULES-STATUS': 'SKIP',
       'LIMIT-RETRY-HONOURED-RULES-STATUS': 'SKIP',
+      ...unjudgedSharing('rules-status'),
     },
   ],
   // Shut four windows after a refusal: the edge polls, refused with nothing admitted in the window before them, and
@@ -162,9 +167,7 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
     ['rules-schedule'],
     {
       ...no429('LIMIT-ENFORCED-RULES-SCHEDULE', 'RULES-SCHEDULE'),
-      // Sharing is judged only once the bucket is spent.
-      'LIMIT-TENANT-SHARED': 'SKIP',
-      'LIMIT-TENANT-ISOLATED': 'SKIP',
+      ...unjudgedSharing('rules-schedule'),
     },
   ],
   // A 404 is no success: the limit of those buckets can be neither shown admitted nor shown back after Retry-After,
@@ -290,6 +293,18 @@ const BEYOND_FAULTS: Record<
   // matter to it.
   'every limit lower than stated': [{}, statedHigher, [LIMITS, all('FAIL', everyBucket('LIMIT-ADMITS'))]],
 };
+
+/** Sharing is judged only once the bucket is spent: with no 429 its §8 rule 1 checks SKIP. */
+function unjudgedSharing(bucket: BucketId): Record<string, string> {
+  const properties = ['tenant-isolation', 'tenant-sharing', 'path-id-sharing'];
+  const checks = checksOfTarget().filter(
+    (c) => c.lane === bucket && properties.some((p) => c.tags.includes(p)),
+  );
+  return all(
+    'SKIP',
+    checks.map((c) => c.id),
+  );
+}
 
 /** The checks of one §8 rule 1 property (by its tag) on `buckets`, one a bucket. */
 function ids(property: string, buckets: readonly BucketId[]): string[] {
