@@ -30,6 +30,7 @@ import {
   warn,
   widthOf,
 } from '../src/runner/checks.ts';
+import { roundedDown, shortSlackMs } from '../src/runner/retry-evidence.ts';
 import {
   BUCKETS,
   type BucketId,
@@ -225,7 +226,14 @@ const retryAfterHonoured = async (ctx: CheckContext, bucket: BucketId): Promise<
     const { refusal, retry, seconds } = honour.broken;
     recordRequests(ctx, [refusal.request, retry.request]);
     return fail(
-      `'${retry.label}', sent ${after(honour.broken, retry.sent)}, past its Retry-After of ${seconds} s plus ${retryToleranceMs(limit)} ms tolerance, still got 429, and no request in between can have taken the room`,
+      `'${retry.label}', sent ${after(honour.broken, retry.sent)}, more than a rounding (${seconds >= 1 ? 'a second' : `${retryToleranceMs(limit)} ms`}) past its Retry-After of ${seconds} s, still got 429, and no request in between can have taken the room`,
+    );
+  }
+  if (honour.short !== undefined) {
+    const { refusal, retry, seconds } = honour.short;
+    recordRequests(ctx, [refusal.request, retry.request]);
+    return warn(
+      `'${retry.label}', sent ${after(honour.short, retry.sent)}, past its Retry-After of ${seconds} s and the ${Math.round(shortSlackMs(refusal, limit))} ms that 429's round trip explains, still got 429, and no request in between can have taken the room: the Retry-After is short, as whole seconds rounded down are (§7: "the seconds to wait before retrying")`,
     );
   }
   if (honour.honoured !== undefined) {
@@ -239,7 +247,7 @@ const retryAfterHonoured = async (ctx: CheckContext, bucket: BucketId): Promise<
   }
   // Capacity came back before any Retry-After had passed: an edge poll was admitted.
   const back = result.polls.find((r) => isSuccess(r.status));
-  if (back !== undefined && result.firstRefusal !== undefined) {
+  if (back !== undefined && result.firstRefusal !== undefined && seconds > 0) {
     recordRequests(ctx, [back]);
     return `Retry-After ${retryAfterShown(first)} s: '${back.label}', sent ${Math.round(back.sent - result.firstRefusal.answered)} ms after the first 429 arrived, was admitted`;
   }
@@ -247,7 +255,7 @@ const retryAfterHonoured = async (ctx: CheckContext, bucket: BucketId): Promise<
     const { retry, seconds } = honour.late;
     recordRequests(ctx, [retry.request]);
     return inconclusive(
-      `'${retry.label}', sent ${after(honour.late, retry.sent)}, was admitted, but more than ${retryToleranceMs(limit)} ms after its Retry-After of ${seconds} s and the tolerance had passed (a loaded runner sent it late): a Retry-After too short would not show`,
+      `'${retry.label}', sent ${after(honour.late, retry.sent)}, was admitted, but more than ${retryToleranceMs(limit)} ms after its Retry-After of ${seconds} s had passed (a loaded runner sent it late): a Retry-After too short would not show`,
     );
   }
   if (honour.undecided !== undefined) {
@@ -287,6 +295,10 @@ const routed = (ctx: CheckContext, bucket: BucketId, key: string) => async (): P
   }
   return { message: `${key} answered ${first.status}`, ...byHand };
 };
+
+/** Whether a Retry-After of the bucket can be a faithful wait rounded down: one of a second, below its window. */
+const roundedDownPossible = (target: Target, bucket: BucketId): boolean =>
+  roundedDown(1, target.limitOf(bucket));
 
 export const limitChecks = (target: Target): CheckSpec[] =>
   (Object.keys(BUCKETS) as BucketId[]).flatMap((bucket) => {
@@ -351,6 +363,8 @@ export const limitChecks = (target: Target): CheckSpec[] =>
       {
         ...common,
         id: `LIMIT-RETRY-HONOURED-${tag}`,
+        // Refused past more than a rounding: FAIL; a whole-seconds value rounded down: WARN, where one can be.
+        failsWith: roundedDownPossible(target, bucket) ? ['FAIL', 'WARN'] : ['FAIL'],
         title: `After waiting Retry-After, ${bucket} admits a request again`,
         ...cite(errorQuote('rateLimited')),
         run: (ctx) => retryAfterHonoured(ctx, bucket),

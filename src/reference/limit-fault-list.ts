@@ -36,6 +36,12 @@ export const LIMIT_FAULTS = [
     breaks: { retryAfter: halvedRetryAfter },
   },
   {
+    name: 'retry-after-rounded-down',
+    clause: '§7',
+    rule: 'Retry-After is the wait in whole seconds rounded down (never 0), up to a second short of when capacity returns',
+    breaks: { retryAfter: (ms) => String(Math.max(1, Math.floor(ms / 1000))) },
+  },
+  {
     name: 'retry-after-too-long',
     clause: '§7',
     rule: 'Retry-After always says 3600, longer than any window, though capacity returns when the window ends',

@@ -11,11 +11,10 @@ import {
   type Burst,
   type ProbePlan,
   retryAfterSeconds,
-  retryToleranceMs,
   type Variant,
   type VariantResult,
 } from './probe-result.ts';
-import { retryAfterHonour } from './retry-evidence.ts';
+import { retryAfterHonour, retryTimes } from './retry-evidence.ts';
 import type { CallOptions, Session } from './session.ts';
 import { sleep } from './sleep.ts';
 import type { BucketLimit } from './target.ts';
@@ -220,9 +219,10 @@ export class BucketProbe {
   /** One retry test (see retryTest): whether it has shown what one can. */
   async #tryRetryTest(by: number): Promise<boolean> {
     const view = this.view();
-    const untested = PROMISED_WAITS.filter(
-      (waitOf) => retryAfterHonour(view, this.limit, waitOf).broken === undefined,
-    );
+    const untested = PROMISED_WAITS.filter((waitOf) => {
+      const honour = retryAfterHonour(view, this.limit, waitOf);
+      return honour.broken === undefined && honour.short === undefined;
+    });
     if (untested.length === 0) return true;
     const [refusal] = await this.logged(() => this.fire(`${RETRY_TEST} #${++this.#retryTests}`));
     if (refusal?.status !== 429 || refusal.exchange === undefined) return false;
@@ -230,13 +230,19 @@ export class BucketProbe {
     const promised = untested.flatMap((waitOf) => waitOf(exchange) ?? []);
     if (promised.length === 0) return true;
     const seconds = Math.min(...promised);
-    const wait = seconds * 1000 + retryToleranceMs(this.limit);
-    if (wait > this.limit.windowMs / 2) return false;
-    const at = refusal.answered + wait;
-    // The window end waits for this answer too: the round trip just measured, twice for a loaded runner.
-    if (at + Math.max(this.limit.windowMs / 50, 2 * (refusal.answered - refusal.sent)) > by) return false;
-    await this.until(at, `until the ${seconds} s the 429 promised has passed`);
-    await this.fire(`${RETRY_TEST} #${++this.#retryTests}`);
+    const { shortAt, failAt } = retryTimes(refusal, seconds, this.limit);
+    if (shortAt - refusal.answered > this.limit.windowMs / 2) return false;
+    // The window end waits for these answers too: the round trip just measured, twice for a loaded runner.
+    const answeredBy = (at: number) =>
+      at + Math.max(this.limit.windowMs / 50, 2 * (refusal.answered - refusal.sent)) <= by;
+    if (!answeredBy(shortAt)) return false;
+    // As soon as the promise has passed (a rounding short shows only then), and once more past a rounding.
+    await this.until(shortAt, `until the ${seconds} s the 429 promised has passed`);
+    const [retry] = await this.logged(() => this.fire(`${RETRY_TEST} #${++this.#retryTests}`));
+    if (retry?.status === 429 && answeredBy(failAt)) {
+      await this.until(failAt, `until a second more than the ${seconds} s the 429 promised has passed`);
+      await this.fire(`${RETRY_TEST} #${++this.#retryTests}`);
+    }
     return seconds > 0;
   }
 

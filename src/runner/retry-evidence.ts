@@ -5,6 +5,9 @@ import { retryAfterBeyondWindow } from '../../core/retry-after.ts';
 import type { Exchange } from '../client/index.ts';
 import type { ObservedRequest } from './bucket-log.ts';
 import { isAdmitted, isRefused, type LimitWindow, mayHaveSpentRoom } from './limit-bounds.ts';
+
+type Interval = Pick<ObservedRequest, 'sent' | 'answered'>;
+
 import { retryAfterSeconds, retryAfterShown, retryToleranceMs } from './probe-result.ts';
 import type { BucketLimit } from './target.ts';
 
@@ -42,7 +45,7 @@ export const retryAfterForm = (log: readonly ObservedRequest[], limit: LimitWind
   return { refusals: refusals.length, ...(malformed ? { malformed } : {}), ...(beyond ? { beyond } : {}) };
 };
 
-/** A 429 and the first request of ours sent once its Retry-After (plus tolerance) had passed. */
+/** A 429 and the first request of ours sent once its Retry-After (plus a margin) had passed. */
 export interface RetryAfterTest {
   readonly refusal: ObservedRequest;
   readonly seconds: number;
@@ -52,9 +55,14 @@ export interface RetryAfterTest {
 }
 
 export interface RetryAfterHonour {
-  /** Refused past its Retry-After, nothing in between that could have taken the room: a FAIL. */
+  /** Refused past its Retry-After by more than a rounding, nothing in between that could have taken the room: a FAIL. */
   readonly broken?: RetryAfterTest;
-  /** Admitted past its Retry-After: of those, the one that promised the longest wait, the one that shows most. */
+  /**
+   * Refused past its Retry-After, by more than the round trip explains and by less than a second: a faithful wait's
+   * whole seconds rounded down (see roundedDown), where rounded up they never fall short. A WARN.
+   */
+  readonly short?: RetryAfterTest;
+  /** Admitted past a Retry-After of at least a second: of those, the one that promised the longest wait. */
   readonly honoured?: RetryAfterTest;
   /** Refused past its Retry-After, but something else may have taken the room. */
   readonly undecided?: RetryAfterTest;
@@ -68,10 +76,39 @@ export interface RetryAfterHonour {
 }
 
 /**
- * Every 429 with an integer Retry-After the probe can wait out, tested by the first request sent after it passed (a
- * 401, retried at once with a fresh token, is no test). The first broken one is the FAIL's evidence; an admit honours
- * it only if sent within the tolerance of its passing, as a short Retry-After shows only before the real wait ends.
- * `waitOf` reads another promise of a 429 the same way (RateLimit's `t`).
+ * How long after a 429's promise a refused request shows the promise short: the 429's own round trip (a gateway
+ * may time the wait from the request's arrival and add the backend's time to it) and 5 ms of timers, never more
+ * than the tolerance. An honest limiter's capacity is back by then: it decided within the round trip, and a retry
+ * reaches it after it was sent.
+ */
+export const shortSlackMs = (refusal: Interval, limit: BucketLimit): number =>
+  Math.min(retryToleranceMs(limit), 5 + (refusal.answered - refusal.sent));
+
+/** Past this, a refused retry shows more than a rounding short: a whole second for whole seconds, or the tolerance. */
+const roundingMs = (seconds: number, limit: BucketLimit): number =>
+  seconds >= 1 ? Math.max(1000, retryToleranceMs(limit)) : retryToleranceMs(limit);
+
+/**
+ * Whether `seconds` can be a faithful wait rounded down: at least a second (0 promises nothing), and shorter than the
+ * window, the longest wait a faithful limiter gives (so a per-second limit's Retry-After never is).
+ */
+export const roundedDown = (seconds: number, limit: LimitWindow): boolean =>
+  seconds >= 1 && seconds * 1000 < limit.windowMs;
+
+/** When a 429 promising `seconds` is tested: shown short (WARN) after `shortAt`, more than a rounding after `failAt`. */
+export const retryTimes = (refusal: Interval, seconds: number, limit: BucketLimit) => {
+  const promised = refusal.answered + seconds * 1000;
+  const slack = shortSlackMs(refusal, limit);
+  return { shortAt: promised + slack, failAt: promised + roundingMs(seconds, limit) + slack };
+};
+
+/**
+ * Every 429 with an integer Retry-After the probe can wait out, tested by the first request sent after it passed
+ * (plus the slack the round trip explains), and again by the first after more than a rounding more (a 401, retried
+ * at once with a fresh token, is no test). Refused at the second is the FAIL's evidence, at the first only the WARN's;
+ * an admit honours it only if sent within the tolerance of its passing, as a short Retry-After shows only before the
+ * real wait ends, and only if it promised a wait: after `Retry-After: 0` an admit proves nothing. `waitOf` reads
+ * another promise of a 429 the same way (RateLimit's `t`).
  */
 export const retryAfterHonour = (
   log: readonly ObservedRequest[],
@@ -81,6 +118,7 @@ export const retryAfterHonour = (
   const tolerance = retryToleranceMs(limit);
   const candidates = log.filter((o) => o.status !== 401).sort((a, b) => a.sent - b.sent);
   let broken: RetryAfterTest | undefined;
+  let short: RetryAfterTest | undefined;
   let honoured: RetryAfterTest | undefined;
   let undecided: RetryAfterTest | undefined;
   let late: RetryAfterTest | undefined;
@@ -89,22 +127,31 @@ export const retryAfterHonour = (
     const seconds = waitOf(refusal.request.exchange!);
     if (seconds === undefined || seconds * 1000 > limit.windowMs + tolerance) continue;
     waitable += 1;
-    const deadline = refusal.answered + seconds * 1000 + tolerance;
-    const retry = candidates.find((o) => o.sent >= deadline);
+    const { shortAt, failAt } = retryTimes(refusal, seconds, limit);
+    const retry = candidates.find((o) => o.sent >= shortAt);
     if (retry === undefined) continue;
     if (isAdmitted(retry)) {
-      if (retry.sent > deadline + tolerance) late ??= { refusal, seconds, retry };
+      if (seconds === 0) continue;
+      if (retry.sent > shortAt + tolerance) late ??= { refusal, seconds, retry };
       else if (honoured === undefined || seconds > honoured.seconds) honoured = { refusal, seconds, retry };
       continue;
     }
     if (!isRefused(retry)) continue;
     const spender = mayHaveSpentRoom(log, refusal, retry);
-    if (spender === undefined) broken ??= { refusal, seconds, retry };
-    else undecided ??= { refusal, seconds, retry, spender };
+    if (spender !== undefined) {
+      undecided ??= { refusal, seconds, retry, spender };
+      continue;
+    }
+    if (retry.sent < failAt && roundedDown(seconds, limit)) short ??= { refusal, seconds, retry };
+    // Tested again past the rounding: refused there too, with nothing in between that took the room, is a FAIL.
+    const again = candidates.find((o) => o.sent >= failAt);
+    if (again === undefined || !isRefused(again)) continue;
+    if (mayHaveSpentRoom(log, refusal, again) === undefined) broken ??= { refusal, seconds, retry: again };
   }
   return {
     waitable,
     ...(broken ? { broken } : {}),
+    ...(short ? { short } : {}),
     ...(honoured ? { honoured } : {}),
     ...(undecided ? { undecided } : {}),
     ...(late ? { late } : {}),

@@ -87,6 +87,15 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
     all('FAIL', everyBucket('LIMIT-RETRY-HONOURED')),
   ],
   'retry-after-too-long': [LIMITS, all('WARN', everyBucket('LIMIT-RETRY-AFTER'))],
+  // A wait rounded down is short by under a second: each per-minute bucket's retry right after it passed is refused
+  // (a per-second bucket's waits are under a second: never rounded down without 0, which the fault never says).
+  'retry-after-rounded-down': [
+    [...everyBucket('LIMIT-RETRY-HONOURED'), ...everyBucket('LIMIT-RETRY-AFTER')],
+    all(
+      'WARN',
+      everyBucket('LIMIT-RETRY-HONOURED').filter((id) => id !== 'LIMIT-RETRY-HONOURED-TRANSACTION-EVENT'),
+    ),
+  ],
   // A 503 where the limit is crossed, among 429s: the limiter's (a Retry-After, drawn again), or named when lone.
   // The limit checks of every bucket: a sharing variant answered 503 leaves its sharing check undecided, rightly.
   'limited-503-one-in-ten': [BUCKET_LIMIT_CHECKS, all('FAIL', everyBucket('LIMIT-ENFORCED'))],

@@ -188,6 +188,15 @@ describe('limit faults', () => {
     expect([answer.status, answer.headers['retry-after']]).toEqual([503, '60']);
   });
 
+  it('retry-after-rounded-down: the wait in whole seconds rounded down, never 0', async () => {
+    const t = await start({ fault: 'retry-after-rounded-down' });
+    await t.call(RERUN);
+    t.clock.advance(500);
+    expect((await t.call(RERUN)).headers['retry-after']).toBe('59');
+    t.clock.advance(59_400);
+    expect((await t.call(RERUN)).headers['retry-after']).toBe('1');
+  });
+
   it('limited-503-one-in-ten: every tenth refusal of a key is 503, with the Retry-After a 429 would carry', async () => {
     const t = await start({ fault: 'limited-503-one-in-ten' });
     await t.call(RERUN);

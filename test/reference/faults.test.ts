@@ -32,6 +32,7 @@ const LIMIT_FAULTS: FaultName[] = [
   'retry-after-fractional',
   'retry-after-too-short',
   'retry-after-too-long',
+  'retry-after-rounded-down',
   'limited-as-503',
   'limited-503-one-in-ten',
   'limited-503-once-bare',

@@ -178,6 +178,18 @@ export const PROBES: Record<FaultName, Probe> = {
     t.clock.advance(Number(value) * 1000);
     return admitted((await t.call(RERUN)).status);
   },
+  // Refused half a second into the window: waited out to the millisecond, the Retry-After reaches capacity, which
+  // a rounding down shows by coming back within the second after it (a value shorter still is another fault's).
+  'retry-after-rounded-down': async (t) => {
+    await t.call(RERUN);
+    t.clock.advance(500);
+    const value = (await t.call(RERUN)).headers['retry-after'];
+    if (typeof value !== 'string' || !/^\d+$/.test(value)) return true;
+    t.clock.advance(Number(value) * 1000);
+    if (admitted((await t.call(RERUN)).status)) return true;
+    t.clock.advance(1000);
+    return !admitted((await t.call(RERUN)).status);
+  },
   'retry-after-too-long': async (t) => {
     const value = await retryAfter(t);
     return value === undefined || !/^\d+$/.test(value) || Number(value) <= 60;

@@ -67,6 +67,7 @@ export const NO_FAIL: readonly FaultName[] = [
   'retry-after-too-long',
   'limit-queues',
   'limited-503-once-bare',
+  'retry-after-rounded-down',
   'ratelimit-policy-contradicts',
   'ratelimit-remaining-stuck',
   'ratelimit-reset-early',
