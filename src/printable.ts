@@ -96,3 +96,6 @@ export const terminalSink =
 
 /** A line on stdout (the summary, the plan), as console.log writes it. */
 export const say = terminalSink((raw) => console.log(raw));
+
+/** A line on stderr (progress, why a run stopped), as console.error writes it. */
+export const complain = terminalSink((raw) => console.error(raw));

@@ -5,13 +5,10 @@ import { compareRuns } from '../compare/compare.ts';
 import { comparisonHtml, comparisonJson, comparisonMarkdown, comparisonText } from '../compare/render.ts';
 import { readRun } from '../compare/run-docs.ts';
 import { isHarnessError } from '../errors.ts';
-import { say, terminalSink, tty } from '../printable.ts';
+import { complain, say, tty } from '../printable.ts';
 import { writeWhole } from '../report/atomic.ts';
 import { exitCodeOf, FAILED, NO_VERDICT, PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 import type { CompareOptions } from './report-commands.ts';
-
-/** A line on stderr; its text came through `tty`, as every line of stdout does. */
-export const complain = terminalSink((raw) => console.error(raw));
 
 export const compare = async (a: string, b: string, options: CompareOptions): Promise<void> => {
   const comparison = compareRuns(readRun(a), readRun(b), {

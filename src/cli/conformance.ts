@@ -2,7 +2,7 @@
 import { allChecks } from '../../conformance/index.ts';
 import { harnessCommand } from '../command-line.ts';
 import { EventStream } from '../events/stream.ts';
-import { tty } from '../printable.ts';
+import { complain, tty } from '../printable.ts';
 import { loadProfile, validateProfile } from '../profile/read.ts';
 import { startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
@@ -21,7 +21,6 @@ import { printPlan, printSummary } from '../runner/summary.ts';
 import type { ConformanceEvent, RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import type { ConformanceOptions } from './commands.ts';
-import { complain } from './compare.ts';
 import { conformanceEnd } from './conformance-end.ts';
 import { UsageError } from './errors.ts';
 import { listChecks } from './list-checks.ts';

@@ -1,8 +1,7 @@
 import { inspect } from 'node:util';
 import { CommanderError } from 'commander';
 import { isHarnessError } from '../errors.ts';
-import { terminalLines, tty } from '../printable.ts';
-import { complain } from './compare.ts';
+import { complain, terminalLines, tty } from '../printable.ts';
 import { exitCodeOfError, USAGE_ERROR } from './exit-codes.ts';
 import { buildProgram } from './program.ts';
 

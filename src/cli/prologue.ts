@@ -1,14 +1,13 @@
 // What `harness conformance` and `harness load` do alike before their first request that counts: the embedded
 // reference server or the profile's target, the network flags over it, the run's report folder, and whether the
 // target answers at all (exit 3 with a report that says why, when it does not).
-import { say, tty } from '../printable.ts';
+import { complain, say, tty } from '../printable.ts';
 import type { Network } from '../profile/network.ts';
 import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
 import { type UNREACHABLE, type UNUSABLE, writeUnreachableReports } from '../report/unreachable.ts';
 import { resolveTarget, type Target } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
-import { complain } from './compare.ts';
 import { exitCodeOf, TARGET_UNREACHABLE } from './exit-codes.ts';
 import { type NetworkFlags, networkFor, unreachableOrigins, withNetworkFlags } from './network.ts';
 import { lostReports, reportDirFor, saveReports } from './report-dir.ts';

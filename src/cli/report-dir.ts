@@ -3,11 +3,10 @@
 import { resolve } from 'node:path';
 import { isHarnessError } from '../errors.ts';
 import type { Listener, RunEvent } from '../events/stream.ts';
-import { tty } from '../printable.ts';
+import { complain, tty } from '../printable.ts';
 import { ReportWriteError } from '../report/atomic.ts';
 import { appendStepSummary } from '../report/step-summary.ts';
 import { timestampDir, type Written } from '../report/write.ts';
-import { complain } from './compare.ts';
 import { UsageError } from './errors.ts';
 import { PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 

@@ -1,10 +1,9 @@
 // How every run ends, conformance's, replay's and load's alike: from what it judged, the lines stderr gets and the
 // exit code, by the exit table's one rule (exit-codes.ts). A command gathers what it judged and hands it here; no
 // command decides an exit of its own.
-import { type TerminalText, tty } from '../printable.ts';
+import { complain, type TerminalText, tty } from '../printable.ts';
 import { gradeOutcome } from '../report/outcome.ts';
 import type { Grade } from '../runner/grades.ts';
-import { complain } from './compare.ts';
 import { exitCodeOf, FAILED, HARNESS_ERROR, NO_VERDICT, noVerdictLine, PASSED } from './exit-codes.ts';
 import type { Saved } from './report-dir.ts';
 

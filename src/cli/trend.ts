@@ -2,11 +2,10 @@
 // holds no run, 6 when the page cannot be written.
 import { basename, dirname, join } from 'node:path';
 import { isHarnessError } from '../errors.ts';
-import { say, tty } from '../printable.ts';
+import { complain, say, tty } from '../printable.ts';
 import { writeWhole } from '../report/atomic.ts';
 import { readRuns } from '../trend/runs.ts';
 import { trendPage } from '../trend/trend-page.ts';
-import { complain } from './compare.ts';
 import { REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 import type { TrendOptions } from './report-commands.ts';
 
