@@ -1,4 +1,4 @@
-// What a load phase's answers said in RateLimit header fields, as one INFO note beside its verdict: the dialect, the
+// What a load phase's answers said in RateLimit header fields, as one INFO note beside its verdict: the dialects, the
 // policy declared against SPEC.md's limit, and a 429 that said room remained. Load notes; conformance grades
 // (conformance/ratelimit-fields.ts WARNs on the same contradictions).
 
@@ -20,7 +20,7 @@ export const rateLimitNote = (plan: PhasePlan, said: PhaseRateLimit): string => 
     (declared === undefined || (declared.min === windowSeconds && declared.max === windowSeconds));
   const policy =
     quota === undefined
-      ? 'no quota declared'
+      ? 'no quota read from them'
       : `declared ${shown(quota)} per ${declared === undefined ? 'an undeclared window' : `${shown(declared)} s`}, ${agrees ? 'as SPEC.md states' : `not SPEC.md's ${count} per ${windowSeconds} s`}`;
   const roomy =
     said.remainingOnLimitedMax !== undefined && said.remainingOnLimitedMax > 0

@@ -109,6 +109,12 @@ describe('rateLimitNote', () => {
     );
   });
 
+  it('says no quota was read, not that none was declared, where the fields read state none', () => {
+    expect(rateLimitNote(plan, { dialects: 4 | 8, remainingOnLimitedMax: 0 })).toBe(
+      "RateLimit fields (X-RateLimit-* (Envoy, GitHub, @fastify/rate-limit, @nestjs/throttler), and draft -07's RateLimit Dictionary (limit, remaining, reset)): no quota read from them",
+    );
+  });
+
   it('names a policy that contradicts SPEC.md, and a 429 that said room remained', () => {
     expect(
       rateLimitNote(plan, { dialects: 2, quota: { min: 1200, max: 1200 }, remainingOnLimitedMax: 5 }),
