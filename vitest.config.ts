@@ -22,7 +22,7 @@ const LONG = [
   'test/cli/replay-faults.test.ts',
   // Two k6 runs against token answers that are decompression bombs: 37 s.
   'test/load/token-bomb.test.ts',
-  // Twelve probes of rules-schedule through real rate-limiting libraries run as gateways: 48 s.
+  // Thirteen probes of rules-schedule through real rate-limiting libraries run as gateways: 52 s.
   'test/conformance/ratelimit-libraries.test.ts',
 ];
 

@@ -94,3 +94,10 @@ describe.each(Object.entries(LIBRARIES))('%s as a gateway', (_, library) => {
     expect(messagesOf(report)['RATELIMIT-POLICY']).toMatch(/declares (?:"[^"]+" )?q=1000/);
   });
 });
+
+// Retry-After-<name> is a named throttler's own field: §8 rule 2's Retry-After is still missing from every 429.
+it("@nestjs/throttler's 429s without a plain Retry-After FAIL LIMIT-RETRY-AFTER, whatever Retry-After-<name> says", async () => {
+  const report = await gradeBehind(nestGateway, false, ['LIMIT-RETRY-AFTER-RULES-SCHEDULE']);
+  expect(gradesOf(report)).toEqual({ 'LIMIT-RETRY-AFTER-RULES-SCHEDULE': 'FAIL' });
+  expect(messagesOf(report)['LIMIT-RETRY-AFTER-RULES-SCHEDULE']).toMatch(/carries no Retry-After header/);
+});

@@ -157,8 +157,12 @@ const tenantsBy = (clients: Record<string, { client_id: string; tenant?: string 
   };
 };
 
-/** The RATELIMIT checks (and the rules-schedule probe they read) through a gateway; the report. */
-export const gradeBehind = async (start: StartGateway, lie: boolean): Promise<RunReport> => {
+/** The RATELIMIT checks (and the rules-schedule probe they read), or the checks `only` names, through a gateway. */
+export const gradeBehind = async (
+  start: StartGateway,
+  lie: boolean,
+  only: readonly string[] = ['ratelimit'],
+): Promise<RunReport> => {
   const { count } = BUCKETS['rules-schedule'].limit;
   // The gateway is the limiter: the server's own rules-schedule limit is raised far past anything the probe sends.
   const server = await startReferenceServer({
@@ -177,7 +181,7 @@ export const gradeBehind = async (start: StartGateway, lie: boolean): Promise<Ru
     // What harness is told is SPEC.md's limit, in the tests' minutes: the raised one is the server's affair alone.
     const { 'rules-schedule': _raised, ...limits } = profile.limits ?? {};
     const target = resolveTarget({ ...profile, limits, ...routedThrough(profile, gateway.origin) });
-    const selection = selectChecks(allChecks(target), { only: ['ratelimit'], slow: true });
+    const selection = selectChecks(allChecks(target), { only, slow: true });
     return await runConformance(target, selection, { version: 'test', command: 'test' });
   } finally {
     await gateway.close();
