@@ -16,7 +16,6 @@ import {
   relativeTo,
   type Shown,
   skip,
-  skipByChoice,
   type Target,
   WINDOW_END_RETRIES,
 } from '../src/runner/checks.ts';
@@ -36,14 +35,17 @@ export const probePlan = (target: Target, bucket: BucketId): ProbePlan => ({
 const POLLS = 80 + 1;
 const WAIT_POLLS = 12;
 /**
- * The retry test (see probe-steps.ts): a 429 and the request sent once its promise has passed, tried until one shows
- * what it can, by each filled window end and twice in the probe's own steps.
+ * The retry test (see probe-steps.ts): a 429 and the requests sent once its promise has passed and past a rounding,
+ * tried until one shows what it can, by each filled window end and twice in the probe's own steps.
  */
-const RETRY_TEST = 2 * (1 + WINDOW_END_RETRIES + 2);
+const RETRY_TEST = 3 * (1 + WINDOW_END_RETRIES + 2);
+/** One request after each burst refused below the limit, at most: the bursts a probe can send (see probe.ts). */
+const ONCE_MORE = 8 + 3 * WINDOW_END_RETRIES;
 
 /**
  * A bucket's probe, per endpoint: the spend burst round-robin (a limit plus one); on the first endpoint the fresh
- * burst (plus two), the window-end burst (plus one) and the variants. The margin covers what runs only when needed:
+ * burst (plus two), the window-end burst (plus one) and the variants, and the request after each burst refused
+ * below the limit. The margin covers what runs only when needed:
  * twice the limit twice more when nothing was refused, a repeated fresh burst, more when it drew no 429, the edge and
  * wait polls, a limit's worth filling the window after the edge when the window end goes first, two bursts when
  * capacity came back early, a variant's limit's worth, twice over when it went late and
@@ -66,18 +68,19 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
       share(count + 1) +
       share(POLLS + WAIT_POLLS) +
       share(count + 1) +
-      (i === 0 ? count + 2 + 2 * (count + 1) + variants.length * (2 * count + 1) + RETRY_TEST : 0) +
+      (i === 0
+        ? count + 2 + 2 * (count + 1) + variants.length * (2 * count + 1) + RETRY_TEST + ONCE_MORE
+        : 0) +
       WINDOW_END_RETRIES * (2 * share(count + 1) + share(POLLS + WAIT_POLLS) + (i === 0 ? count + 1 : 0)),
   }));
 };
 
 /**
  * The bucket's probe; the check shows its first request as its first evidence, which the runner reproduces by hand
- * beside `harness replay` of the check.
+ * beside `harness replay` of the check. A bucket with no endpoints (Observability's come from the profile) never
+ * gets here: the planner SKIPs its checks before the run (plan-skips.ts).
  */
 export const probe = async (ctx: CheckContext, bucket: BucketId): Promise<ProbeResult> => {
-  // Only the Observability bucket can be empty: its paths come from the profile (SPEC.md §4: "not shown").
-  if (ctx.target.endpointsIn(bucket).length === 0) skipByChoice(`no ${bucket} endpoints in the profile`);
   const result = await probeBucket(ctx, probePlan(ctx.target, bucket));
   const first = result.spend.requests.find((r) => r.exchange !== undefined)?.exchange;
   if (first !== undefined) {

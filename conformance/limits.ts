@@ -52,6 +52,7 @@ import {
 } from './bucket-probe.ts';
 import { heldPattern } from './queueing.ts';
 import { countedStatuses, otherRefusals } from './refusal-status.ts';
+import { repeatEvidence } from './twice-in-a-row.ts';
 import { windowLength } from './window-length.ts';
 
 type Requests = ProbeResult['spend']['requests'];
@@ -80,7 +81,7 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   const view = (requests: Requests) => ctx.bucketView(bucket, { tenant: result.tenant }, requests);
   // In the order sent: the edge polls are graded like the bursts, so an over-refusing limiter is caught by them too;
   // polls that drew no 429 say nothing either way, so they break no run of refusals.
-  const polls = { name: 'edge polls', requests: result.polls };
+  const polls = { name: 'edge polls', requests: result.polls, onceMore: undefined };
   const pollsRefused = result.polls.some((r) => r.status === 429);
   const attempts = [result.spend, ...(pollsRefused ? [polls] : []), ...result.fresh];
   const proofs = attempts.map((b) => refusedBelowLimit(log, result.limit, view(b.requests)));
@@ -96,6 +97,21 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
       shown,
     );
   }
+  const repeat = repeatEvidence(
+    log,
+    result,
+    attempts.map((burst, i) => ({ burst, proof: proofs[i] })),
+    view,
+  );
+  if (repeat.twice !== undefined) {
+    const { first, then, how } = repeat.twice;
+    recordRequests(ctx, [first.refused.request, then.refused.request]);
+    const shown = showProof(ctx, log, result.limit, result.origin, then);
+    return fail(
+      `${then.atMost} admitted in the ${result.limit.windowMs} ms before the refusal of '${then.refused.label}' (SPEC.md: ${describeLimit(result)}), and refused below the limit twice in a row: ${first.explain(at)}; then, ${how}, ${then.explain(at)}`,
+      shown,
+    );
+  }
   // Refused below the limit once: outside traffic of the tenant (§8 rule 1) explains it as well as a low limit does,
   // unless the profile says there is none. Never a PASS: the limit was not shown admitted where it was refused.
   const once = proofs.find((p) => p !== undefined);
@@ -108,8 +124,13 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
         shown,
       );
     }
+    const after = repeat.admittedAfter;
+    const since =
+      after === undefined
+        ? ''
+        : `; '${after.label}', sent at once after it, was admitted, as where other traffic freed the room it held`;
     return inconclusive(
-      `refused below the limit once, not twice in a row: ${once.explain(at)}; other traffic of the tenant may share the limit (§8 rule 1): a profile with exclusive_tenant: true makes this a FAIL`,
+      `refused below the limit once, not twice in a row: ${once.explain(at)}${since}. Other traffic of the tenant may have held the limit then (§8 rule 1); running again cannot tell, while exclusive_tenant: true in the profile (no other traffic uses the tenant) decides it`,
       shown,
     );
   }

@@ -36,6 +36,8 @@ export interface Burst {
   readonly edgeFree?: EdgeFree;
   /** Whether a request was refused though fewer than the limit can have been admitted in the window before it. */
   readonly refusedBelowLimit: boolean;
+  /** Where it was: one more request, sent at once after the burst, whose answer says whether the refusal repeats. */
+  readonly onceMore?: LoggedRequest;
 }
 
 export interface VariantResult {

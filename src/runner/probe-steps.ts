@@ -25,6 +25,8 @@ const RETRY_TEST = 'retry test';
 /** What a 429 promises of when the quota is back: §8 rule 2's Retry-After, and a RateLimit field's reset time. */
 const PROMISED_WAITS = [retryAfterSeconds, rateLimitResetSeconds];
 export const WINDOW_END = 'window end';
+/** The request sent at once after a burst refused below the limit. */
+export const ONCE_MORE = 'once more';
 
 interface BurstOptions {
   /** Where a fixed window would have no edge (a fresh burst). */
@@ -123,7 +125,22 @@ export class BucketProbe {
     );
     const requests = logged.filter((r) => r.label.startsWith(label));
     const below = refusedBelowLimit(this.view(), this.limit, this.view(requests)) !== undefined;
-    return { name, requests, ...(edgeFree ? { edgeFree } : {}), refusedBelowLimit: below } satisfies Burst;
+    // Refused below the limit: one more request at once shows whether the refusal repeats (twice in a row decides
+    // LIMIT-ADMITS-* without exclusive_tenant), or whether room was there after all (outside traffic took it).
+    const onceMore = below ? await this.#onceMore(`${name}, ${ONCE_MORE}`, endpointOf?.(0)) : undefined;
+    return {
+      name,
+      requests,
+      ...(edgeFree ? { edgeFree } : {}),
+      refusedBelowLimit: below,
+      ...(onceMore ? { onceMore } : {}),
+    } satisfies Burst;
+  }
+
+  /** One request now, to `endpoint` (the plan's first without one): the logged request, if it was sent. */
+  async #onceMore(label: string, endpoint = this.#plan.endpoints[0]): Promise<LoggedRequest | undefined> {
+    const logged = await this.logged(() => this.fire(label, this.#plan.options, endpoint));
+    return logged.find((r) => r.label === label);
   }
 
   /** Waits until no request of ours to the bucket is under way. */
@@ -231,7 +248,7 @@ export class BucketProbe {
     if (promised.length === 0) return true;
     const seconds = Math.min(...promised);
     const { shortAt, failAt } = retryTimes(refusal, seconds, this.limit);
-    if (shortAt - refusal.answered > this.limit.windowMs / 2) return false;
+    if (seconds * 1000 > this.limit.windowMs / 2) return false;
     // The window end waits for these answers too: the round trip just measured, twice for a loaded runner.
     const answeredBy = (at: number) =>
       at + Math.max(this.limit.windowMs / 50, 2 * (refusal.answered - refusal.sent)) <= by;
