@@ -211,25 +211,12 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   // Right after the fresh burst is refused, inside the stretch it found free of a fixed window's edge: a variant that
   // shares the bucket must be refused, and one with a limit of its own shows as more than one window admits.
   const variants = new Map<string, VariantResult>();
-  // A variant that must not share goes a few at once: more than a limit shared with this tenant can have refilled
-  // since the fresh burst began, so their admits prove a limit of their own (one alone, a token bucket refills).
-  type Options = NonNullable<(typeof variantOptions)[number]>;
-  const sendApart = async (variant: Variant, options: Options): Promise<VariantResult> => {
-    const since = clock() - Math.min(...fresh[0]!.requests.map((r) => r.sent));
-    const count = Math.min(limit.count, 2 + Math.ceil((limit.count * since) / limit.windowMs));
-    const requests = await probe.logged(() =>
-      Promise.all(
-        Array.from({ length: count }, (_, n) => probe.fire(`${variant.name} #${n + 1}`, options, variant.endpoint)),
-      ),
-    );
-    return { variant, options, requests };
-  };
   const sendVariants = async (only: (v: Variant) => boolean) => {
     for (const [i, variant] of plan.variants.entries()) {
       const options = variantOptions[i];
       // A variant whose options could not be had (no second id) is left out; its check says why.
       if (options === undefined || !only(variant)) continue;
-      const sent = variant.shares ? await probe.variant(variant, options) : await sendApart(variant, options);
+      const sent = await probe.variant(variant, options);
       const before = variants.get(variant.name)?.requests ?? [];
       variants.set(variant.name, { ...sent, requests: [...before, ...sent.requests] });
     }
