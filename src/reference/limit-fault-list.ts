@@ -1,5 +1,6 @@
 // The faults that break SPEC.md §8 (limits, Retry-After) and the ids of §4, as entries of faults.ts's table: each
 // names the clause it breaks, says how in one line, and gives the points of behaviour (behaviour.ts) it changes.
+import { BUCKETS } from '../spec/index.ts';
 import { type FaultEntry, honestRetryAfter } from './behaviour.ts';
 import { blocking, earlyReset, firstWindowLow, halvedRetryAfter, penaltyBox } from './limit-faults.ts';
 import { createLimitState, SlidingLog } from './limiter-kinds.ts';
@@ -127,6 +128,24 @@ export const LIMIT_FAULTS = [
     clause: '§8 table',
     rule: 'GET /api/rules/schedule refuses for four windows after a refusal (Retry-After says so), so a client waiting for capacity is refused long past the window',
     breaks: { keptState: (kept) => (kept.bucket === 'rules-schedule' ? penaltyBox(kept) : kept.state) },
+  },
+  {
+    name: 'limit-blocks-window',
+    clause: '§8 table',
+    rule: "the request over a limit blocks the tenant's bucket for a whole window from that request (nestjs-throttler's default blockDuration), not until its window ends; Retry-After says so",
+    breaks: { keptState: (kept) => penaltyBox(kept, 1) },
+  },
+  {
+    name: 'limit-window-long',
+    clause: '§8 table',
+    rule: "every per-minute limit's window is longer than stated (by default 1.25 of it: 75 s for a minute), with an honest Retry-After for that window",
+    factor: { scales: 'the window, as a fraction of the stated one', default: 1.25 },
+    breaks: {
+      limitState: ({ bucket, kind, count, windowMs, factor }) =>
+        BUCKETS[bucket].limit.per === 'minute'
+          ? createLimitState(kind, count, windowMs * factor!)
+          : undefined,
+    },
   },
   {
     name: 'limit-window-short',

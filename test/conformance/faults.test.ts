@@ -168,6 +168,13 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
       'LIMIT-RETRY-AFTER-RULES-SCHEDULE': 'WARN',
     },
   ],
+  // Refused past the window the limit allows: polls refused below the limit (nestjs-throttler's default block, a
+  // 75 s window for a minute, whose honest Retry-After is longer than the stated window too).
+  'limit-blocks-window': [['LIMIT-ADMITS-RULES-SCHEDULE'], { 'LIMIT-ADMITS-RULES-SCHEDULE': 'FAIL' }],
+  'limit-window-long': [
+    ['LIMIT-ADMITS-RULES-EXECUTE', 'LIMIT-RETRY-AFTER-RULES-EXECUTE'],
+    { 'LIMIT-ADMITS-RULES-EXECUTE': 'FAIL', 'LIMIT-RETRY-AFTER-RULES-EXECUTE': 'WARN' },
+  ],
   // 40 admitted per window: more than 30 right after a window edge, yet 429s (with Retry-After) past the 40th.
   'wrong-limit-execute': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
   'wrong-limit-transaction': [['transaction-event'], { 'LIMIT-ADMITS-TRANSACTION-EVENT': 'FAIL' }],
@@ -310,6 +317,16 @@ const BEYOND_FAULTS: Record<
   // next poll, refused too decides it (twice in a row), as harness's own earlier traffic made the pattern.
   'limit-counts-refused, the tenant not exclusive': [
     { fault: 'limit-counts-refused' },
+    notExclusive,
+    [['LIMIT-ADMITS-RULES-EXECUTE'], { 'LIMIT-ADMITS-RULES-EXECUTE': 'FAIL' }],
+  ],
+  'limit-blocks-window, the tenant not exclusive': [
+    { fault: 'limit-blocks-window' },
+    notExclusive,
+    [['LIMIT-ADMITS-RULES-SCHEDULE'], { 'LIMIT-ADMITS-RULES-SCHEDULE': 'FAIL' }],
+  ],
+  'limit-window-long, the tenant not exclusive': [
+    { fault: 'limit-window-long' },
     notExclusive,
     [['LIMIT-ADMITS-RULES-EXECUTE'], { 'LIMIT-ADMITS-RULES-EXECUTE': 'FAIL' }],
   ],
