@@ -8,6 +8,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   truncateSync,
   writeFileSync,
 } from 'node:fs';
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { reportJson } from '../../core/verdict.ts';
+import { CHROMIUM, chromiumFlags } from '../../scripts/screenshots.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { specDigest } from '../../src/spec/digest.ts';
 import { profileFile } from '../../test/cli/run.ts';
@@ -106,24 +108,12 @@ const openInChromium = async (dir: string): Promise<number> => {
     const profile = mkdtempSync(join(tmpdir(), 'harness-bench-chromium-'));
     await new Promise((done) =>
       spawn(
-        'chromium',
-        [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          `--user-data-dir=${profile}`,
-          '--virtual-time-budget=3000',
-          '--dump-dom',
-          `file://${join(dir, page)}`,
-        ],
+        CHROMIUM,
+        [...chromiumFlags(profile), '--virtual-time-budget=3000', '--dump-dom', `file://${join(dir, page)}`],
         { stdio: 'ignore' },
       ).once('exit', done),
     );
+    rmSync(profile, { recursive: true, force: true });
   }
   return pages.length;
 };
@@ -210,6 +200,19 @@ const c1Headers: Mode = {
   },
 };
 
+/** A short `load` of the transactions scenario on `profile`. */
+const loadArgs = (profile: string): string[] => [
+  'load',
+  '--profile',
+  profile,
+  '--scenario',
+  'transactions',
+  '--duration',
+  '4s',
+  '--report-dir',
+  'reports',
+];
+
 /** A token answer that decodes to `decodedMb` of zeros: what a few KB on the wire cost a runner that decodes whole. */
 const bomb = (encoding: 'br' | 'gzip', decodedMb: number): Buffer => {
   const zeros = Buffer.alloc(decodedMb * 1024 * 1024, 0x20);
@@ -246,17 +249,7 @@ const tokenBomb = (encoding: 'br' | 'gzip'): Mode => ({
     const { file, env } = profileFile(profile, work);
     await target.close();
     return {
-      args: [
-        'load',
-        '--profile',
-        file,
-        '--scenario',
-        'transactions',
-        '--duration',
-        '4s',
-        '--report-dir',
-        'reports',
-      ],
+      args: loadArgs(file),
       env,
       secrets: env,
       maxRssMb: 1024,
@@ -283,17 +276,7 @@ const manyPolicies: Mode = {
       work,
     );
     return {
-      args: [
-        'load',
-        '--profile',
-        file,
-        '--scenario',
-        'transactions',
-        '--duration',
-        '4s',
-        '--report-dir',
-        'reports',
-      ],
+      args: loadArgs(file),
       env,
       secrets: env,
       maxRssMb: 600,
