@@ -31,8 +31,11 @@ export const probePlan = (target: Target, bucket: BucketId): ProbePlan => ({
   variants: probeVariants(target, bucket),
 });
 
-/** Edge polls (and one after the edge), and polls while a Retry-After is waited out, at most (see probe.ts). */
-const POLLS = 80 + 1;
+/**
+ * Edge polls (and one after the edge, and a few sent at once after a poll refused below the limit), and polls while
+ * a Retry-After is waited out, at most (see probe.ts).
+ */
+const POLLS = 80 + 1 + 10;
 const WAIT_POLLS = 12;
 /**
  * The retry test (see probe-steps.ts): a 429 and the requests sent once its promise has passed and past a rounding,

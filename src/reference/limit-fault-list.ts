@@ -130,12 +130,6 @@ export const LIMIT_FAULTS = [
     breaks: { keptState: (kept) => (kept.bucket === 'rules-schedule' ? penaltyBox(kept) : kept.state) },
   },
   {
-    name: 'limit-blocks-window',
-    clause: '§8 table',
-    rule: "the request over a limit blocks the tenant's bucket for a whole window from that request (nestjs-throttler's default blockDuration), not until its window ends; Retry-After says so",
-    breaks: { keptState: (kept) => penaltyBox(kept, 1) },
-  },
-  {
     name: 'limit-window-long',
     clause: '§8 table',
     rule: "every per-minute limit's window is longer than stated (by default 1.25 of it: 75 s for a minute), with an honest Retry-After for that window",

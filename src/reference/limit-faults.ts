@@ -48,20 +48,17 @@ export const blocking = ({ state, owner, blockedUntil }: KeptState): LimitState 
 });
 
 /** Windows the limit-penalty-box fault keeps a bucket shut after a refusal: a gateway's penalty past the window. */
-export const PENALTY_WINDOWS = 4;
+const PENALTY_WINDOWS = 4;
 
-/**
- * A refusal shuts the bucket for `windows` windows from that request, whatever it has admitted since: four under
- * limit-penalty-box, one under limit-blocks-window (nestjs-throttler's default `blockDuration`, the ttl).
- */
-export const penaltyBox = ({ state, windowMs }: KeptState, windows = PENALTY_WINDOWS): LimitState => {
+/** Under limit-penalty-box: a refusal shuts the bucket for four windows, whatever it has admitted since. */
+export const penaltyBox = ({ state, windowMs }: KeptState): LimitState => {
   let shutUntil = Number.NEGATIVE_INFINITY;
   return {
     admit: (now) => {
       if (now < shutUntil) return shutUntil - now;
       const wait = state.admit(now);
       if (wait <= 0) return wait;
-      shutUntil = now + windows * windowMs;
+      shutUntil = now + PENALTY_WINDOWS * windowMs;
       return shutUntil - now;
     },
   };

@@ -3,9 +3,9 @@
 // early reset.
 import { isSuccess } from '../client/index.ts';
 import { clock, type LoggedRequest } from './bucket-log.ts';
-import { edgeAfter } from './limit-bounds.ts';
+import { edgeAfter, refusedBelowLimit } from './limit-bounds.ts';
 import { retryAfterSeconds, retryAfterShown, retryToleranceMs } from './probe-result.ts';
-import type { BucketProbe } from './probe-steps.ts';
+import { type BucketProbe, ONCE_MORE } from './probe-steps.ts';
 import { sleep } from './sleep.ts';
 
 const POLL = 'edge poll';
@@ -16,6 +16,8 @@ const MAX_WAIT_POLLS = 12;
 const EARLY = 'capacity back early';
 /** Edge polls: a bounded number, spaced finely around Retry-After, coarsely without one. */
 const MAX_POLLS = 80;
+/** Requests sent at once after an edge poll refused below the limit, at most. */
+const MAX_ONCE_MORE = 3;
 
 /**
  * The edge after `refusal` (step 2), and the refusal the window-end burst is timed from: the one sent last before
@@ -72,6 +74,8 @@ const findEdge = async (probe: BucketProbe, refused: LoggedRequest, deadline: nu
     found = await waitPolls(probe, start, end, refused.sent, why);
     if (!found) await probe.until(start, why);
     const pending: Promise<unknown>[] = [];
+    // The requests sent at once after polls refused below the limit: one pair in a row decides, a few try for it.
+    const repeats = { left: MAX_ONCE_MORE };
     const first = clock();
     for (let i = 0; i < MAX_POLLS && !found; i++) {
       const due = first + i * spacing;
@@ -79,9 +83,9 @@ const findEdge = async (probe: BucketProbe, refused: LoggedRequest, deadline: nu
       await sleep(due - clock(), probe.ended);
       if (found) break;
       pending.push(
-        probe.fire(`${POLL} #${i + 1}`).then(
-          (exchange) => {
-            if (isSuccess(exchange?.status)) found = true;
+        pollOnceMore(probe, `${POLL} #${i + 1}`, repeats).then(
+          (admitted) => {
+            if (admitted) found = true;
           },
           (error: unknown) => {
             failure ??= error;
@@ -165,6 +169,29 @@ const backEarly = async (probe: BucketProbe, admitted: LoggedRequest, since: num
     'for a window that reset early to reset again',
   );
   await probe.burst(`${EARLY}, again`, probe.limit.count + 1);
+};
+
+/**
+ * An edge poll, and where it is refused below the limit, one more request at once (labelled as that poll's, so it
+ * counts as a poll): refused again, the two are twice in a row (LIMIT-ADMITS-*), as where a limiter blocks the key for
+ * a window from the request that went over. True when either was admitted.
+ */
+const pollOnceMore = async (
+  probe: BucketProbe,
+  label: string,
+  repeats: { left: number },
+): Promise<boolean> => {
+  const exchange = await probe.fire(label);
+  if (isSuccess(exchange?.status)) return true;
+  if (exchange?.status !== 429 || repeats.left <= 0) return false;
+  const polled = [...probe.entries()].reverse().find((r) => r.label === label);
+  if (
+    polled === undefined ||
+    refusedBelowLimit(probe.view(), probe.limit, probe.view([polled])) === undefined
+  )
+    return false;
+  repeats.left -= 1;
+  return isSuccess((await probe.fire(`${label}, ${ONCE_MORE}`))?.status);
 };
 
 /** One more edge poll, sent now. */

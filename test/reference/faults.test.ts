@@ -63,11 +63,10 @@ const LIMIT_FAULTS: FaultName[] = [
  * window is full when it opens, so after that refusal it admits more than a window's worth.
  */
 /**
- * Rules a fault breaks too, by what it is: refusing past the window refuses below the limit, as counting refusals
- * does; a window longer than stated has an honest Retry-After longer than the stated window.
+ * Rules a fault breaks too, by what it is: a window longer than stated refuses below the limit, as counting refusals
+ * does, and its honest Retry-After is longer than the stated window.
  */
 const ALSO_BREAKS: Partial<Record<FaultName, readonly FaultName[]>> = {
-  'limit-blocks-window': ['limit-counts-refused'],
   'limit-window-long': ['limit-counts-refused', 'retry-after-too-long'],
 };
 

@@ -292,21 +292,6 @@ export const PROBES: Record<FaultName, Probe> = {
     t.clock.advance(t.server.options.minuteMs / 4);
     return admitted((await t.call('GET /api/rules/schedule')).status);
   },
-  // Spent at 0 and refused at half a window: back at the window's end, not a window after the refusal (1.25 of a
-  // window, where a window that long has ended, tells it from limit-window-long).
-  'limit-blocks-window': async (t) => {
-    const schedule = 'GET /api/rules/schedule';
-    const { minuteMs } = t.server.options;
-    await t.burst(limitOf(t, 'rules-schedule'), schedule);
-    t.clock.advance(minuteMs / 2);
-    await t.call(schedule);
-    for (const step of [minuteMs / 2 + 1, minuteMs / 4]) {
-      t.clock.advance(step);
-      if (admitted((await t.call(schedule)).status)) return true;
-    }
-    t.clock.advance(minuteMs / 4);
-    return !admitted((await t.call(schedule)).status);
-  },
   // Spent without a refusal: back once the stated window has passed.
   'limit-window-long': async (t) => {
     await t.burst(limitOf(t, 'rules-execute'), 'POST /api/rules/execute');

@@ -54,7 +54,6 @@ export const REPLAYED: Partial<Record<FaultName, readonly string[]>> = {
   'observability-split': ['observability'],
   'limit-first-window-low': ['batch-upload-url'],
   'limit-counts-refused': ['rules-execute'],
-  'limit-blocks-window': ['LIMIT-ADMITS-RULES-SCHEDULE'],
   'limit-window-long': ['LIMIT-ADMITS-RULES-EXECUTE'],
   'retry-after-short-late': ['rules-execute'],
   'issued-ids-unknown': ['batch-status'],
