@@ -23,7 +23,6 @@ export {
   info,
   type Shown,
   skip,
-  skipByChoice,
   warn,
 } from './grades.ts';
 export {
