@@ -28,7 +28,7 @@ interface RunJudgement {
   readonly unverified: readonly string[];
   /** Checks not excused that fail the run (FAIL, and WARN under --strict). */
   readonly failing: readonly string[];
-  /** Checks the baseline excused that would otherwise fail the run or leave it without a verdict. */
+  /** Checks graded as the baseline expects that would otherwise fail the run or leave it without a verdict. */
   readonly accepted: ReadonlyMap<string, Grade>;
 }
 
@@ -38,16 +38,23 @@ export const judgeRun = (report: RunReport): RunJudgement => {
   const unverifiedIds = new Set(report.unverified);
   const counts = (c: RunReport['checks'][number]) => gradeOutcome(c.grade, !unverifiedIds.has(c.id), strict);
   const excusedChecks = report.checks.filter((c) => baseline.has(c.id));
+  // compareBaseline is the exit code's rule: a check whose grade differs from the baseline's fails the run, so it
+  // is never accepted, whatever the baseline expected of it.
+  const differences = compareBaseline(report, baseline);
+  const differing = new Set(differences.map((d) => d.id));
   return {
     strict,
     excused: new Set(excusedChecks.map((c) => c.id)),
-    differences: compareBaseline(report, baseline),
+    differences,
     uncertifiable: report.gate?.requireCertifiable === true && !report.certifiable,
     unverified: report.unverified.filter((id) => !baseline.has(id)),
     failing: report.checks.filter((c) => !baseline.has(c.id) && counts(c) === 'failure').map((c) => c.id),
     accepted: new Map(
       excusedChecks
-        .filter((c) => c.grade !== 'ERROR' && counts(c) !== 'passed' && counts(c) !== 'skipped')
+        .filter(
+          (c) =>
+            !differing.has(c.id) && c.grade !== 'ERROR' && counts(c) !== 'passed' && counts(c) !== 'skipped',
+        )
         .map((c) => [c.id, c.grade]),
     ),
   };

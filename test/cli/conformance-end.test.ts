@@ -59,6 +59,12 @@ const SHAPES: readonly (readonly [string, RunReport, RunOutcome['outcome'], stri
     'FAIL (1 grade other than --baseline expects)',
   ],
   [
+    'a FAIL where the baseline expects a PASS',
+    regraded({ 'ERROR-BAD-SCOPE': 'FAIL' }, { baseline: { 'ERROR-BAD-SCOPE': 'PASS' } }),
+    'FAIL',
+    'FAIL (1 grade other than --baseline expects)',
+  ],
+  [
     'a WARN under --strict',
     regraded({ 'AUTH-TOKEN-TYPE': 'WARN' }, { strict: true }),
     'FAIL',

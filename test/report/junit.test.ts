@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toJUnit } from '../../src/report/junit.ts';
+import type { Grade } from '../../src/runner/grades.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import { CONVENTIONS, citeConvention } from '../../src/spec/index.ts';
 import { hasTool } from '../support/tools.ts';
@@ -137,6 +138,24 @@ describe('toJUnit', () => {
       caseById(out, 'AUTH-FORBIDDEN').children.map((c) => [c.name, c.attrs.type, c.attrs.message]),
     ).toEqual([['error', 'SKIP', noToken.message]]);
     expect(out.attrs).toMatchObject({ tests: '1', failures: '0', errors: '1' });
+  });
+
+  it('accepts a FAIL only where --baseline expects that FAIL: a baseline expecting PASS leaves it a failure, as exit 1', () => {
+    const withBaseline = (expected: Grade): string =>
+      toJUnit({
+        ...FIXTURE,
+        gate: { strict: false, requireCertifiable: false, baseline: { 'ERROR-BAD-SCOPE': expected } },
+      });
+    const accepted = caseById(parseXml(withBaseline('FAIL')), 'ERROR-BAD-SCOPE');
+    expect(childNames(accepted)).toEqual(['system-out']);
+    expect(accepted.children[0]?.text).toMatch(/^FAIL accepted by --baseline: /);
+    const regressedXml = withBaseline('PASS');
+    const regressed = parseXml(regressedXml);
+    expect(caseById(regressed, 'ERROR-BAD-SCOPE').children.map((c) => [c.name, c.attrs.type])).toEqual([
+      ['failure', 'FAIL'],
+    ]);
+    expect(regressed.attrs.failures).toBe(root.attrs.failures);
+    expect(regressedXml).not.toContain('accepted by --baseline');
   });
 
   it('passes WARN and INFO but says so in system-out; --strict makes a WARN a failure, as it makes exit 1', () => {
