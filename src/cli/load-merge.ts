@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { mergeSummaries, type SourcedSummary } from '../../core/evidence.ts';
 import { summariesInLogs } from '../../core/summary-markers.ts';
 import { runnerFile } from '../k6-driver/run.ts';
-import { printable } from '../printable.ts';
+import { complain, terminalLines, tty } from '../printable.ts';
 import { judgedRun } from '../report/load-reports.ts';
 import type { LoadMergeOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
@@ -43,8 +43,7 @@ const fromLogFiles = (files: readonly string[]): SourcedSummary[] => {
         value = undefined;
       }
       const why = value === undefined ? 'cut off' : notARunnerSummary(value);
-      if (why)
-        console.error(printable(`harness: ${source}: summary block ${why}: that runner counts as missing`));
+      if (why) complain(tty`harness: ${source}: summary block ${why}: that runner counts as missing`);
       else found.push({ source, summary: runnerSummaryOf(value, source) });
     }
   }
@@ -82,7 +81,7 @@ export const runLoadMergeCommand = async (
   });
   // No progress to show: what the stream says besides the reports is printed as it comes.
   const stream = loadStream(dir, (event) => {
-    if (event.type === 'note') console.error(event.text);
+    if (event.type === 'note') complain(terminalLines(event.text));
   });
   const finished = await finishLoad(stream, run, { files: kept, exitCodes: [] });
   return { exitCode: finished.exitCode, dir, files: finished.files };

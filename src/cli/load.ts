@@ -8,6 +8,7 @@ import { k6Network } from '../k6-driver/k6-network.ts';
 import { k6PlanFor } from '../k6-driver/plan.ts';
 import { availableProbes } from '../k6-driver/probes.ts';
 import { type LoadOutcome, runLoad } from '../k6-driver/run.ts';
+import { say, tty } from '../printable.ts';
 import { loadProfile } from '../profile/read.ts';
 import { startReferenceServer } from '../reference/index.ts';
 import { phaseAsRun } from '../report/junit.ts';
@@ -59,8 +60,8 @@ const reportUnjudged = async (
   };
   await stream.events.finish({ type: 'run-finished', run, alongside: [] });
   const saved = stream.saved();
-  if (saved.files.length > 0) console.log(`reports: ${saved.files.join(', ')}`);
-  console.log(phaseCounts(run.phases));
+  if (saved.files.length > 0) say(tty`reports: ${saved.files.join(', ')}`);
+  say(tty`${phaseCounts(run.phases)}`);
   return {
     exitCode: exitCodeOf([exitCode, saved.exitCode]),
     dir: stream.dir,
@@ -139,7 +140,7 @@ export const runLoadCommand = async (
   return withTarget(source, options, async (prepared) => {
     const { profile, target, network, hide } = prepared;
     if (options.list) {
-      for (const probe of availableProbes(target)) console.log(`${probe.name.padEnd(22)} ${probe.describes}`);
+      for (const probe of availableProbes(target)) say(tty`${probe.name.padEnd(22)} ${probe.describes}`);
       return { exitCode: 0, files: [] };
     }
     const plan = {
@@ -161,9 +162,9 @@ export const runLoadCommand = async (
       );
     }
     const stream = loadStream(dir, loadTerminal(process.stderr));
-    const say = (line: string) => stream.events.emit({ type: 'note', text: hide(line) });
+    const note = (line: string) => stream.events.emit({ type: 'note', text: hide(line) });
     const started = Date.now();
-    say(
+    note(
       `harness load: ${label} against ${profile.base_url}${embeddedNote(prepared)}, ` +
         `${options.instances} k6 instance${options.instances === 1 ? '' : 's'}, about ${Math.ceil(totalMs / 1000)} s`,
     );
@@ -183,7 +184,7 @@ export const runLoadCommand = async (
         instances: options.instances,
         dir,
         label,
-        onLine: say,
+        onLine: note,
         onSchedule: (startAt, phases, checkpoints) =>
           // The rates show only on a terminal: elsewhere k6's checkpoints are not read while it runs.
           scheduleEvents(phases, startAt, stream.events, {
@@ -242,10 +243,10 @@ export const finishLoad = async (
   const saved = stream.saved();
   // harness's own first: the index and the verdict page, then k6's dashboard and its runners' summaries.
   const files = [...new Set([...saved.files, ...k6.files])];
-  for (const line of loadSummaryLines(run, files)) console.log(line);
+  for (const line of loadSummaryLines(run, files)) say(line);
   // k6 stopped by a signal exits non-zero by design.
   const k6Failed = !run.summary?.interrupted && k6.exitCodes.some((code) => code !== 0);
-  if (k6Failed) console.log(`k6 exited with ${k6.exitCodes.join(', ')}: see its output above`);
+  if (k6Failed) say(tty`k6 exited with ${k6.exitCodes.join(', ')}: see its output above`);
   const undecided = run.phases.filter((p) => p.grade === 'INCONCLUSIVE');
   const advice = inconclusiveAdvice(undecided.map((p) => p.message));
   const exitCode = endRun({

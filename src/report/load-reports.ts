@@ -6,6 +6,7 @@ import { GRADES } from '../../core/grade.ts';
 import { latencyText, summaryHtml } from '../../core/report-html.ts';
 import { byGrade, phaseLine, reportJson } from '../../core/verdict.ts';
 import { harnessVersion } from '../cli/version.ts';
+import { type TerminalText, terminalLines } from '../printable.ts';
 import { specDigest } from '../spec/digest.ts';
 import { type GradedPhase, type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from './junit.ts';
 import { RUN_INDEX, runIndex } from './run-index.ts';
@@ -90,11 +91,13 @@ const latencyLines = (run: LoadReportRun): string[] =>
 
 /**
  * What the terminal shows of a judged run: a line per phase, failures first, then the reports (none when they could
- * not be written) and the counts.
+ * not be written) and the counts. Phase names and messages come from summaries read back (`load merge` takes them
+ * from any file), so every line is escaped.
  */
-export const loadSummaryLines = (run: LoadReportRun, files: readonly string[]): string[] => [
-  ...run.phases.map((p) => phaseLine(p.grade, p.name, p.message)),
-  ...latencyLines(run),
-  ...(files.length > 0 ? [`reports: ${files.join(', ')}`] : []),
-  phaseCounts(run.phases),
-];
+export const loadSummaryLines = (run: LoadReportRun, files: readonly string[]): TerminalText[] =>
+  [
+    ...run.phases.map((p) => phaseLine(p.grade, p.name, p.message)),
+    ...latencyLines(run),
+    ...(files.length > 0 ? [`reports: ${files.join(', ')}`] : []),
+    phaseCounts(run.phases),
+  ].map(terminalLines);

@@ -13,6 +13,8 @@ const TERMINAL_OUTPUTS = [
   'src/runner/progress.ts',
   'src/runner/live-progress.ts',
   'src/cli/load-progress.ts',
+  'src/cli/load.ts',
+  'src/cli/load-merge.ts',
   'src/cli/main.ts',
   'src/cli/prologue.ts',
   'src/cli/run-end.ts',

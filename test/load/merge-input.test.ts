@@ -118,6 +118,15 @@ describe('harness load merge, on forged or corrupt summaries', () => {
     expect(readdirSync(reportDir)).toEqual([]);
   });
 
+  it("prints a phase name's control codes escaped: a forged summary's \\u009b (CSI) never reaches the terminal", async () => {
+    const forged = withPhase(0, (p) => {
+      (p.plan as { name: string }).name = 'over\u009b2J_transactions';
+    });
+    const run = await harness(['load', 'merge', '--report-dir', tmp(), forged]);
+    expect(run.stdout).toMatch(/^\S+\s+over\\u009b2J_transactions /m);
+    expect(run.stdout + run.stderr).not.toContain('\u009b');
+  });
+
   it('refuses a runner whose phases are not the plan its run id and plan digest say the others ran', async () => {
     const halves = ['0:1/2', '1/2:1'].map((segment) => ({ ...faithful(), runner: { ...RUNNER, segment } }));
     // Each half holds the whole run's counts, so the two are graded (as too many admitted): merged, not refused.
