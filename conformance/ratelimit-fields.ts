@@ -38,9 +38,7 @@ const fieldsSent = async (ctx: CheckContext): Promise<string> => {
   const { said, answers } = await fieldsSaid(ctx, true);
   ctx.record(said[0]!.exchange);
   const carrying = new Set(said.map((s) => s.observed)).size;
-  const firsts = byDialect(said).map(
-    (group) => `${group[0]!.reading.says}, the first: ${shown(group[0]!.reading.fields)}`,
-  );
+  const firsts = byDialect(said).map((group) => `${group[0]!.reading.says}, the first: ${shown(group[0]!)}`);
   return info(
     `${carrying} of the ${answers} successes and 429s carried RateLimit fields, read as ${firsts.join('; and ')}${namedRetryAfters(said)}${notRead(said)}`,
   );
@@ -93,7 +91,7 @@ const remainingCountsDown = async (ctx: CheckContext): Promise<string> => {
   if (roomy !== undefined) {
     ctx.record(roomy.exchange);
     return warn(
-      `the 429 to ${named(roomy, at)} says ${roomy.reading.remaining} remain (${roomy.reading.says}: ${shown(roomy.reading.fields)}): a refused request means none does`,
+      `the 429 to ${named(roomy, at)} says ${roomy.reading.remaining} remain (${roomy.reading.says}: ${shown(roomy)}): a refused request means none does`,
     );
   }
   const spend = new Set(result.spend.requests);
@@ -167,7 +165,7 @@ const resetAgrees = async (ctx: CheckContext): Promise<string> => {
   if (beyond !== undefined) {
     ctx.record(beyond.exchange);
     return warn(
-      `the answer to ${named(beyond, at)} says the quota resets in ${beyond.reading.resetSeconds} s (${beyond.reading.says}: ${shown(beyond.reading.fields)}), but ${BUCKET}'s window is ${windowSeconds} s: a quota comes back within a window of its spending`,
+      `the answer to ${named(beyond, at)} says the quota resets in ${beyond.reading.resetSeconds} s (${beyond.reading.says}: ${shown(beyond)}), but ${BUCKET}'s window is ${windowSeconds} s: a quota comes back within a window of its spending`,
     );
   }
   const { limit } = result;
@@ -226,7 +224,7 @@ const retryAfterNotBeforeReset = async (ctx: CheckContext): Promise<string> => {
   if (early !== undefined) {
     ctx.record(early.exchange);
     return warn(
-      `the 429 to ${named(early, at)} says Retry-After ${retryAfterSeconds(early.exchange)} s but a reset in ${early.reading.resetSeconds} s (${shown(early.reading.fields)}): ${DRAFT} gives Retry-After precedence, and it should not point earlier than the reset`,
+      `the 429 to ${named(early, at)} says Retry-After ${retryAfterSeconds(early.exchange)} s but a reset in ${early.reading.resetSeconds} s (${shown(early)}): ${DRAFT} gives Retry-After precedence, and it should not point earlier than the reset`,
     );
   }
   return `on all ${new Set(both.map((s) => s.observed)).size} 429s that carried both, Retry-After is no earlier than the reset time (${readIn(both)})`;

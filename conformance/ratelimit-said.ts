@@ -76,10 +76,16 @@ export const fieldsSaid = async (ctx: CheckContext, inFull = false): Promise<Fie
 export const named = ({ observed }: Said, at: (t: number) => string) =>
   `'${observed.label}' (${observed.status ?? 'no answer'}, answered ${at(observed.answered)})`;
 
-export const shown = (fields: Readonly<Record<string, string>>): string =>
-  Object.entries(fields)
-    .map(([name, value]) => `${name}: ${value}`)
-    .join('; ');
+/**
+ * A field of the answer as its evidence keeps it: redacted and cut in one step (src/client/evidence.ts), so a
+ * message shows no more of a value than a report's evidence does, and no start of a secret cut short.
+ */
+const quoted = ({ exchange }: Said, field: string): string =>
+  exchange.evidence.response?.headers[field] ?? '(not kept in the evidence)';
+
+/** The RateLimit fields one reading read, quoted. */
+export const shown = (s: Said): string =>
+  s.reading.fieldNames.map((field) => `${field}: ${quoted(s, field)}`).join('; ');
 
 /** Each dialect's readings, in the order the dialects were first read. */
 export const byDialect = (said: readonly Said[]): Said[][] => {
@@ -94,7 +100,7 @@ export const byDialect = (said: readonly Said[]): Said[][] => {
 
 /** The names of the fields these readings read, as sent (lower case): what a message says was there. */
 export const fieldNames = (said: readonly Said[]): string =>
-  [...new Set(said.flatMap((s) => Object.keys(s.reading.fields)))].join(', ');
+  [...new Set(said.flatMap((s) => s.reading.fieldNames))].join(', ');
 
 /** The dialects read, in words. */
 export const readIn = (said: readonly Said[]): string =>
@@ -112,7 +118,7 @@ export const notRead = (said: readonly Said[]): string => {
 export const namedRetryAfters = (said: readonly Said[]): string => {
   const named = said.filter((s) => s.observed.status === 429 && s.reading.namedRetryAfter !== undefined);
   if (named.length === 0) return '';
-  const { field, value } = named[0]!.reading.namedRetryAfter!;
+  const field = named[0]!.reading.namedRetryAfter!;
   const plain = named.filter((s) => retryAfterSeconds(s.exchange) !== undefined).length;
-  return `; ${named.length} 429s carried a named throttler's own wait, the first ${field}: ${value}, which is not the Retry-After SPEC.md §8 rule 2 asks for (${plain} of them carried a plain Retry-After)`;
+  return `; ${named.length} 429s carried a named throttler's own wait, the first ${field}: ${quoted(named[0]!, field)}, which is not the Retry-After SPEC.md §8 rule 2 asks for (${plain} of them carried a plain Retry-After)`;
 };

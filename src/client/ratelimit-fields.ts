@@ -32,22 +32,23 @@ export interface RateLimitReading {
   /** The dialect in words, for messages. */
   readonly says: string;
   /**
-   * Every RateLimit field of the answer, as sent, for messages to quote: one past MAX_RATELIMIT_FIELD_BYTES is cut
-   * there and says so (the exchange's evidence keeps it within its own bound).
+   * The names (lower case) of the answer's RateLimit fields. Their values are for messages to quote from the
+   * exchange's evidence only, redacted and cut there at once (evidence.ts): a value cut first and redacted after
+   * could show the start of a secret that straddles the cut.
    */
-  readonly fields: Readonly<Record<string, string>>;
+  readonly fieldNames: readonly string[];
   readonly policies: readonly QuotaPolicy[];
   readonly remaining?: number;
   /** Seconds until the quota resets, as the fields say it (an epoch reset is turned into seconds from `Date`). */
   readonly resetSeconds?: number;
   /** Why some field could not be read, or not all of it (too large): what the reading leaves out. */
   readonly unreadable?: string;
-  /** A named throttler's own Retry-After (`Retry-After-<name>`), as sent: not SPEC.md §8 rule 2's Retry-After. */
-  readonly namedRetryAfter?: { readonly field: string; readonly value: string };
+  /** The field of a named throttler's own Retry-After (`Retry-After-<name>`): not SPEC.md §8 rule 2's Retry-After. */
+  readonly namedRetryAfter?: string;
 }
 
 /** What one dialect's fields say. */
-type Values = Omit<RateLimitReading, 'dialect' | 'says' | 'fields'>;
+type Values = Omit<RateLimitReading, 'dialect' | 'says' | 'fieldNames'>;
 type Fields = Readonly<Record<string, string>>;
 
 const INTEGER = /^\d{1,15}$/;
@@ -231,18 +232,8 @@ const readX = (fields: Fields, headers: Fields): Values => {
     reset: xFieldName('reset', name),
   });
   const retryAfter = Object.keys(fields).find((field) => xFieldOf(field)?.part === 'retry-after');
-  return {
-    ...read,
-    ...(retryAfter === undefined
-      ? {}
-      : { namedRetryAfter: { field: retryAfter, value: fields[retryAfter]! } }),
-  };
+  return { ...read, ...(retryAfter === undefined ? {} : { namedRetryAfter: retryAfter }) };
 };
-
-const quotable = (value: string): string =>
-  value.length <= MAX_RATELIMIT_FIELD_BYTES
-    ? value
-    : `${value.slice(0, MAX_RATELIMIT_FIELD_BYTES)}… (cut: ${value.length} bytes in all)`;
 
 const READERS: Record<RateLimitDialect, (fields: Fields, headers: Fields) => Values> = {
   draft: readDraft,
@@ -256,7 +247,7 @@ const readDialect = (headers: Fields, dialect: RateLimitDialect): RateLimitReadi
   const named = {
     dialect,
     says: RATELIMIT_DIALECTS[dialect].says,
-    fields: Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, quotable(value)])),
+    fieldNames: Object.keys(fields),
   };
   try {
     return { ...named, ...READERS[dialect](fields, headers) };

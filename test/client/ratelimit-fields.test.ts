@@ -62,7 +62,7 @@ describe('readRateLimitFields', () => {
       remaining: 7,
       resetSeconds: 12,
     });
-    expect(Object.keys(readings[0]!.fields)).toEqual([
+    expect(readings[0]!.fieldNames).toEqual([
       'ratelimit-policy',
       'ratelimit-limit',
       'ratelimit-remaining',
@@ -108,8 +108,8 @@ describe('readRateLimitFields', () => {
     expect(refused).toMatchObject({
       dialect: 'x-ratelimit',
       policies: [],
-      fields: { 'retry-after-short': '2' },
-      namedRetryAfter: { field: 'retry-after-short', value: '2' },
+      fieldNames: ['retry-after-short'],
+      namedRetryAfter: 'retry-after-short',
     });
     expect(refused?.resetSeconds).toBeUndefined();
   });
@@ -126,7 +126,7 @@ describe('readRateLimitFields', () => {
   it('gives one reading per dialect sent, the draft first, and none for an answer without any', () => {
     const readings = readRateLimitFields({ 'x-ratelimit-remaining': '1', 'ratelimit-policy': '"a";q=2' });
     expect(readings.map((r) => r.dialect)).toEqual(['draft', 'x-ratelimit']);
-    expect(readings[1]?.fields).toEqual({ 'x-ratelimit-remaining': '1' });
+    expect(readings[1]?.fieldNames).toEqual(['x-ratelimit-remaining']);
     expect(readRateLimitFields({ 'retry-after': '3', 'content-type': 'application/json' })).toEqual([]);
   });
 
@@ -142,10 +142,6 @@ describe('readRateLimitFields', () => {
     expect(reading).toMatchObject({ remaining: 50, resetSeconds: 30 });
     expect(reading?.unreadable).toBe(
       `RateLimit-Policy is ${THOUSAND_POLICIES.length} bytes, over the ${MAX_RATELIMIT_FIELD_BYTES} harness reads: only its first 16 members were read, the rest not`,
-    );
-    // What a message quotes of it is cut at the same bound, and says so.
-    expect(reading?.fields['ratelimit-policy']).toBe(
-      `${THOUSAND_POLICIES.slice(0, MAX_RATELIMIT_FIELD_BYTES)}… (cut: ${THOUSAND_POLICIES.length} bytes in all)`,
     );
   });
 
