@@ -1,6 +1,7 @@
 // The exit codes every command shares, in one table: each code's number, its meaning as `--help` prints it, and its
 // rank when several apply (the one rule that picks a run's code: README's exit table). Adding a code is one row here.
 import { type ErrorCode, isHarnessError } from '../errors.ts';
+import { plural } from '../plural.ts';
 
 interface ExitRow {
   readonly code: number;
@@ -100,10 +101,9 @@ export const noVerdictLine = (
   remedy = 'retry once the target can be measured',
 ): string => {
   const one = what === 'checks' ? 'check' : 'phase';
-  const counted = `${ids.length} ${ids.length === 1 ? one : what}`;
   return ids.length === 0
     ? `harness: no verdict (exit ${NO_VERDICT}): not one ${one} to judge: nothing failed, and nothing was verified either`
-    : `harness: no verdict (exit ${NO_VERDICT}): ${counted} ${what === 'checks' ? "INCONCLUSIVE or SKIPped for the target's doing" : 'INCONCLUSIVE'} ` +
+    : `harness: no verdict (exit ${NO_VERDICT}): ${plural(ids.length, one, what)} ${what === 'checks' ? "INCONCLUSIVE or SKIPped for the target's doing" : 'INCONCLUSIVE'} ` +
         `(${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}): nothing failed, and ` +
         `nothing was verified there either; ${remedy}`;
 };

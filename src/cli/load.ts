@@ -8,6 +8,7 @@ import { k6Network } from '../k6-driver/k6-network.ts';
 import { k6PlanFor } from '../k6-driver/plan.ts';
 import { availableProbes } from '../k6-driver/probes.ts';
 import { type LoadOutcome, runLoad } from '../k6-driver/run.ts';
+import { plural } from '../plural.ts';
 import { say, tty } from '../printable.ts';
 import { loadProfile } from '../profile/read.ts';
 import { startReferenceServer } from '../reference/index.ts';
@@ -166,7 +167,7 @@ export const runLoadCommand = async (
     const started = Date.now();
     note(
       `harness load: ${label} against ${profile.base_url}${embeddedNote(prepared)}, ` +
-        `${options.instances} k6 instance${options.instances === 1 ? '' : 's'}, about ${Math.ceil(totalMs / 1000)} s`,
+        `${plural(options.instances, 'k6 instance')}, about ${Math.ceil(totalMs / 1000)} s`,
     );
     const forK6 = k6Network(network);
     const reportOptions = () => ({

@@ -2,6 +2,7 @@
 // holds no run, 6 when the page cannot be written.
 import { basename, dirname, join } from 'node:path';
 import { isHarnessError } from '../errors.ts';
+import { plural } from '../plural.ts';
 import { complain, say, tty } from '../printable.ts';
 import { writeWhole } from '../report/atomic.ts';
 import { readRuns } from '../trend/runs.ts';
@@ -21,7 +22,7 @@ export const trend = async (dir: string, options: TrendOptions): Promise<void> =
     complain(tty`harness: ${error.message}`);
     process.exitCode = REPORTS_NOT_WRITTEN;
   }
-  const kinds = (n: number, what: string) => `${n} ${what} run${n === 1 ? '' : 's'}`;
+  const kinds = (n: number, what: string) => plural(n, `${what} run`);
   const conformance = found.runs.filter((r) => r.conformance).length;
   const load = found.runs.filter((r) => r.load.length > 0).length;
   say(

@@ -3,11 +3,10 @@
 // and the tolerances last. Every string from the reports (IDs, phase names, messages, grades, paths) reaches each
 // sink only through that sink's escaper: `html` for HTML, mdText/mdCode for Markdown, `tty` for the terminal.
 import { html, joinMarkup, trusted } from '../../core/markup.ts';
+import { plural } from '../plural.ts';
 import { type TerminalText, tty } from '../printable.ts';
 import { mdCode, mdText } from '../report/markdown-text.ts';
 import type { Comparison, GradeChange, ReadingMove } from './compare.ts';
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** `compare: 1 verdict worse, 1 no longer verified, 0 otherwise changed, 2 readings moved; 75 checks graded in both` */
 export const comparisonLine = (c: Comparison): string => {

@@ -1,11 +1,11 @@
 // How much of SPEC.md a run verified, in words every output puts beside its verdict: a green PASS over a run that
 // skipped a third of its checks would otherwise read as a full certification.
+
+import { plural } from '../plural.ts';
 import type { RunReport } from '../runner/types.ts';
 
 /** The most common reasons named, so the sentence stays one line. */
 const REASONS_SHOWN = 3;
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** SKIP reasons, most frequent first, each with how many checks it stopped. */
 export const skipReasons = (

@@ -3,6 +3,7 @@
 // Passing checks are collapsed to one line; the rest open, so failures read without clicking. Built with one
 // auto-escaping template (core/markup.ts): whatever the server sent is text, wherever it lands.
 import { html, joinMarkup, type Markup, trusted } from '../../core/markup.ts';
+import { plural } from '../plural.ts';
 import { GRADES, type Grade } from '../runner/grades.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { coverageSentence } from './coverage.ts';
@@ -63,7 +64,7 @@ const summary = (report: RunReport, groups: readonly SectionGroup[]): Markup => 
   const harnessErrors =
     broken.length === 0
       ? ''
-      : html`\n<p class="verdict g-ERROR">Harness error in ${broken.length} check${broken.length === 1 ? '' : 's'} (a fault of harness, no verdict on the server): ${joinMarkup(
+      : html`\n<p class="verdict g-ERROR">Harness error in ${plural(broken.length, 'check')} (a fault of harness, no verdict on the server): ${joinMarkup(
           broken.map((c) => html`<a href="#check-${c.id}">${c.id}</a>`),
           ', ',
         )}</p>`;

@@ -3,6 +3,8 @@
 // which the report carries) exactly as the CLI decides its exit code: conformance's exit is computed from this
 // reading (cli/conformance-end.ts). Certifiability is a separate matter: a CI run without --slow never certifies, yet
 // can pass.
+
+import { plural } from '../plural.ts';
 import { compareBaseline, type Difference } from '../runner/baseline.ts';
 import { GRADES, type Grade } from '../runner/grades.ts';
 import type { RunReport } from '../runner/types.ts';
@@ -59,8 +61,6 @@ export const judgeRun = (report: RunReport): RunJudgement => {
     ),
   };
 };
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** "2 FAIL and 1 INCONCLUSIVE", the worst first. */
 const gradeTally = (grades: readonly Grade[]): string =>

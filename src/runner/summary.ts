@@ -1,5 +1,6 @@
 // What a person reads on stdout: the plan (--dry-run), or the run's outcome with failures first and the summary last.
 
+import { plural } from '../plural.ts';
 import { joinTerminal, say, terminalTable, tty } from '../printable.ts';
 import { coverageSentence } from '../report/coverage.ts';
 import type { BucketId, EndpointKey } from '../spec/index.ts';
@@ -165,6 +166,6 @@ export const printSummary = (
       ? tty`; ${paint('ERROR', tty`${report.counts.ERROR} ERROR`)} of harness itself, no verdict`
       : '';
   say(
-    tty`summary: ${report.checks.length} check${report.checks.length === 1 ? '' : 's'} in ${(report.durationMs / 1000).toFixed(1)} s: ${counts}${errors}`,
+    tty`summary: ${plural(report.checks.length, 'check')} in ${(report.durationMs / 1000).toFixed(1)} s: ${counts}${errors}`,
   );
 };
