@@ -45,6 +45,9 @@ export const joinTerminal = (parts: readonly TerminalPart[], separator: Terminal
 /** Text of several lines (a note, k6's output) kept on its lines, each line escaped. */
 export const terminalLines = (text: string): TerminalText => joinTerminal(text.split('\n'), tty`\n`);
 
+/** Harness's own control, for a progress line redrawn in place: back to the start of the line and erase it. */
+export const ERASE_LINE = tty`\r\x1b[2K`;
+
 /** `text` inside harness's own escape codes (a colour): `style` must add nothing but those. */
 export const styled = (text: TerminalText, style: (text: string) => string): TerminalText =>
   new TerminalText(style(text.text));

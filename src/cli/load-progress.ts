@@ -4,7 +4,14 @@
 // events; loadTerminal shows them, on a terminal as one line that updates in place, in a CI log as a line per phase.
 import type { PhasePlan } from '../../core/plan.ts';
 import type { EventStream, Listener } from '../events/stream.ts';
-import { joinTerminal, type TerminalText, terminalLines, terminalSink, tty } from '../printable.ts';
+import {
+  ERASE_LINE,
+  joinTerminal,
+  type TerminalText,
+  terminalLines,
+  terminalSink,
+  tty,
+} from '../printable.ts';
 import type { LoadReportRun } from '../report/load-reports.ts';
 
 /** A phase under way, and its admitted and 429 answers a second over the last second (none until k6 counted two). */
@@ -53,8 +60,6 @@ export type PhaseCounts = () =>
 /** How often the rates are read: k6 counts anew each second. */
 const RATE_MS = 1000;
 
-/** Harness's own control: back to the start of the line and erase it. */
-const ERASE_LINE = tty`\r\x1b[2K`;
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
 /** Emits the schedule's events from `startAt` (epoch ms) until stopped (k6 exited, or a signal came). */

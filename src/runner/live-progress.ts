@@ -2,7 +2,7 @@
 // left, and the longest wait under way), with each check that did not pass printed above it as it finishes.
 // Off a terminal, lineProgress (progress.ts) writes a line per event instead, which a CI log keeps.
 import type { Listener } from '../events/stream.ts';
-import { fitted, type TerminalText, terminalLines, terminalSink, tty } from '../printable.ts';
+import { ERASE_LINE, fitted, type TerminalText, terminalLines, terminalSink, tty } from '../printable.ts';
 import { type GradePainter, gradePainter } from './colour.ts';
 import type { Grade } from './grades.ts';
 import { checkLine } from './progress.ts';
@@ -10,9 +10,6 @@ import type { ConformanceEvent } from './types.ts';
 
 const REDRAW_MS = 1000;
 const seconds = (ms: number) => `${Math.max(0, Math.ceil(ms / 1000))} s`;
-
-/** Harness's own control: back to the start of the line and erase it. */
-const ERASE_LINE = tty`\r\x1b[2K`;
 
 export interface Terminal {
   write(text: string): void;
