@@ -6,6 +6,7 @@ import { GRADES } from '../../core/grade.ts';
 import { latencyText, summaryHtml } from '../../core/report-html.ts';
 import { byGrade, phaseLine, reportJson } from '../../core/verdict.ts';
 import { harnessVersion } from '../cli/version.ts';
+import { plural } from '../plural.ts';
 import { type TerminalText, terminalLines } from '../printable.ts';
 import { specDigest } from '../spec/digest.ts';
 import { type GradedPhase, type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from './junit.ts';
@@ -80,7 +81,7 @@ export const phaseCounts = (phases: readonly Pick<GradedPhase, 'name' | 'grade'>
     .filter(([, n]) => n > 0)
     .map(([grade, n]) => `${n} ${grade}`);
   const failed = phases.filter((p) => p.grade === 'FAIL').map((p) => p.name);
-  return `summary: ${phases.length} phases: ${counts.join(', ')}${failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''}`;
+  return `summary: ${plural(phases.length, 'phase')}: ${counts.join(', ')}${failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''}`;
 };
 
 /** Each phase's latency percentiles, on a line of its own below the verdicts. */

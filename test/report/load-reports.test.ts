@@ -88,8 +88,6 @@ describe('load reporters', () => {
     expect(lines.at(-1)).toBe(
       `summary: 3 phases: ${failed.length} FAIL, ${3 - failed.length} PASS; failed: ${failed.join(', ')}`,
     );
-    expect(phaseCounts([{ name: 'over_x', grade: 'INCONCLUSIVE' }])).toBe(
-      'summary: 1 phases: 1 INCONCLUSIVE',
-    );
+    expect(phaseCounts([{ name: 'over_x', grade: 'INCONCLUSIVE' }])).toBe('summary: 1 phase: 1 INCONCLUSIVE');
   });
 });
