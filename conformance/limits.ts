@@ -51,13 +51,6 @@ type Requests = ProbeResult['spend']['requests'];
 const describeLimit = (result: ProbeResult): string =>
   `${result.limit.count} per ${result.limit.per} (${result.limit.windowMs} ms window)`;
 
-const statusesOf = (requests: Requests): string => {
-  const counts = new Map<string, number>();
-  for (const r of requests)
-    counts.set(String(r.status ?? 'no answer'), (counts.get(String(r.status ?? 'no answer')) ?? 0) + 1);
-  return [...counts].map(([status, n]) => `${n}× ${status}`).join(', ');
-};
-
 /** The strongest over-limit proof in the log: after a refusal, in any stretch, or in a stretch a fresh burst synced. */
 export const overLimitProof = (log: readonly Observation[], result: ProbeResult) =>
   admittedAfterRefusal(log, result.limit) ??
@@ -137,7 +130,7 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   }
   if (final.requests.some((r) => r.status !== 429 && !isSuccess(r.status))) {
     return inconclusive(
-      `only ${admitted} of ${result.limit.count} admitted in the '${final.name}' burst; its answers: ${statusesOf(final.requests)} (only a success counts as admitted)`,
+      `only ${admitted} of ${result.limit.count} admitted in the '${final.name}' burst; its answers: ${countedStatuses(final.requests)} (only a success counts as admitted)`,
     );
   }
   return inconclusive(
@@ -190,13 +183,13 @@ const refusesOverLimit = async (ctx: CheckContext, bucket: BucketId): Promise<st
   if (admitted >= result.limit.count && others.length > 0) {
     recordRequests(ctx, [others[0]]);
     return fail(
-      `no 429 at all: ${admitted} requests were admitted, and the others got ${statusesOf(others)}, not 429 (SPEC.md §8 rule 2)`,
+      `no 429 at all: ${admitted} requests were admitted, and the others got ${countedStatuses(others)}, not 429 (SPEC.md §8 rule 2)`,
     );
   }
   const held = heldPattern(result);
   if (held !== undefined) return inconclusive(held);
   return inconclusive(
-    `${result.spend.requests.length} requests in ${Math.round(widthOf(result.spend.requests))} ms drew no 429 (${statusesOf(result.spend.requests)}), yet none of the bounds is exceeded: to prove a missing limit harness must have more than ${mostAdmittedInSpan(result.limit, 0)} admitted within one window; a narrower burst (closer target, more connections) would decide`,
+    `${result.spend.requests.length} requests in ${Math.round(widthOf(result.spend.requests))} ms drew no 429 (${countedStatuses(result.spend.requests)}), yet none of the bounds is exceeded: to prove a missing limit harness must have more than ${mostAdmittedInSpan(result.limit, 0)} admitted within one window; a narrower burst (closer target, more connections) would decide`,
   );
 };
 

@@ -53,9 +53,9 @@ export const otherRefusals = (
   return { answers, withRetryAfter, refusals, limiters: withRetryAfter > 0 || answers.length > 1 };
 };
 
-/** The statuses of `answers`, counted: `3× 503`. */
-export const countedStatuses = (answers: readonly ObservedRequest[]): string => {
+/** The statuses of `answers`, counted in the order first seen: `3× 503, 1× no answer`. */
+export const countedStatuses = (answers: readonly { readonly status?: number | undefined }[]): string => {
   const counts = new Map<number | undefined, number>();
   for (const o of answers) counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
-  return [...counts].map(([status, n]) => `${n}× ${status}`).join(', ');
+  return [...counts].map(([status, n]) => `${n}× ${status ?? 'no answer'}`).join(', ');
 };

@@ -1,7 +1,7 @@
 // Which answers of another status LIMIT-ENFORCED-* takes as a refusal in place of a 429 (conformance/refusal-status.ts):
 // only past the limit, among 429s for the same traffic; the limiter's for sure with a Retry-After or drawn again.
 import { describe, expect, it } from 'vitest';
-import { otherRefusals } from '../../conformance/refusal-status.ts';
+import { countedStatuses, otherRefusals } from '../../conformance/refusal-status.ts';
 import type { LoggedRequest, ObservedRequest } from '../../src/runner/bucket-log.ts';
 
 const limit = { count: 3, windowMs: 1000 };
@@ -66,5 +66,14 @@ describe('otherRefusals', () => {
   it('never counts a 401 or 403 (the token checks grade those), nor a request with no answer', () => {
     const auth = spend([429, '1'], [401], [403]);
     expect(otherRefusals(auth, limit)).toBeUndefined();
+  });
+});
+
+describe('countedStatuses', () => {
+  it('counts each status in the order first seen, a request with no answer as such', () => {
+    expect(
+      countedStatuses([{ status: 503 }, {}, { status: 429 }, { status: 503 }, { status: undefined }]),
+    ).toBe('2× 503, 2× no answer, 1× 429');
+    expect(countedStatuses([])).toBe('');
   });
 });
