@@ -18,6 +18,8 @@ export interface JUnitCase {
   readonly skipByChoice: boolean;
   /** --baseline expects this grade: the run passes the case, so the viewer does too, saying so in system-out. */
   readonly accepted?: boolean;
+  /** --baseline expects another grade (a PASS where it expects the FAIL it accepts too): the run fails on it. */
+  readonly baselineExpects?: Grade;
   /** Epoch milliseconds. */
   readonly startedAt: number;
   readonly durationMs: number;
@@ -65,14 +67,23 @@ export const busyMs = (cases: readonly Pick<JUnitCase, 'startedAt' | 'durationMs
 };
 
 const caseOutcome = (c: JUnitCase, strict: boolean): GradeOutcome =>
-  c.accepted === true ? 'passed' : gradeOutcome(c.grade, c.skipByChoice, strict);
+  c.baselineExpects !== undefined
+    ? 'failure'
+    : c.accepted === true
+      ? 'passed'
+      : gradeOutcome(c.grade, c.skipByChoice, strict);
+
+const baselineSays = (c: JUnitCase): string =>
+  c.baselineExpects === undefined
+    ? c.message
+    : `--baseline expects ${c.baselineExpects}, got ${c.grade}: ${c.message}`;
 
 const testcase = (c: JUnitCase, strict: boolean): string => {
   const open = `    <testcase${attrs({ classname: c.classname, name: c.name, time: seconds(c.durationMs) })}`;
   const outcome = caseOutcome(c, strict);
   const body =
     outcome === 'failure' || outcome === 'error'
-      ? `<${outcome}${attrs({ message: c.message, type: c.grade })}>${escapeText(c.details)}</${outcome}>`
+      ? `<${outcome}${attrs({ message: baselineSays(c), type: c.grade })}>${escapeText(c.details)}</${outcome}>`
       : outcome === 'skipped'
         ? `<skipped${attrs({ message: c.message })}/>`
         : c.grade === 'PASS'

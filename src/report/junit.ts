@@ -19,7 +19,8 @@ const details = (check: CheckResult): string => {
 export const toJUnit = (report: RunReport, options: { strict?: boolean; hostname?: string } = {}): string => {
   // The report lists every check that left its rule unverified; any other SKIP was the user's choice.
   const unverified = new Set(report.unverified);
-  const { accepted } = judgeRun(report);
+  const { accepted, differences } = judgeRun(report);
+  const expected = new Map(differences.map((d) => [d.id, d.expected]));
   const testcase = (check: CheckResult, classname: string): JUnitCase => ({
     classname,
     name: `${check.id}: ${check.title}`,
@@ -28,6 +29,7 @@ export const toJUnit = (report: RunReport, options: { strict?: boolean; hostname
     details: details(check),
     skipByChoice: !unverified.has(check.id),
     ...(accepted.has(check.id) ? { accepted: true } : {}),
+    ...(expected.has(check.id) ? { baselineExpects: expected.get(check.id)! } : {}),
     startedAt: Date.parse(check.startedAt),
     durationMs: check.durationMs,
   });

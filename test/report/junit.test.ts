@@ -158,6 +158,18 @@ describe('toJUnit', () => {
     expect(regressedXml).not.toContain('accepted by --baseline');
   });
 
+  it('fails a PASS where --baseline expects a FAIL, as exit 1 does: the baseline must be updated', () => {
+    const xml = toJUnit({
+      ...FIXTURE,
+      gate: { strict: false, requireCertifiable: false, baseline: { 'AUTH-TOKEN-FORM': 'FAIL' } },
+    });
+    const fixed = caseById(parseXml(xml), 'AUTH-TOKEN-FORM');
+    expect(fixed.children.map((c) => [c.name, c.attrs.type, c.attrs.message])).toEqual([
+      ['failure', 'PASS', '--baseline expects FAIL, got PASS: the SPEC.md token request got 200'],
+    ]);
+    expect(Number(parseXml(xml).attrs.failures)).toBe(Number(root.attrs.failures) + 1);
+  });
+
   it('passes WARN and INFO but says so in system-out; --strict makes a WARN a failure, as it makes exit 1', () => {
     const warn = caseById(root, 'AUTH-TOKEN-TYPE');
     expect(childNames(warn)).toEqual(['system-out']);
