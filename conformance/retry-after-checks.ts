@@ -14,11 +14,12 @@ import {
   retryAfterSeconds,
   retryAfterShown,
   retryToleranceMs,
+  roundedDown,
+  shortSlackMs,
   skip,
   type Target,
   warn,
 } from '../src/runner/checks.ts';
-import { roundedDown, shortSlackMs } from '../src/runner/retry-evidence.ts';
 import type { BucketId } from '../src/spec/index.ts';
 import { authorised, bucketTag, bucketView, probe, recordRequests, timesOf } from './bucket-probe.ts';
 

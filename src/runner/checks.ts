@@ -61,7 +61,13 @@ export {
   WINDOW_END_RETRIES,
   widthOf,
 } from './probe-result.ts';
-export { type RetryAfterTest, retryAfterForm, retryAfterHonour } from './retry-evidence.ts';
+export {
+  type RetryAfterTest,
+  retryAfterForm,
+  retryAfterHonour,
+  roundedDown,
+  shortSlackMs,
+} from './retry-evidence.ts';
 export type { Target } from './target.ts';
 export type { CheckDefinition } from './types.ts';
 export { lengthShown } from './window-length.ts';
