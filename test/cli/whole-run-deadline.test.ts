@@ -8,8 +8,6 @@ import { harness, SIDE_BY_SIDE, tmp } from './run.ts';
 
 const ANSWER_MS = 8_000;
 const DEADLINE_S = 10;
-/** Starting node and compiling harness's source, and writing the reports once the deadline has passed. */
-const OVERHEAD_MS = 5_000;
 
 const slow = createServer((_req, res) => {
   setTimeout(() => res.writeHead(503, { 'content-type': 'text/plain' }).end('slow'), ANSWER_MS);
@@ -34,8 +32,9 @@ it('ends by --deadline, the slow reachability check drawn from it', SIDE_BY_SIDE
   expect(dryRun.stdout).toContain(`the run ends by its deadline, ${DEADLINE_S} s after it starts`);
   const run = await conformance('--deadline', `${DEADLINE_S}s`, '--report-dir', tmp());
   expect(run.stderr).toContain(`harness: the run deadline (${DEADLINE_S} s) passed`);
-  // Before, the reachability check's wait came on top: ANSWER_MS + DEADLINE_S.
-  expect(run.wallMs).toBeLessThan(DEADLINE_S * 1000 + OVERHEAD_MS);
+  // Before, the reachability check's wait came on top: at least ANSWER_MS + DEADLINE_S, plus starting node and writing
+  // the reports. Below that sum is the claim, with the rest of an answer's wait as room for a busy machine.
+  expect(run.wallMs).toBeLessThan(DEADLINE_S * 1000 + ANSWER_MS);
   expect(run.wallMs).toBeGreaterThan(DEADLINE_S * 1000);
 });
 
