@@ -10,21 +10,15 @@
 // token bucket with a capacity above it.
 import type { StartSpread } from './clocks.ts';
 import { openingBurst, type Reading, sustained } from './estimate.ts';
-import {
-  type LoadSummary,
-  type PhaseResult,
-  spreadOf,
-  type TokenFailures,
-  type UnreadTokenAnswer,
-} from './evidence.ts';
+import { type LoadSummary, type PhaseResult, spreadOf } from './evidence.ts';
 import { type Grade, gradeRank } from './grade.ts';
 import { offeredAt, type PhasePlan } from './plan.ts';
 import { type ProofSpan, tooFewBeforeRefusal, tooManyAfterRefusal, tooManyInInterval } from './proofs.ts';
 import { rateLimitNote } from './ratelimit-note.ts';
 import { retryAfterBeyondWindow } from './retry-after.ts';
 import { slotRange, type Timeline, timelinesOf } from './timeline.ts';
+import { tokenEndpointSaid } from './token-reader.ts';
 import { TOKEN_REQUESTS_PER_SECOND } from './token-turns.ts';
-import { MAX_TOKEN_BODY_BYTES } from './wire.ts';
 
 /** A phase is judged on its evidence: never SKIP (the plan leaves a phase out), INFO (its notes) or ERROR (k6's exit). */
 export type LoadGrade = Extract<Grade, 'FAIL' | 'INCONCLUSIVE' | 'WARN' | 'PASS'>;
@@ -61,27 +55,6 @@ const toleranceOf = (result: PhaseResult, reading: Reading): number => {
   return Math.max(result.plan.limit.count * share, 1 / reading.windows);
 };
 
-const UNREAD_SAYS: Readonly<Record<UnreadTokenAnswer, string>> = {
-  encoded: 'sent an encoded answer (Content-Encoding) though identity was asked for: not decoded',
-  oversized: `sent an answer over ${MAX_TOKEN_BODY_BYTES} bytes: not read past them`,
-};
-
-/**
- * What the token endpoint said to the requests that got no token: a status, a range of them, or nothing, and why
- * answers harness's reader left unread were not read.
- */
-const tokenAnswer = ({ count, minStatus, maxStatus, unread = [] }: TokenFailures): string => {
-  const requests = `${count} token requests`;
-  if (maxStatus === 0) return `did not answer to ${requests}`;
-  const why = unread.map((answer) => UNREAD_SAYS[answer]).join(', and ');
-  if (minStatus === 200 && maxStatus === 200)
-    return why === ''
-      ? `answered 200 without an access_token to ${requests}`
-      : `${why}; ${requests} got no token`;
-  const statuses = minStatus === maxStatus ? `${maxStatus}` : `${minStatus} to ${maxStatus}`;
-  return `answered ${statuses}${minStatus === 0 ? ' (0: no answer)' : ''} to ${requests}${why === '' ? '' : `; it ${why}`}`;
-};
-
 /**
  * Why the offered rate may not have been the plan's: each is harness's shortfall, not the server's, the likeliest
  * cause first (VUs waiting on a token endpoint or on unanswered requests are what leaves too few of them).
@@ -94,7 +67,7 @@ const shortfalls = (result: PhaseResult, spread: StartSpread): string[] => {
   return [
     ...(tokens || result.noToken > 0
       ? [
-          `${result.noToken} requests not sent for want of a token: ${tokens ? `the token endpoint ${tokenAnswer(tokens)}` : `none of this phase's token requests failed: the token endpoint failed before it, or its tokens live too briefly for every VU to renew within the run's bound of ${TOKEN_REQUESTS_PER_SECOND} token requests a second (SPEC.md's live an hour)`}`,
+          `${result.noToken} requests not sent for want of a token: ${tokens ? `the token endpoint ${tokenEndpointSaid(tokens)}` : `none of this phase's token requests failed: the token endpoint failed before it, or its tokens live too briefly for every VU to renew within the run's bound of ${TOKEN_REQUESTS_PER_SECOND} token requests a second (SPEC.md's live an hour)`}`,
         ]
       : []),
     ...(result.networkErrors > 0 ? [`${result.networkErrors} requests never answered`] : []),

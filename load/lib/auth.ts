@@ -13,8 +13,9 @@
 // encoded gives no token, and each VU says so once.
 import type { UnreadTokenAnswer } from '../../core/evidence.ts';
 import { UNREAD_BITS } from '../../core/phase-results.ts';
+import { unreadTokenAnswerSaid } from '../../core/token-reader.ts';
 import { runVus, type TokenTurns, tokenTurns, turnPeriodMs } from '../../core/token-turns.ts';
-import { MAX_TOKEN_BODY_BYTES, renewAtFor, tokenForm } from '../../core/wire.ts';
+import { renewAtFor, tokenForm } from '../../core/wire.ts';
 import {
   instanceIndex,
   instances,
@@ -77,10 +78,6 @@ const issuedBy = (answer: TokenAnswer): { access_token?: unknown; expires_in?: u
   }
 };
 
-const UNREAD_SAYS: Readonly<Record<UnreadTokenAnswer, string>> = {
-  encoded: `came encoded (Content-Encoding) though identity was asked for: ${cappedReader ? 'not decoded' : 'decoded whole by this stock k6 before it could be refused'}`,
-  oversized: `was over ${MAX_TOKEN_BODY_BYTES} bytes: ${cappedReader ? 'not read past them' : 'read whole by this stock k6'}`,
-};
 const unreadSaid = new Set<UnreadTokenAnswer>();
 
 /**
@@ -92,7 +89,7 @@ const sayWhyNoToken = (answer: TokenAnswer): void => {
   if (answer.unread === undefined || unreadSaid.has(answer.unread)) return;
   unreadSaid.add(answer.unread);
   console.warn(
-    `harness: a token answer (status ${answer.status}) ${UNREAD_SAYS[answer.unread]}; no token from it`,
+    `harness: a token answer (status ${answer.status}): the token endpoint ${unreadTokenAnswerSaid(answer.unread, cappedReader)}; no token from it`,
   );
 };
 

@@ -6,7 +6,7 @@
 // ignore, and such an answer still gives no token, but only after k6 has decoded it.
 import http from 'k6/http';
 import type { UnreadTokenAnswer } from '../../core/evidence.ts';
-import { CAPPED_READER, TOKEN_READER_ENV } from '../../core/token-reader.ts';
+import { CAPPED_READER, TOKEN_MODULE, TOKEN_READER_ENV } from '../../core/token-reader.ts';
 import { MAX_TOKEN_BODY_BYTES } from '../../core/wire.ts';
 
 export interface TokenAnswer {
@@ -32,7 +32,7 @@ interface CappedModule {
 
 declare const require: (name: string) => unknown;
 const capped =
-  __ENV[TOKEN_READER_ENV] === CAPPED_READER ? (require('k6/x/harness-token') as CappedModule) : undefined;
+  __ENV[TOKEN_READER_ENV] === CAPPED_READER ? (require(TOKEN_MODULE) as CappedModule) : undefined;
 /** Whether answers are read through the capped reader (else k6 decodes them whole first). */
 export const cappedReader = capped !== undefined;
 

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { TOKEN_MODULE } from '../../core/token-reader.ts';
 import { UsageError } from './errors.ts';
 import { packageRoot } from './version.ts';
 
@@ -11,8 +12,8 @@ export const K6_VERSION = 'v2.2.0';
 export const TOOLS_DIR = 'tools';
 /** The output `npm run setup` builds into k6 (load/checkpoint): what k6 measured survives k6 being killed. */
 export const CHECKPOINT_OUTPUT = 'harness-checkpoint';
-/** The JS module built in beside it (load/checkpoint/token.go): token answers read as sent, to a cap. */
-export const TOKEN_MODULE = 'k6/x/harness-token';
+// The token reader's module beside it, named once in core/ for the k6 script too; scripts/build-k6.ts builds it.
+export { TOKEN_MODULE };
 
 export const HOW_TO_BUILD =
   `build the pinned one with Go 1.25+: \`GOBIN=$PWD go install ${K6_MODULE}@${K6_VERSION}\` ` +

@@ -4,10 +4,13 @@
 // the Assert at the end stops the build the moment the two describe different JSON. What a schema cannot say (a
 // count against another) is `impossibleCount`, below.
 import type { FromSchema } from 'json-schema-to-ts';
-import type { LoadSummary, PhaseResult } from '../../core/evidence.ts';
+import type { LoadSummary, PhaseResult, UnreadTokenAnswer } from '../../core/evidence.ts';
+import { UNREAD_BITS } from '../../core/phase-results.ts';
 import type { Assert, SameShape } from '../same-shape.ts';
 
 const count = { type: 'integer', minimum: 0 } as const;
+/** Why harness's token reader left an answer unread: the reasons a phase records a bit for (core/phase-results.ts). */
+const UNREAD_TOKEN_ANSWERS = Object.keys(UNREAD_BITS) as readonly UnreadTokenAnswer[];
 const counts = { type: 'array', items: count } as const;
 const ms = { type: 'number', minimum: 0 } as const;
 const text = { type: 'string' } as const;
@@ -101,7 +104,7 @@ const phaseResult = {
         maxStatus: count,
         unread: {
           type: 'array',
-          items: { type: 'string', enum: ['encoded', 'oversized'] },
+          items: { type: 'string', enum: UNREAD_TOKEN_ANSWERS },
           minItems: 1,
           uniqueItems: true,
         },

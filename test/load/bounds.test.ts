@@ -100,7 +100,7 @@ describe('harness load against a costly target', () => {
     );
     // k6 read no more of it than the bound (load/checkpoint/token.go), and says so.
     expect(run.stderr).toMatch(
-      /^\[k6\] .*a token answer \(status 200\) was over 65536 bytes: not read past them; no token from it/m,
+      /^\[k6\] .*a token answer \(status 200\): the token endpoint sent an answer over 65536 bytes: not read past them; no token from it/m,
     );
     const fromK6 = target.tokenRequests.slice(PREFLIGHT_TOKENS);
     const seconds = (fromK6.at(-1)! - target.tokenRequests[PREFLIGHT_TOKENS - 1]!) / 1000;

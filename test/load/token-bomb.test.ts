@@ -30,7 +30,7 @@ describe.runIf(hasTokenModule(K6))('harness load against a token endpoint sendin
       );
       // Once per VU, folded by the CLI into one line and a count.
       expect(run.stderr).toMatch(
-        /^\[k6\] .*harness: a token answer \(status 200\) came encoded \(Content-Encoding\) though identity was asked for: not decoded; no token from it/m,
+        /^\[k6\] .*harness: a token answer \(status 200\): the token endpoint sent an encoded answer \(Content-Encoding\) though identity was asked for: not decoded; no token from it/m,
       );
       expect(run.stderr).not.toMatch(/decoded whole|GoError|panic/);
       expect(running.bombsSent()).toBeGreaterThan(0);
