@@ -45,6 +45,7 @@ it(
     const run = await conformance('--deadline', '2s', '--report-dir', tmp());
     expect(run.status).toBe(3);
     expect(run.stderr).toMatch(/no answer within the run deadline \(2 s\)/);
-    expect(run.wallMs).toBeLessThan(2_000 + OVERHEAD_MS);
+    // It gives up on the reachability check at the deadline, before the target's first answer could come.
+    expect(run.wallMs).toBeLessThan(ANSWER_MS);
   },
 );
