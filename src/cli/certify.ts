@@ -1,11 +1,13 @@
 // `harness certify`: conformance with every check and every client, then `load --scenario all`, and one signed
 // archive of every report, so a certifier can check later that nothing was changed (`harness verify`). An archive
 // that cannot certify the target is written all the same, as evidence, and the run exits 1 saying why.
+
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { archiveIndex, INDEX_PAGE } from '../certify/index-page.ts';
 import { readPrivateKey, redactProfile, sealArchive, sha256 } from '../certify/manifest.ts';
 import type { TarEntry } from '../certify/tar.ts';
+import { plural } from '../plural.ts';
 import { complain, say, tty } from '../printable.ts';
 import { loadProfile } from '../profile/read.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
@@ -44,7 +46,7 @@ export const loadSummary = (exitCode: number, files: readonly TarEntry[]): strin
   if (tests === 0) return `exit ${exitCode}, no phase results`;
   const [failed, undecided, skipped] = [count('failure'), count('error'), count('skipped')];
   const passed = tests - failed - undecided - skipped;
-  return `exit ${exitCode}: ${tests} phases: ${passed} passed, ${failed} failed, ${undecided} without a verdict, ${skipped} skipped`;
+  return `exit ${exitCode}: ${plural(tests, 'phase')}: ${passed} passed, ${failed} failed, ${undecided} without a verdict, ${skipped} skipped`;
 };
 
 const checkInput = (options: CertifyOptions): Profile | undefined => {

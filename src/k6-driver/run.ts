@@ -2,6 +2,7 @@
 // merges what they write into one summary. Before k6 starts, a pre-flight times a few requests (the VUs are sized
 // from that round trip) and fetches tokens and path ids once. Secrets and tokens reach k6 only through its
 // environment, never its arguments. Programs (the accuracy benchmark) call runLoad() directly.
+
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { constants, hostname } from 'node:os';
@@ -16,6 +17,7 @@ import { spawnGroup } from '../child-group.ts';
 import { hasTokenModule } from '../cli/k6.ts';
 import type { HttpClientOptions } from '../client/index.ts';
 import { HarnessError } from '../errors.ts';
+import { plural } from '../plural.ts';
 import { profileRedactor } from '../profile/secrets.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
@@ -143,7 +145,7 @@ const foldingRepeats = (onLine: (line: string) => void) => {
     },
     end: () => {
       for (const { first, more } of kinds.values())
-        if (more > 0) onLine(`${more} more line${more === 1 ? '' : 's'} like: ${first}`);
+        if (more > 0) onLine(`${plural(more, 'more line')} like: ${first}`);
     },
   };
 };
