@@ -21,6 +21,8 @@ export class CheckContext {
   readonly #clients = new Map<Evidence, ClientRole>();
   /** What the check wrote itself of a request it sent, where evidence hides what harness made (see sent). */
   readonly #written = new Map<Evidence, Written>();
+  /** What `evidence` holds, so recording a probe's whole burst stays linear. */
+  readonly #recorded = new Set<Evidence>();
 
   constructor(
     readonly id: string,
@@ -114,7 +116,9 @@ export class CheckContext {
   record(...exchanges: readonly (Exchange | Evidence)[]): void {
     for (const exchange of exchanges) {
       const evidence = 'evidence' in exchange ? exchange.evidence : exchange;
-      if (!this.evidence.includes(evidence)) this.evidence.push(evidence);
+      if (this.#recorded.has(evidence)) continue;
+      this.#recorded.add(evidence);
+      this.evidence.push(evidence);
     }
   }
 
