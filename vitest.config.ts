@@ -56,7 +56,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'fast',
-          include: ['test/**/*.test.ts', 'conformance/**/*.test.ts'],
+          include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...LONG, ...LONG_ALONE],
           // Two files at once on a 2-core machine: with probes that wait out two windows, a third file beside them
           // starved the window-end bursts and sharing variants of CPU (INCONCLUSIVE where the tests ask for a verdict).
