@@ -4,7 +4,7 @@ import { harnessCommand } from '../command-line.ts';
 import { EventStream } from '../events/stream.ts';
 import { complain, tty } from '../printable.ts';
 import { loadProfile, validateProfile } from '../profile/read.ts';
-import { startReferenceServer } from '../reference/index.ts';
+import { EMBEDDED_SCALE, startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
 import { judgeRun } from '../report/outcome.ts';
 import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
@@ -32,8 +32,6 @@ import { endRun } from './run-end.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
-/** The embedded server's time scale: a "minute" of 2 s and a 5 s token, so a full run takes seconds. */
-const EMBEDDED = { minuteMs: 2000, tokenLifetimeSeconds: 5 } as const;
 /** Token lifetimes this short are waited out without --slow. */
 const SHORT_LIFETIME_SECONDS = 30;
 
@@ -115,7 +113,7 @@ export const runConformanceCommand = async (
     : {
         embedded: () =>
           startReferenceServer({
-            ...EMBEDDED,
+            ...EMBEDDED_SCALE,
             ...(options.fault ? { fault: options.fault } : {}),
             ...(options.tokens ? { tokens: options.tokens } : {}),
             ...(options.ratelimitFields ? { rateLimitFields: options.ratelimitFields } : {}),

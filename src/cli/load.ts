@@ -11,7 +11,7 @@ import { type LoadOutcome, runLoad } from '../k6-driver/run.ts';
 import { plural } from '../plural.ts';
 import { say, tty } from '../printable.ts';
 import { loadProfile } from '../profile/read.ts';
-import { startReferenceServer } from '../reference/index.ts';
+import { EMBEDDED_SCALE, startReferenceServer } from '../reference/index.ts';
 import { phaseAsRun } from '../report/junit.ts';
 import {
   judgedRun,
@@ -37,9 +37,6 @@ import { jobSummary, lostReports, reportFiles } from './report-dir.ts';
 import { endRun } from './run-end.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
-
-/** The embedded server's per-minute windows last 2 s, so `--scenario all` takes seconds, not a quarter hour. */
-const EMBEDDED_MINUTE_MS = 2000;
 
 /** A signal before any phase had a result: every phase INCONCLUSIVE with the reason, in the report CI reads. */
 /**
@@ -132,7 +129,8 @@ export const runLoadCommand = async (
     : {
         embedded: () =>
           startReferenceServer({
-            minuteMs: EMBEDDED_MINUTE_MS,
+            // Two-second minutes, so `--scenario all` takes seconds, not a quarter hour; tokens live their usual time.
+            minuteMs: EMBEDDED_SCALE.minuteMs,
             limits: options.limit,
             ...(options.fault ? { fault: options.fault } : {}),
             ...(options.ratelimitFields ? { rateLimitFields: options.ratelimitFields } : {}),
