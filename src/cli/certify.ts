@@ -17,7 +17,7 @@ import type { ClientRole, Profile } from '../spec/index.ts';
 import { type CertifyOptions, conformanceCommand, loadCommand, parsedOptions } from './commands.ts';
 import { runConformanceCommand } from './conformance.ts';
 import { UsageError } from './errors.ts';
-import { exitCodeOf, FAILED, NO_VERDICT, PASSED } from './exit-codes.ts';
+import { completed, type ExitCode, exitCodeOf, exitWith, FAILED, NO_VERDICT, PASSED } from './exit-codes.ts';
 import { findK6, k6VersionLine } from './k6.ts';
 import { runLoadCommand } from './load.ts';
 import { whileInterruptible } from './signals.ts';
@@ -71,7 +71,7 @@ const checkInput = (options: CertifyOptions): Profile | undefined => {
   return profile;
 };
 
-const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<number> => {
+const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<ExitCode> => {
   const key = readPrivateKey(options.key);
   const profile = checkInput(options);
   const k6 = k6VersionLine(findK6());
@@ -102,9 +102,7 @@ const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<n
     ...(conformance.reportsNotWritten ? ['the conformance reports could not be written'] : []),
     ...(load.reportsNotWritten ? ['the load reports could not be written'] : []),
     ...(load.exitCode === NO_VERDICT ? [`load reached no verdict on a phase (exit ${NO_VERDICT})`] : []),
-    ...(load.exitCode > 1 && load.exitCode !== NO_VERDICT
-      ? [`load did not complete (exit ${load.exitCode})`]
-      : []),
+    ...(completed(load.exitCode) ? [] : [`load did not complete (exit ${load.exitCode})`]),
   ];
   const body = {
     harness: { version: harnessVersion(), commit: harnessCommit() },
@@ -151,5 +149,5 @@ const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<n
 };
 
 export const certify = async (options: CertifyOptions): Promise<void> => {
-  process.exitCode = await whileInterruptible((stop) => runCertify(options, stop));
+  exitWith(await whileInterruptible((stop) => runCertify(options, stop)));
 };

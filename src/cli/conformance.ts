@@ -23,6 +23,7 @@ import type { Profile } from '../spec/index.ts';
 import type { ConformanceOptions } from './commands.ts';
 import { conformanceEnd } from './conformance-end.ts';
 import { UsageError } from './errors.ts';
+import { type ExitCode, exitWith, PASSED } from './exit-codes.ts';
 import { listChecks } from './list-checks.ts';
 import { httpOptionsOf, originsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
@@ -79,7 +80,7 @@ const reportUnreachable = (dir: string, reason: string, formats: readonly Report
 };
 
 export interface ConformanceCommandResult {
-  readonly exitCode: number;
+  readonly exitCode: ExitCode;
   /** The run and where its reports went; no run for --dry-run or an unreachable target. */
   readonly report?: RunReport;
   readonly dir?: string;
@@ -140,7 +141,7 @@ export const runConformanceCommand = async (
         deadlineMs,
         hide,
       });
-      return { exitCode: 0 };
+      return { exitCode: PASSED };
     }
     const baseline = options.baseline ? loadBaseline(options.baseline) : undefined;
     const startedAt = performance.now();
@@ -201,7 +202,5 @@ export const runConformanceCommand = async (
 export const conformance = async (options: ConformanceOptions): Promise<void> => {
   if (options.json && !options.list) throw new UsageError('--json applies to --list only');
   if (options.list) return listChecks(options.json === true);
-  process.exitCode = await whileInterruptible(
-    async (stop) => (await runConformanceCommand(options, stop)).exitCode,
-  );
+  exitWith(await whileInterruptible(async (stop) => (await runConformanceCommand(options, stop)).exitCode));
 };

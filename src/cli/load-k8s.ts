@@ -11,6 +11,7 @@ import { loadProfile } from '../profile/read.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { LoadOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
+import { PASSED } from './exit-codes.ts';
 import type { LoadCommandResult } from './load-result.ts';
 import { withNetworkFlags } from './network.ts';
 import { harnessVersion } from './version.ts';
@@ -89,5 +90,5 @@ export const writeK8s = async (options: LoadOptions): Promise<LoadCommandResult>
     `next: fill in a copy of ${K8S_FILES.secret} and apply it, then before the start ` +
       `kubectl apply -f ${at(K8S_FILES.configMap)} -f ${at(K8S_FILES.testRun)} (load/k8s/README.md)`,
   );
-  return { exitCode: 0, dir, files: Object.keys(files).map(at) };
+  return { exitCode: PASSED, dir, files: Object.keys(files).map(at) };
 };

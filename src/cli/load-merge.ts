@@ -10,6 +10,7 @@ import { complain, terminalLines, tty } from '../printable.ts';
 import { judgedRun } from '../report/load-reports.ts';
 import type { LoadMergeOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
+import { type ExitCode, exitWith } from './exit-codes.ts';
 import { finishLoad, loadReportProperties, loadStream } from './load.ts';
 import { notARunnerSummary, readInput, refuseOtherPlans, runnerSummaryOf } from './merge-input.ts';
 import { reportDirFor } from './report-dir.ts';
@@ -55,7 +56,7 @@ const fromLogFiles = (files: readonly string[]): SourcedSummary[] => {
 export const runLoadMergeCommand = async (
   files: readonly string[],
   options: LoadMergeOptions,
-): Promise<{ exitCode: number; dir: string; files: readonly string[] }> => {
+): Promise<{ exitCode: ExitCode; dir: string; files: readonly string[] }> => {
   if (files.length === 0) throw new UsageError('load merge: no summary files given');
   const set = options.fromLogs ? fromLogFiles(files) : files.map(fromSummaryFile);
   refuseOtherPlans(set);
@@ -88,5 +89,5 @@ export const runLoadMergeCommand = async (
 };
 
 export const loadMerge = async (files: string[], options: LoadMergeOptions): Promise<void> => {
-  process.exitCode = (await runLoadMergeCommand(files, options)).exitCode;
+  exitWith((await runLoadMergeCommand(files, options)).exitCode);
 };

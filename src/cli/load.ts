@@ -25,7 +25,7 @@ import { loadMarkdown } from '../report/step-summary.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import type { LoadOptions } from './commands.ts';
 import { UsageError } from './errors.ts';
-import { exitCodeOf, HARNESS_ERROR, NO_VERDICT } from './exit-codes.ts';
+import { type ExitCode, exitCodeOf, exitWith, HARNESS_ERROR, NO_VERDICT, PASSED } from './exit-codes.ts';
 import { findK6, k6Version } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
 import { k8sRequested, writeK8s } from './load-k8s.ts';
@@ -49,7 +49,7 @@ const reportUnjudged = async (
   reason: string,
   startedAt: number,
   options: Omit<LoadReportRun, 'phases'>,
-  exitCode: number,
+  exitCode: ExitCode,
 ): Promise<LoadCommandResult> => {
   stream.events.emit({ type: 'note', text: `harness: ${reason}: no phase judged` });
   const run = {
@@ -140,7 +140,7 @@ export const runLoadCommand = async (
     const { profile, target, network, hide } = prepared;
     if (options.list) {
       for (const probe of availableProbes(target)) say(tty`${probe.name.padEnd(22)} ${probe.describes}`);
-      return { exitCode: 0, files: [] };
+      return { exitCode: PASSED, files: [] };
     }
     const plan = {
       scenarios: options.scenario,
@@ -266,5 +266,5 @@ export const finishLoad = async (
 };
 
 export const load = async (options: LoadOptions): Promise<void> => {
-  process.exitCode = await whileInterruptible(async (stop) => (await runLoadCommand(options, stop)).exitCode);
+  exitWith(await whileInterruptible(async (stop) => (await runLoadCommand(options, stop)).exitCode));
 };

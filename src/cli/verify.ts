@@ -6,9 +6,8 @@ import { type Verification, verifyArchive } from '../certify/verify.ts';
 import { say, terminalLines, tty } from '../printable.ts';
 import { SPEC_FILE } from './certify.ts';
 import { UsageError } from './errors.ts';
+import { exitWith, FAILED } from './exit-codes.ts';
 import type { VerifyOptions } from './report-commands.ts';
-
-const MISMATCH = 1;
 
 // Every name and field printed comes from the archive, so each goes through `tty`: its control and bidirectional
 // characters are shown escaped, and an entry cannot clear the screen, rewrite the verdict above it or show `txt.exe`
@@ -39,7 +38,7 @@ export const verify = async (archivePath: string, options: VerifyOptions): Promi
   }
   if (!result.ok) {
     say(tty`verification failed: ${result.mismatch}`);
-    process.exitCode = MISMATCH;
+    exitWith(FAILED);
     return;
   }
   const m = result.manifest;
