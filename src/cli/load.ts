@@ -1,7 +1,7 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
 import { relative } from 'node:path';
 import type { PhasePlan } from '../../core/plan.ts';
-import { isHarnessError } from '../errors.ts';
+import { InputError, isHarnessError } from '../errors.ts';
 import { EventStream, type Listener } from '../events/stream.ts';
 import { countsSoFar } from '../k6-driver/checkpoint.ts';
 import { k6Network } from '../k6-driver/k6-network.ts';
@@ -24,7 +24,6 @@ import {
 import { loadMarkdown } from '../report/step-summary.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import type { LoadOptions } from './commands.ts';
-import { UsageError } from './errors.ts';
 import { type ExitCode, exitCodeOf, exitWith, HARNESS_ERROR, NO_VERDICT, PASSED } from './exit-codes.ts';
 import { findK6, k6Version } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
@@ -120,7 +119,7 @@ export const runLoadCommand = async (
     options.profile &&
     (options.fault || options.ratelimitFields || Object.keys(options.limit).length > 0)
   ) {
-    throw new UsageError(
+    throw new InputError(
       '--fault, --limit and --ratelimit-fields apply to the embedded server only (no --profile)',
     );
   }

@@ -2,13 +2,12 @@
 // bucket's whole probe: bursts no shell loop of curls can send in time), its verdict and evidence printed last.
 // The run is conformance's own, so it writes the same reports and exits with the same code.
 import type { Evidence } from '../client/index.ts';
-import { isHarnessError } from '../errors.ts';
+import { InputError, isHarnessError } from '../errors.ts';
 import { say, type TerminalText, tty } from '../printable.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
 import type { CheckResult } from '../runner/types.ts';
 import type { ReplayOptions } from './commands.ts';
 import { runConformanceCommand } from './conformance.ts';
-import { UsageError } from './errors.ts';
 import { exitWith } from './exit-codes.ts';
 import { whileInterruptible } from './signals.ts';
 
@@ -66,7 +65,7 @@ export const replay = async (checkId: string, options: ReplayOptions): Promise<v
       ).catch((error: unknown) => {
         // Selection reports the name as --only's; on this command line it is the argument.
         if (isHarnessError(error, 'HARNESS_INPUT') && error.message.startsWith('--only:'))
-          throw new UsageError(error.message.replace(/^--only:/, 'replay <check-id>:'));
+          throw new InputError(error.message.replace(/^--only:/, 'replay <check-id>:'));
         throw error;
       });
       for (const check of report?.checks.filter((c) => named(c, checkId)) ?? []) printReplayed(check);
