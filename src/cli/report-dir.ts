@@ -4,7 +4,6 @@ import { resolve } from 'node:path';
 import { InputError, isHarnessError } from '../errors.ts';
 import type { Listener, RunEvent } from '../events/stream.ts';
 import { complain, tty } from '../printable.ts';
-import { ReportWriteError } from '../report/atomic.ts';
 import { appendStepSummary } from '../report/step-summary.ts';
 import { timestampDir, type Written } from '../report/write.ts';
 import { PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
@@ -49,7 +48,7 @@ const writeSaved = async (write: () => Promise<Written>): Promise<Saved> => {
     if (written.latestNotMoved) complain(tty`harness: ${written.latestNotMoved}`);
     return { files: written.files, exitCode: PASSED };
   } catch (error) {
-    if (!(error instanceof ReportWriteError)) throw error;
+    if (!isHarnessError(error, 'HARNESS_REPORT_WRITE')) throw error;
     complain(
       tty`harness: reports not written (exit ${REPORTS_NOT_WRITTEN}): ${error.message}; no file is left half written${
         error.written.length === 0 ? ', and the summary on stdout is all this run leaves' : ''

@@ -1,8 +1,7 @@
 // One check run: its verdict from how it ended (returned, an Outcome thrown, a client error, a bug), its evidence and
 // reproduction from what it sent, and its events told as it starts and finishes.
-import { TargetError, TokenError } from '../client/index.ts';
+import { isHarnessError } from '../errors.ts';
 import { BUCKETS, sectionOf } from '../spec/index.ts';
-import { BudgetExhausted } from './budget.ts';
 import { CheckContext, sessionOf } from './context.ts';
 import { type Grade, inconclusive, Outcome, type Shown } from './grades.ts';
 import { plannedFor } from './plan.ts';
@@ -24,12 +23,13 @@ const outcomeOf = (error: unknown, ctx: CheckContext, check: CheckDefinition): V
     return { grade, message, byChoice, shown };
   }
   // --max-requests is the user's cap: a check that does not fit in it is left out by choice.
-  if (error instanceof BudgetExhausted) return { grade: 'SKIP', message: error.message, byChoice: true };
-  if (error instanceof TokenError) {
+  if (isHarnessError(error, 'HARNESS_BUDGET'))
+    return { grade: 'SKIP', message: error.message, byChoice: true };
+  if (isHarnessError(error, 'HARNESS_TOKEN')) {
     ctx.record(error.evidence);
     return { grade: 'SKIP', message: noTokenReason(error) };
   }
-  if (error instanceof TargetError) {
+  if (isHarnessError(error, 'HARNESS_TARGET')) {
     ctx.record(error.evidence);
     const message = `the target failed to answer (${error.kind}): ${error.message}`;
     // A check that only warns or informs cannot fail the run on a request SPEC.md does not require to work.
