@@ -2,7 +2,7 @@
 // exit code, by the exit table's one rule (exitCodeOf, exit-codes.ts). A command gathers what it judged and hands it
 // here; what it adds beside the run (a signal, reports it could not write) joins by the same rule.
 import { complain, type TerminalText, tty } from '../printable.ts';
-import { gradeOutcome } from '../report/outcome.ts';
+import { gradeCount } from '../report/outcome.ts';
 import type { Grade } from '../runner/grades.ts';
 import {
   type ExitCode,
@@ -48,7 +48,7 @@ export const endRun = (end: RunEnd, say: (line: TerminalText) => void = complain
   const failed =
     end.failedBeside === true ||
     failures.length > 0 ||
-    end.graded.some((u) => !u.excused && gradeOutcome(u.grade, true, end.strict) === 'failure');
+    end.graded.some((u) => !u.excused && gradeCount(u.grade, true, end.strict) === 'failure');
   const exitCode = exitCodeOf([
     faults.length > 0 || end.faultBeside === true ? HARNESS_ERROR : PASSED,
     failed ? FAILED : PASSED,

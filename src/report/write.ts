@@ -14,7 +14,7 @@ import { coverageSentence } from './coverage.ts';
 import { toHtml } from './html.ts';
 import { toJUnit } from './junit.ts';
 import { toMarkdown } from './markdown.ts';
-import { outcomeHeadline, runOutcome } from './outcome.ts';
+import { runVerdict, verdictHeadline } from './outcome.ts';
 import { RUN_INDEX, runIndex } from './run-index.ts';
 import { conformanceSchema } from './schema.ts';
 
@@ -211,7 +211,7 @@ const conformanceIndex: Reporter<ConformanceRun> = {
   render: ({ report }, names) =>
     runIndex(
       `harness conformance: ${report.target.base_url}`,
-      outcomeHeadline(runOutcome(report)),
+      verdictHeadline(runVerdict(report)),
       names,
       coverageSentence(report),
     ),
