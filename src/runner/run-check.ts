@@ -10,14 +10,14 @@ import { noTokenReason, type Session } from './session.ts';
 import type { CheckDefinition, CheckResult } from './types.ts';
 
 /** How a check ended; `byChoice` marks a SKIP the user chose (see skipByChoice), which leaves no rule unverified. */
-interface Verdict {
+interface CheckVerdict {
   readonly grade: Grade;
   readonly message: string;
   readonly byChoice?: boolean;
   readonly shown?: Shown;
 }
 
-const outcomeOf = (error: unknown, ctx: CheckContext, check: CheckDefinition): Verdict => {
+const verdictOf = (error: unknown, ctx: CheckContext, check: CheckDefinition): CheckVerdict => {
   if (error instanceof Outcome) {
     const { grade, message, byChoice, shown } = error;
     return { grade, message, byChoice, shown };
@@ -72,7 +72,7 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
   const startedAt = new Date().toISOString();
   const started = performance.now();
   session.emit({ type: 'check-started', id: check.id });
-  let verdict: Verdict;
+  let verdict: CheckVerdict;
   try {
     if (session.ended.aborted) inconclusive(`${session.ended.reason}: not started`);
     const run = () => check.run(ctx);
@@ -84,7 +84,7 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
         ? { grade: 'PASS', message: found }
         : { grade: 'PASS', message: found.message, shown: found };
   } catch (error) {
-    verdict = outcomeOf(error, ctx, check);
+    verdict = verdictOf(error, ctx, check);
     if (error instanceof Outcome && undeclared(check, verdict.grade)) {
       verdict = {
         grade: 'ERROR',
