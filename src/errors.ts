@@ -15,12 +15,12 @@ export const ERROR_CODES = {
   HARNESS_ARCHIVE: 'a certify archive is corrupt, or holds what a harness archive never does',
   HARNESS_ARCHIVE_MISMATCH: 'a certify archive does not match its manifest',
   HARNESS_BUDGET: '--max-requests leaves no room for what a check must send',
-  HARNESS_OUTCOME: 'a check ends other than passing: its grade and reason, thrown from inside it',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-export class HarnessError extends Error {
+/** Made only through a subclass that gives its code: a code names one kind of error, whichever module throws it. */
+export abstract class HarnessError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -30,9 +30,26 @@ export class HarnessError extends Error {
   }
 }
 
-/** Whether `error` is harness's own, with `code` if given: the one way callers tell errors apart. */
-export const isHarnessError = (error: unknown, ...codes: ErrorCode[]): error is HarnessError =>
-  error instanceof HarnessError && (codes.length === 0 || codes.includes(error.code));
+/**
+ * The class a code is thrown as, where it carries more than a message (a TokenError's evidence): the module that
+ * defines the class adds its line by declaration merging, so `isHarnessError(error, code)` narrows to it and no
+ * caller needs `instanceof`, nor an import of the class.
+ */
+export interface ErrorClasses {
+  HARNESS_INPUT: InputError;
+}
+
+type Thrown<Code extends ErrorCode> = Code extends keyof ErrorClasses ? ErrorClasses[Code] : HarnessError;
+
+/** Whether `error` is harness's own, with one of `codes` if given: the one way callers tell errors apart. */
+export function isHarnessError(error: unknown): error is HarnessError;
+export function isHarnessError<Code extends ErrorCode>(
+  error: unknown,
+  ...codes: [Code, ...Code[]]
+): error is Thrown<Code>;
+export function isHarnessError(error: unknown, ...codes: ErrorCode[]): boolean {
+  return error instanceof HarnessError && (codes.length === 0 || codes.includes(error.code));
+}
 
 /**
  * Bad input from the user (a flag, a profile field, a file, an environment variable), named in the message: the

@@ -27,7 +27,6 @@ const THROWN: readonly HarnessError[] = [
   new ReportDirError('EACCES'),
   new ArchiveError('corrupt'),
   new BudgetExhausted(10),
-  new Outcome('FAIL', 'no'),
 ];
 
 describe('HarnessError', () => {
@@ -42,6 +41,21 @@ describe('HarnessError', () => {
     expect(isHarnessError(error, 'HARNESS_TARGET', 'HARNESS_PREFLIGHT')).toBe(true);
     expect(isHarnessError(error, 'HARNESS_INPUT')).toBe(false);
     expect(isHarnessError(new Error('a bug'))).toBe(false);
+  });
+
+  it('narrows to the class its code is thrown as, so what it carries is read without instanceof', () => {
+    const caught: unknown = new TokenError('token endpoint said 401', evidence);
+    if (!isHarnessError(caught, 'HARNESS_TOKEN')) throw new Error('a TokenError not told by its code');
+    expect(caught.evidence).toBe(evidence);
+    expect(isHarnessError(caught, 'HARNESS_TARGET')).toBe(false);
+  });
+});
+
+describe('Outcome', () => {
+  it('is a verdict a check throws, not an error of harness: one that escaped a check exits 4, as a bug', () => {
+    const outcome = new Outcome('FAIL', 'no');
+    expect(isHarnessError(outcome)).toBe(false);
+    expect(exitCodeOfError(outcome)).toBe(HARNESS_ERROR);
   });
 });
 

@@ -25,7 +25,7 @@ export interface ManifestFile {
   readonly bytes: number;
 }
 
-export interface CommandOutcome {
+export interface CommandSummary {
   readonly exitCode: number;
   /** One line: what the command found. */
   readonly summary: string;
@@ -49,8 +49,8 @@ export interface Manifest {
   readonly finishedAt: string;
   readonly certifiable: boolean;
   readonly notCertifiable: readonly string[];
-  readonly conformance: CommandOutcome;
-  readonly load: CommandOutcome;
+  readonly conformance: CommandSummary;
+  readonly load: CommandSummary;
   readonly signer: { readonly algorithm: 'Ed25519'; readonly publicKeySha256: string };
   readonly files: readonly ManifestFile[];
 }

@@ -2,7 +2,7 @@
 // the signature is checked before any other file is read (nothing unsigned is trusted), then each file's SHA-256
 // as its data passes, stopping at the first mismatch. Only the manifest and the signature are held whole.
 import { createHash, type KeyObject } from 'node:crypto';
-import { HarnessError } from '../errors.ts';
+import { HarnessError, isHarnessError } from '../errors.ts';
 import {
   MANIFEST,
   MANIFEST_FORMAT,
@@ -12,14 +12,7 @@ import {
   signatureMatches,
 } from './manifest.ts';
 import { manifestFault } from './manifest-schema.ts';
-import {
-  ArchiveError,
-  type ArchiveSource,
-  type EntrySink,
-  MAX_ARCHIVE_BYTES,
-  type OnEntry,
-  readTarGz,
-} from './untar.ts';
+import { type ArchiveSource, type EntrySink, MAX_ARCHIVE_BYTES, type OnEntry, readTarGz } from './untar.ts';
 
 export type Verification =
   | { readonly ok: true; readonly manifest: Manifest }
@@ -112,8 +105,8 @@ export const verifyArchive = async (
   try {
     await readTarGz(source, onEntry, limit);
   } catch (error) {
-    if (error instanceof Mismatch) return { ok: false, mismatch: error.message };
-    if (error instanceof ArchiveError) return { ok: false, mismatch: `archive: ${error.message}` };
+    if (isHarnessError(error, 'HARNESS_ARCHIVE_MISMATCH')) return { ok: false, mismatch: error.message };
+    if (isHarnessError(error, 'HARNESS_ARCHIVE')) return { ok: false, mismatch: `archive: ${error.message}` };
     throw error;
   }
   if (manifestBytes === undefined) return { ok: false, mismatch: `${MANIFEST}: missing from the archive` };

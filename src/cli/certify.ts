@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { archiveIndex, INDEX_PAGE } from '../certify/index-page.ts';
 import { readPrivateKey, redactProfile, sealArchive, sha256 } from '../certify/manifest.ts';
 import type { TarEntry } from '../certify/tar.ts';
+import { InputError } from '../errors.ts';
 import { plural } from '../plural.ts';
 import { complain, say, tty } from '../printable.ts';
 import { loadProfile } from '../profile/read.ts';
@@ -16,8 +17,7 @@ import { resolveTarget } from '../runner/target.ts';
 import type { ClientRole, Profile } from '../spec/index.ts';
 import { type CertifyOptions, conformanceCommand, loadCommand, parsedOptions } from './commands.ts';
 import { runConformanceCommand } from './conformance.ts';
-import { UsageError } from './errors.ts';
-import { exitCodeOf, FAILED, NO_VERDICT, PASSED } from './exit-codes.ts';
+import { completed, type ExitCode, exitCodeOf, exitWith, FAILED, NO_VERDICT, PASSED } from './exit-codes.ts';
 import { findK6, k6VersionLine } from './k6.ts';
 import { runLoadCommand } from './load.ts';
 import { whileInterruptible } from './signals.ts';
@@ -51,12 +51,12 @@ export const loadSummary = (exitCode: number, files: readonly TarEntry[]): strin
 
 const checkInput = (options: CertifyOptions): Profile | undefined => {
   const outDir = dirname(resolve(options.out));
-  if (!existsSync(outDir)) throw new UsageError(`--out ${options.out}: no folder ${outDir}`);
+  if (!existsSync(outDir)) throw new InputError(`--out ${options.out}: no folder ${outDir}`);
   if (options.profile === undefined) return undefined;
   const profile = loadProfile(options.profile);
   const missing = EVERY_CLIENT.filter((role) => profile.clients[role] === undefined);
   if (missing.length > 0) {
-    throw new UsageError(
+    throw new InputError(
       `${options.profile}: certify runs every check, which needs ${missing.map((r) => `clients.${r}`).join(', ')}`,
     );
   }
@@ -64,14 +64,14 @@ const checkInput = (options: CertifyOptions): Profile | undefined => {
   const target = resolveTarget(profile);
   const keptOff = target.endpoints.filter((e) => !target.reachable(e)).map((e) => e.key);
   if (keptOff.length > 0) {
-    throw new UsageError(
+    throw new InputError(
       `${options.profile}: certify runs every check, which calls every endpoint; side_effects (or where ids come from) keeps harness off ${keptOff.join(', ')}`,
     );
   }
   return profile;
 };
 
-const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<number> => {
+const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<ExitCode> => {
   const key = readPrivateKey(options.key);
   const profile = checkInput(options);
   const k6 = k6VersionLine(findK6());
@@ -102,9 +102,7 @@ const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<n
     ...(conformance.reportsNotWritten ? ['the conformance reports could not be written'] : []),
     ...(load.reportsNotWritten ? ['the load reports could not be written'] : []),
     ...(load.exitCode === NO_VERDICT ? [`load reached no verdict on a phase (exit ${NO_VERDICT})`] : []),
-    ...(load.exitCode > 1 && load.exitCode !== NO_VERDICT
-      ? [`load did not complete (exit ${load.exitCode})`]
-      : []),
+    ...(completed(load.exitCode) ? [] : [`load did not complete (exit ${load.exitCode})`]),
   ];
   const body = {
     harness: { version: harnessVersion(), commit: harnessCommit() },
@@ -151,5 +149,5 @@ const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<n
 };
 
 export const certify = async (options: CertifyOptions): Promise<void> => {
-  process.exitCode = await whileInterruptible((stop) => runCertify(options, stop));
+  exitWith(await whileInterruptible((stop) => runCertify(options, stop)));
 };

@@ -7,7 +7,7 @@ import { readRun } from '../compare/run-docs.ts';
 import { isHarnessError } from '../errors.ts';
 import { complain, say, tty } from '../printable.ts';
 import { writeWhole } from '../report/atomic.ts';
-import { exitCodeOf, FAILED, NO_VERDICT, PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
+import { exitWith, FAILED, NO_VERDICT, PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 import type { CompareOptions } from './report-commands.ts';
 
 export const compare = async (a: string, b: string, options: CompareOptions): Promise<void> => {
@@ -20,7 +20,7 @@ export const compare = async (a: string, b: string, options: CompareOptions): Pr
   const summary = lines.pop()!;
   for (const line of lines) say(line);
   const verdict = comparison.worse ? FAILED : comparison.unverified ? NO_VERDICT : PASSED;
-  let exitCode: number = verdict;
+  let lost = false;
   try {
     const files = await writeWhole(options.out, [
       ['compare.md', comparisonMarkdown(comparison)],
@@ -31,8 +31,8 @@ export const compare = async (a: string, b: string, options: CompareOptions): Pr
   } catch (error) {
     if (!isHarnessError(error, 'HARNESS_REPORT_WRITE')) throw error;
     complain(tty`harness: ${error.message}`);
-    exitCode = exitCodeOf([verdict, REPORTS_NOT_WRITTEN]);
+    lost = true;
   }
   say(summary);
-  process.exitCode = exitCode;
+  exitWith(verdict, lost ? REPORTS_NOT_WRITTEN : PASSED);
 };

@@ -1,10 +1,11 @@
 // `harness conformance`: resolve the target, run the selected checks, write the reports, print the summary last.
 import { allChecks } from '../../conformance/index.ts';
 import { harnessCommand } from '../command-line.ts';
+import { InputError } from '../errors.ts';
 import { EventStream } from '../events/stream.ts';
 import { complain, tty } from '../printable.ts';
 import { loadProfile, validateProfile } from '../profile/read.ts';
-import { startReferenceServer } from '../reference/index.ts';
+import { EMBEDDED_SCALE, startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
 import { judgeRun } from '../report/outcome.ts';
 import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
@@ -22,7 +23,7 @@ import type { ConformanceEvent, RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import type { ConformanceOptions } from './commands.ts';
 import { conformanceEnd } from './conformance-end.ts';
-import { UsageError } from './errors.ts';
+import { type ExitCode, exitWith, PASSED } from './exit-codes.ts';
 import { listChecks } from './list-checks.ts';
 import { httpOptionsOf, originsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
@@ -32,8 +33,6 @@ import { endRun } from './run-end.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
-/** The embedded server's time scale: a "minute" of 2 s and a 5 s token, so a full run takes seconds. */
-const EMBEDDED = { minuteMs: 2000, tokenLifetimeSeconds: 5 } as const;
 /** Token lifetimes this short are waited out without --slow. */
 const SHORT_LIFETIME_SECONDS = 30;
 
@@ -43,7 +42,7 @@ const profileFrom = (options: ConformanceOptions, env: NodeJS.ProcessEnv): Profi
   if (!options.profile) {
     const { CLIENT_ID, CLIENT_SECRET } = env;
     if (!CLIENT_ID || !CLIENT_SECRET) {
-      throw new UsageError(
+      throw new InputError(
         '--base-url without --profile needs CLIENT_ID and CLIENT_SECRET in the environment',
       );
     }
@@ -61,7 +60,7 @@ const budgetFor = (maxRequests: number | undefined, profile: Profile): RequestBu
   if (maxRequests === undefined) return undefined;
   const reachability = originsOf(profile).length;
   if (maxRequests <= reachability) {
-    throw new UsageError(
+    throw new InputError(
       `--max-requests ${maxRequests}: the reachability check alone sends ${reachability}, one per origin`,
     );
   }
@@ -81,7 +80,7 @@ const reportUnreachable = (dir: string, reason: string, formats: readonly Report
 };
 
 export interface ConformanceCommandResult {
-  readonly exitCode: number;
+  readonly exitCode: ExitCode;
   /** The run and where its reports went; no run for --dry-run or an unreachable target. */
   readonly report?: RunReport;
   readonly dir?: string;
@@ -103,19 +102,19 @@ export const runConformanceCommand = async (
 ): Promise<ConformanceCommandResult> => {
   const targeted = options.profile !== undefined || options.baseUrl !== undefined;
   if (targeted && options.fault)
-    throw new UsageError('--fault applies to the embedded server only (no --profile)');
+    throw new InputError('--fault applies to the embedded server only (no --profile)');
   if (!targeted && options.sideEffects)
-    throw new UsageError('--side-effects applies to a target (--profile or --base-url)');
+    throw new InputError('--side-effects applies to a target (--profile or --base-url)');
   if (targeted && options.tokens === 'jwt')
-    throw new UsageError('--tokens applies to the embedded server only (no --profile)');
+    throw new InputError('--tokens applies to the embedded server only (no --profile)');
   if (targeted && options.ratelimitFields)
-    throw new UsageError('--ratelimit-fields applies to the embedded server only (no --profile)');
+    throw new InputError('--ratelimit-fields applies to the embedded server only (no --profile)');
   const source: TargetSource = targeted
     ? { profile: () => profileFrom(options, process.env) }
     : {
         embedded: () =>
           startReferenceServer({
-            ...EMBEDDED,
+            ...EMBEDDED_SCALE,
             ...(options.fault ? { fault: options.fault } : {}),
             ...(options.tokens ? { tokens: options.tokens } : {}),
             ...(options.ratelimitFields ? { rateLimitFields: options.ratelimitFields } : {}),
@@ -142,7 +141,7 @@ export const runConformanceCommand = async (
         deadlineMs,
         hide,
       });
-      return { exitCode: 0 };
+      return { exitCode: PASSED };
     }
     const baseline = options.baseline ? loadBaseline(options.baseline) : undefined;
     const startedAt = performance.now();
@@ -201,9 +200,7 @@ export const runConformanceCommand = async (
 };
 
 export const conformance = async (options: ConformanceOptions): Promise<void> => {
-  if (options.json && !options.list) throw new UsageError('--json applies to --list only');
+  if (options.json && !options.list) throw new InputError('--json applies to --list only');
   if (options.list) return listChecks(options.json === true);
-  process.exitCode = await whileInterruptible(
-    async (stop) => (await runConformanceCommand(options, stop)).exitCode,
-  );
+  exitWith(await whileInterruptible(async (stop) => (await runConformanceCommand(options, stop)).exitCode));
 };

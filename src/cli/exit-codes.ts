@@ -5,12 +5,27 @@ import { plural } from '../plural.ts';
 
 interface ExitRow {
   readonly code: number;
-  /** As `--help` prints it, wrapped at 110 columns. */
+  /** As `--help` prints it, wrapped at 110 columns; rows with the same help share one line. */
   readonly help: string;
+  /** The run judged all it ran (a verdict, or none it could reach), its reports written: certify's load "completed". */
+  readonly completed?: true;
+  /** The signal that stops a run with this code: the shell's 128 + its number. */
+  readonly signal?: NodeJS.Signals;
 }
+
+const STOPPED_HELP =
+  'stopped by SIGHUP, SIGINT, SIGTERM: children stopped, the reports written with what was\n' +
+  'unfinished INCONCLUSIVE';
 
 /** Most severe first: the order is the rule that picks a run's code. Each row's reason is in its comment. */
 const EXIT_TABLE = {
+  /**
+   * SIGHUP (a closed terminal, a dropped SSH session), SIGINT, SIGTERM: the run ends as its deadline does, and the
+   * code says who stopped it, whatever the run had come to. Only the first signal counts, so they never compete.
+   */
+  STOPPED_BY_SIGHUP: { code: 129, help: STOPPED_HELP, signal: 'SIGHUP' },
+  STOPPED_BY_SIGINT: { code: 130, help: STOPPED_HELP, signal: 'SIGINT' },
+  STOPPED_BY_SIGTERM: { code: 143, help: STOPPED_HELP, signal: 'SIGTERM' },
   /** Bad input: one line naming the flag, field, file or variable. Nothing ran, so nothing else can apply. */
   USAGE_ERROR: { code: 2, help: 'bad input: one line naming the flag, field, file or variable' },
   /** A fault of harness itself (or, for load, of k6): it leaves every other code in doubt. */
@@ -21,6 +36,7 @@ const EXIT_TABLE = {
   /** A verdict against the target (a WARN too, with --strict), a baseline difference, no certification: proof that stands. */
   FAILED: {
     code: 1,
+    completed: true,
     help:
       'a check or phase FAILed (with --strict, a WARN too); a --baseline difference; --require-certifiable unmet;\n' +
       'an archive certify wrote that cannot certify the target',
@@ -47,6 +63,7 @@ const EXIT_TABLE = {
    */
   NO_VERDICT: {
     code: 5,
+    completed: true,
     help:
       'no verdict: a check or phase was INCONCLUSIVE (the target limited every call, answered nothing usable, the\n' +
       "deadline passed) or SKIPped for the target's doing (no token): nothing failed, nothing was verified there;\n" +
@@ -55,13 +72,20 @@ const EXIT_TABLE = {
   /** Everything run was verified, and nothing was found against the target. */
   PASSED: {
     code: 0,
+    completed: true,
     help:
       'every check or phase decided and none FAILed (a WARN passes unless --strict); a SKIP you chose (--only,\n' +
       '--skip, no --slow, side_effects, a client or id source the profile leaves out, --max-requests) is no matter',
   },
 } as const satisfies Record<string, ExitRow>;
 
+/** A code from the table: the only codes harness exits with. */
+export type ExitCode = (typeof EXIT_TABLE)[keyof typeof EXIT_TABLE]['code'];
+
 export const {
+  STOPPED_BY_SIGHUP,
+  STOPPED_BY_SIGINT,
+  STOPPED_BY_SIGTERM,
   PASSED,
   FAILED,
   USAGE_ERROR,
@@ -73,23 +97,44 @@ export const {
   readonly [Name in keyof typeof EXIT_TABLE]: (typeof EXIT_TABLE)[Name]['code'];
 };
 
-const PRECEDENCE: readonly number[] = Object.values(EXIT_TABLE).map((row) => row.code);
+const ROWS: readonly (ExitRow & { readonly code: ExitCode })[] = Object.values(EXIT_TABLE);
+const EXIT_ROW_OF = new Map(ROWS.map((row) => [row.code, row]));
+const PRECEDENCE = ROWS.map((row) => row.code);
+
+/** The signals that stop a run, and the code each gives. */
+export const STOP_SIGNALS = new Map(
+  ROWS.flatMap((row) => (row.signal === undefined ? [] : [[row.signal, row.code] as const])),
+);
 
 /**
  * How an error that ends a command exits, by its code: bad input exits 2; any other error that escaped to the top
  * (a code not listed, or no code at all) is a fault of harness, 4. Errors a command turns into a verdict (an
  * unreachable target, a signal) never reach here.
  */
-const EXIT_FOR_ERROR: Partial<Record<ErrorCode, number>> = { HARNESS_INPUT: USAGE_ERROR };
+const EXIT_FOR_ERROR: Partial<Record<ErrorCode, ExitCode>> = { HARNESS_INPUT: USAGE_ERROR };
 
-export const exitCodeOfError = (error: unknown): number =>
+export const exitCodeOfError = (error: unknown): ExitCode =>
   (isHarnessError(error) ? EXIT_FOR_ERROR[error.code] : undefined) ?? HARNESS_ERROR;
 
-/** The code of a run made of parts (checks, phases, certify's two runs); a code outside the table outranks all. */
-export const exitCodeOf = (codes: readonly number[]): number => {
-  const rank = (code: number) => PRECEDENCE.indexOf(code);
-  return codes.reduce((worst, code) => (rank(code) < rank(worst) ? code : worst), PASSED);
+/**
+ * The one function that computes an exit code: that of a run made of parts (checks, phases, certify's two runs, a
+ * signal), by the table's rule.
+ */
+export const exitCodeOf = (codes: readonly ExitCode[]): ExitCode => {
+  const rank = (code: ExitCode) => PRECEDENCE.indexOf(code);
+  return codes.reduce<ExitCode>((worst, code) => (rank(code) < rank(worst) ? code : worst), PASSED);
 };
+
+/** How every command ends: Node exits, once the command's work is done, with the code of its parts. */
+export const exitWith = (...codes: readonly ExitCode[]): void => {
+  process.exitCode = exitCodeOf(codes);
+};
+
+/** Ends the process at once (a reader gone, a second Ctrl-C): with `code`, else with the code set so far. */
+export const exitNow = (code?: ExitCode): never => process.exit(code ?? process.exitCode ?? PASSED);
+
+/** Whether a run with this code judged all it ran and wrote its reports: a verdict, or none it could reach. */
+export const completed = (code: ExitCode): boolean => EXIT_ROW_OF.get(code)?.completed === true;
 
 /**
  * Why a run exits NO_VERDICT, on one line of stderr: which checks or phases decided nothing, or that none ran, and
@@ -108,13 +153,25 @@ export const noVerdictLine = (
         `nothing was verified there either; ${remedy}`;
 };
 
-/** The exit table as `--help` prints it: by code, with the rank that picks one when several apply. */
+/** Rows that share their help (the signals) share one line, their codes joined. */
+const helpLines = (): string[] => {
+  const codesByHelp = new Map<string, number[]>();
+  for (const row of [...ROWS].sort((a, b) => a.code - b.code))
+    codesByHelp.set(row.help, [...(codesByHelp.get(row.help) ?? []), row.code]);
+  return [...codesByHelp].map(
+    ([help, codes]) => `  ${codes.join(', ')}  ${help.replaceAll('\n', '\n     ')}`,
+  );
+};
+
+/**
+ * The exit table as `--help` prints it: by code, with the rank that picks one when several apply (a signal's code
+ * stands apart: it replaces whatever the run came to).
+ */
 export const EXIT_CODES_HELP = `
-Exit codes (when several apply, the first of ${PRECEDENCE.filter((code) => code !== PASSED).join(', ')} wins):
-${[...Object.values(EXIT_TABLE)]
-  .sort((a, b) => a.code - b.code)
-  .map((row) => `  ${row.code}  ${row.help.replaceAll('\n', '\n     ')}`)
-  .join('\n')}
-  129, 130, 143  stopped by SIGHUP, SIGINT, SIGTERM: children stopped, the reports written with what was
-     unfinished INCONCLUSIVE
+Exit codes (when several apply, the first of ${ROWS.filter(
+  (row) => row.code !== PASSED && row.signal === undefined,
+)
+  .map((row) => row.code)
+  .join(', ')} wins):
+${helpLines().join('\n')}
 `;

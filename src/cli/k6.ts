@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { TOKEN_MODULE } from '../../core/token-reader.ts';
-import { UsageError } from './errors.ts';
+import { InputError } from '../errors.ts';
 import { packageRoot } from './version.ts';
 
 export const K6_MODULE = 'go.k6.io/k6/v2';
@@ -66,9 +66,9 @@ const described = (bin: string): string => {
 
 export const findK6 = (env: NodeJS.ProcessEnv = process.env): string => {
   if (env.K6_BIN) {
-    if (!existsSync(env.K6_BIN)) throw new UsageError(`K6_BIN points at ${env.K6_BIN}, which does not exist`);
+    if (!existsSync(env.K6_BIN)) throw new InputError(`K6_BIN points at ${env.K6_BIN}, which does not exist`);
     if (!fits(versionOf(env.K6_BIN)))
-      throw new UsageError(`K6_BIN: ${described(env.K6_BIN)} is not k6 v2.x; ${HOW_TO_BUILD}`);
+      throw new InputError(`K6_BIN: ${described(env.K6_BIN)} is not k6 v2.x; ${HOW_TO_BUILD}`);
     return env.K6_BIN;
   }
   const present = [
@@ -78,7 +78,7 @@ export const findK6 = (env: NodeJS.ProcessEnv = process.env): string => {
   const fitting = present.find((bin) => fits(versionOf(bin)));
   if (fitting === undefined) {
     const unfit = present.length === 0 ? '' : ` (${present.map(described).join(', ')} not v2.x)`;
-    throw new UsageError(`no k6 v2.x in K6_BIN, ${TOOLS_DIR}/ or PATH${unfit}: ${HOW_TO_BUILD}`);
+    throw new InputError(`no k6 v2.x in K6_BIN, ${TOOLS_DIR}/ or PATH${unfit}: ${HOW_TO_BUILD}`);
   }
   return fitting;
 };

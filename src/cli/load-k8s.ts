@@ -4,13 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { InputError } from '../errors.ts';
 import { bundleProbe } from '../k6-driver/bundle.ts';
 import { K8S_FILES, k8sManifests } from '../k6-driver/k8s.ts';
 import { k6PlanFor } from '../k6-driver/plan.ts';
 import { loadProfile } from '../profile/read.ts';
 import { resolveTarget } from '../runner/target.ts';
 import type { LoadOptions } from './commands.ts';
-import { UsageError } from './errors.ts';
+import { PASSED } from './exit-codes.ts';
 import type { LoadCommandResult } from './load-result.ts';
 import { withNetworkFlags } from './network.ts';
 import { harnessVersion } from './version.ts';
@@ -37,7 +38,7 @@ const refused = (options: LoadOptions): string | undefined => {
 
 const directory = (dir: string) => {
   try {
-    if (!statSync(dir).isDirectory()) throw new UsageError(`--k8s ${dir}: not a directory`);
+    if (!statSync(dir).isDirectory()) throw new InputError(`--k8s ${dir}: not a directory`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(dir, { recursive: true });
@@ -48,14 +49,14 @@ const directory = (dir: string) => {
 /** Checks the flags that concern --k8s; false when it was not given (the run happens here). */
 export const k8sRequested = (options: LoadOptions): boolean => {
   const why = refused(options);
-  if (why !== undefined) throw new UsageError(why);
+  if (why !== undefined) throw new InputError(why);
   return options.k8s !== undefined;
 };
 
 export const writeK8s = async (options: LoadOptions): Promise<LoadCommandResult> => {
   const profile = withNetworkFlags(loadProfile(options.profile!), options);
   if (profile.tls !== undefined)
-    throw new UsageError(`--k8s: the profile's tls names files of this machine, not of the pods`);
+    throw new InputError(`--k8s: the profile's tls names files of this machine, not of the pods`);
   const plan = {
     scenarios: options.scenario,
     ...(options.duration ? { durationMs: options.duration } : {}),
@@ -89,5 +90,5 @@ export const writeK8s = async (options: LoadOptions): Promise<LoadCommandResult>
     `next: fill in a copy of ${K8S_FILES.secret} and apply it, then before the start ` +
       `kubectl apply -f ${at(K8S_FILES.configMap)} -f ${at(K8S_FILES.testRun)} (load/k8s/README.md)`,
   );
-  return { exitCode: 0, dir, files: Object.keys(files).map(at) };
+  return { exitCode: PASSED, dir, files: Object.keys(files).map(at) };
 };

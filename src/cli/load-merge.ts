@@ -5,11 +5,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeSummaries, type SourcedSummary } from '../../core/evidence.ts';
 import { summariesInLogs } from '../../core/summary-markers.ts';
+import { InputError } from '../errors.ts';
 import { runnerFile } from '../k6-driver/run.ts';
 import { complain, terminalLines, tty } from '../printable.ts';
 import { judgedRun } from '../report/load-reports.ts';
 import type { LoadMergeOptions } from './commands.ts';
-import { UsageError } from './errors.ts';
+import { type ExitCode, exitWith } from './exit-codes.ts';
 import { finishLoad, loadReportProperties, loadStream } from './load.ts';
 import { notARunnerSummary, readInput, refuseOtherPlans, runnerSummaryOf } from './merge-input.ts';
 import { reportDirFor } from './report-dir.ts';
@@ -23,7 +24,7 @@ const fromSummaryFile = (file: string): SourcedSummary => {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new UsageError(`${file}: not JSON`);
+    throw new InputError(`${file}: not JSON`);
   }
   return { source: file, summary: runnerSummaryOf(value, file) };
 };
@@ -48,15 +49,15 @@ const fromLogFiles = (files: readonly string[]): SourcedSummary[] => {
     }
   }
   if (found.length === 0)
-    throw new UsageError(`--from-logs ${files.join(' ')}: no harness runner summary between markers`);
+    throw new InputError(`--from-logs ${files.join(' ')}: no harness runner summary between markers`);
   return found;
 };
 
 export const runLoadMergeCommand = async (
   files: readonly string[],
   options: LoadMergeOptions,
-): Promise<{ exitCode: number; dir: string; files: readonly string[] }> => {
-  if (files.length === 0) throw new UsageError('load merge: no summary files given');
+): Promise<{ exitCode: ExitCode; dir: string; files: readonly string[] }> => {
+  if (files.length === 0) throw new InputError('load merge: no summary files given');
   const set = options.fromLogs ? fromLogFiles(files) : files.map(fromSummaryFile);
   refuseOtherPlans(set);
   const dir = await reportDirFor(options.reportDir);
@@ -88,5 +89,5 @@ export const runLoadMergeCommand = async (
 };
 
 export const loadMerge = async (files: string[], options: LoadMergeOptions): Promise<void> => {
-  process.exitCode = (await runLoadMergeCommand(files, options)).exitCode;
+  exitWith((await runLoadMergeCommand(files, options)).exitCode);
 };

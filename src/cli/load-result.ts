@@ -1,7 +1,9 @@
 // What `harness load` returns, to its own exit and to certify: a module of its own, since both the run (load.ts) and
 // the manifests it may write instead (load-k8s.ts) return it.
+import type { ExitCode } from './exit-codes.ts';
+
 export interface LoadCommandResult {
-  readonly exitCode: number;
+  readonly exitCode: ExitCode;
   /** The run's report directory and files; none when nothing ran (`--list`). */
   readonly dir?: string;
   readonly files: readonly string[];

@@ -1,7 +1,7 @@
 // `harness load`: k6 probes of every limit, against a profile's target or the embedded reference server.
 import { relative } from 'node:path';
 import type { PhasePlan } from '../../core/plan.ts';
-import { isHarnessError } from '../errors.ts';
+import { InputError, isHarnessError } from '../errors.ts';
 import { EventStream, type Listener } from '../events/stream.ts';
 import { countsSoFar } from '../k6-driver/checkpoint.ts';
 import { k6Network } from '../k6-driver/k6-network.ts';
@@ -11,7 +11,7 @@ import { type LoadOutcome, runLoad } from '../k6-driver/run.ts';
 import { plural } from '../plural.ts';
 import { say, tty } from '../printable.ts';
 import { loadProfile } from '../profile/read.ts';
-import { startReferenceServer } from '../reference/index.ts';
+import { EMBEDDED_SCALE, startReferenceServer } from '../reference/index.ts';
 import { phaseAsRun } from '../report/junit.ts';
 import {
   judgedRun,
@@ -24,8 +24,7 @@ import {
 import { loadMarkdown } from '../report/step-summary.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import type { LoadOptions } from './commands.ts';
-import { UsageError } from './errors.ts';
-import { exitCodeOf, HARNESS_ERROR, NO_VERDICT } from './exit-codes.ts';
+import { type ExitCode, exitCodeOf, exitWith, HARNESS_ERROR, NO_VERDICT, PASSED } from './exit-codes.ts';
 import { findK6, k6Version } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
 import { k8sRequested, writeK8s } from './load-k8s.ts';
@@ -38,9 +37,6 @@ import { endRun } from './run-end.ts';
 import { whileInterruptible } from './signals.ts';
 import { harnessVersion } from './version.ts';
 
-/** The embedded server's per-minute windows last 2 s, so `--scenario all` takes seconds, not a quarter hour. */
-const EMBEDDED_MINUTE_MS = 2000;
-
 /** A signal before any phase had a result: every phase INCONCLUSIVE with the reason, in the report CI reads. */
 /**
  * Reports for a run whose phases were never judged (a signal before k6 wrote its summary, or k6 dying without one):
@@ -52,7 +48,7 @@ const reportUnjudged = async (
   reason: string,
   startedAt: number,
   options: Omit<LoadReportRun, 'phases'>,
-  exitCode: number,
+  exitCode: ExitCode,
 ): Promise<LoadCommandResult> => {
   stream.events.emit({ type: 'note', text: `harness: ${reason}: no phase judged` });
   const run = {
@@ -123,7 +119,7 @@ export const runLoadCommand = async (
     options.profile &&
     (options.fault || options.ratelimitFields || Object.keys(options.limit).length > 0)
   ) {
-    throw new UsageError(
+    throw new InputError(
       '--fault, --limit and --ratelimit-fields apply to the embedded server only (no --profile)',
     );
   }
@@ -132,7 +128,8 @@ export const runLoadCommand = async (
     : {
         embedded: () =>
           startReferenceServer({
-            minuteMs: EMBEDDED_MINUTE_MS,
+            // Two-second minutes, so `--scenario all` takes seconds, not a quarter hour; tokens live their usual time.
+            minuteMs: EMBEDDED_SCALE.minuteMs,
             limits: options.limit,
             ...(options.fault ? { fault: options.fault } : {}),
             ...(options.ratelimitFields ? { rateLimitFields: options.ratelimitFields } : {}),
@@ -142,7 +139,7 @@ export const runLoadCommand = async (
     const { profile, target, network, hide } = prepared;
     if (options.list) {
       for (const probe of availableProbes(target)) say(tty`${probe.name.padEnd(22)} ${probe.describes}`);
-      return { exitCode: 0, files: [] };
+      return { exitCode: PASSED, files: [] };
     }
     const plan = {
       scenarios: options.scenario,
@@ -268,5 +265,5 @@ export const finishLoad = async (
 };
 
 export const load = async (options: LoadOptions): Promise<void> => {
-  process.exitCode = await whileInterruptible(async (stop) => (await runLoadCommand(options, stop)).exitCode);
+  exitWith(await whileInterruptible(async (stop) => (await runLoadCommand(options, stop)).exitCode));
 };

@@ -2,13 +2,13 @@ import { inspect } from 'node:util';
 import { CommanderError } from 'commander';
 import { isHarnessError } from '../errors.ts';
 import { complain, terminalLines, tty } from '../printable.ts';
-import { exitCodeOfError, USAGE_ERROR } from './exit-codes.ts';
+import { exitCodeOfError, exitNow, exitWith, PASSED, USAGE_ERROR } from './exit-codes.ts';
 import { buildProgram } from './program.ts';
 
 // Output piped into `head` and the like: the reader left, which is no error of ours.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
-  process.exit(process.exitCode ?? 0);
+  exitNow();
 });
 
 try {
@@ -16,9 +16,9 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     // --help and --version end through here too, with their own exit code 0.
-    process.exitCode = error.exitCode === 0 ? 0 : USAGE_ERROR;
+    exitWith(error.exitCode === 0 ? PASSED : USAGE_ERROR);
   } else {
-    process.exitCode = exitCodeOfError(error);
+    exitWith(exitCodeOfError(error));
     // Bad input is one line; anything else that got this far is a bug, shown whole for its report. Either names
     // files, fields and values it read, so its controls are shown, not obeyed.
     if (isHarnessError(error, 'HARNESS_INPUT')) complain(tty`harness: ${error.message}`);

@@ -4,9 +4,9 @@
 import { Ajv } from 'ajv';
 import type { LoadSummary, SourcedSummary } from '../../core/evidence.ts';
 import { phaseGradeSchema } from '../compare/run-docs.ts';
+import { InputError } from '../errors.ts';
 import { printable } from '../printable.ts';
 import { schemaFault } from '../schema-fault.ts';
-import { UsageError } from './errors.ts';
 import { gridTooLarge, impossibleCount, loadSummarySchema } from './summary-schema.ts';
 
 // A summary file is reportJson's output: the summary and, from a runner that ran alone, its grades, which the merge
@@ -34,20 +34,20 @@ export const notARunnerSummary = (value: unknown): string | undefined => {
 };
 
 /**
- * The summary, once it is one runner's whole and possible summary; else a UsageError naming `source` and the field.
+ * The summary, once it is one runner's whole and possible summary; else a InputError naming `source` and the field.
  * Its names and fields come from the file, so the line is made printable.
  */
 export const runnerSummaryOf = (value: unknown, source: string): LoadSummary => {
   const why = notARunnerSummary(value);
-  if (why) throw new UsageError(printable(`${source}: ${why}`));
+  if (why) throw new InputError(printable(`${source}: ${why}`));
   if (!validate(value))
-    throw new UsageError(printable(`${source}: ${schemaFault(validate.errors![0]!, 'a load summary')}`));
+    throw new InputError(printable(`${source}: ${schemaFault(validate.errors![0]!, 'a load summary')}`));
   for (const [i, phase] of value.phases.entries()) {
     const impossible = impossibleCount(phase, `/phases/${i}`);
-    if (impossible) throw new UsageError(printable(`${source}: ${impossible}`));
+    if (impossible) throw new InputError(printable(`${source}: ${impossible}`));
   }
   const tooLarge = gridTooLarge(value.phases);
-  if (tooLarge) throw new UsageError(printable(`${source}: ${tooLarge}`));
+  if (tooLarge) throw new InputError(printable(`${source}: ${tooLarge}`));
   return value;
 };
 
@@ -67,10 +67,10 @@ export const refuseOtherPlans = (set: readonly SourcedSummary[]): void => {
     const [ours, theirs] = [entry.summary.phases, first.summary.phases];
     const of = `of ${first.source}, which has the same run id and plan sha256`;
     if (ours.length !== theirs.length)
-      throw new UsageError(
+      throw new InputError(
         printable(`${entry.source}: /phases: ${ours.length} phases, not the ${theirs.length} ${of}`),
       );
     const i = ours.findIndex((phase, i) => JSON.stringify(phase.plan) !== JSON.stringify(theirs[i]!.plan));
-    if (i !== -1) throw new UsageError(printable(`${entry.source}: /phases/${i}/plan: not the plan ${of}`));
+    if (i !== -1) throw new InputError(printable(`${entry.source}: /phases/${i}/plan: not the plan ${of}`));
   }
 };

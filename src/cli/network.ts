@@ -3,10 +3,9 @@
 import { resolve } from 'node:path';
 import { HttpClient } from '../client/index.ts';
 import { proxyFromEnv } from '../client/network.ts';
-import { isHarnessError } from '../errors.ts';
+import { InputError, isHarnessError } from '../errors.ts';
 import { type Network, networkOf } from '../profile/network.ts';
 import type { Profile } from '../spec/index.ts';
-import { UsageError } from './errors.ts';
 
 export interface NetworkFlags {
   ca?: string;
@@ -26,7 +25,7 @@ export const withNetworkFlags = (profile: Profile, flags: NetworkFlags): Profile
     ...(flags.insecure ? { insecure: true } : {}),
   };
   if ((tls.cert === undefined) !== (tls.key === undefined)) {
-    throw new UsageError(
+    throw new InputError(
       tls.cert === undefined
         ? '--key / tls.key: a client key needs its certificate (--cert or tls.cert)'
         : '--cert / tls.cert: a client certificate needs its key (--key or tls.key)',

@@ -8,7 +8,7 @@ import type { RunningReferenceServer } from '../reference/index.ts';
 import { type UNREACHABLE, type UNUSABLE, writeUnreachableReports } from '../report/unreachable.ts';
 import { resolveTarget, type Target } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
-import { exitCodeOf, TARGET_UNREACHABLE } from './exit-codes.ts';
+import { type ExitCode, exitCodeOf, TARGET_UNREACHABLE } from './exit-codes.ts';
 import { type NetworkFlags, networkFor, unreachableOrigins, withNetworkFlags } from './network.ts';
 import { lostReports, reportDirFor, saveReports } from './report-dir.ts';
 
@@ -86,7 +86,7 @@ export const reportNoRun = async (
   files: Readonly<Record<string, string>>,
 ): Promise<{
   readonly files: readonly string[];
-  readonly exitCode: number;
+  readonly exitCode: ExitCode;
   readonly reportsNotWritten?: true;
 }> => {
   // The reason quotes what the target answered, or the error it caused.

@@ -2,13 +2,13 @@
 // bucket's whole probe: bursts no shell loop of curls can send in time), its verdict and evidence printed last.
 // The run is conformance's own, so it writes the same reports and exits with the same code.
 import type { Evidence } from '../client/index.ts';
-import { isHarnessError } from '../errors.ts';
+import { InputError, isHarnessError } from '../errors.ts';
 import { say, type TerminalText, tty } from '../printable.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
 import type { CheckResult } from '../runner/types.ts';
 import type { ReplayOptions } from './commands.ts';
 import { runConformanceCommand } from './conformance.ts';
-import { UsageError } from './errors.ts';
+import { exitWith } from './exit-codes.ts';
 import { whileInterruptible } from './signals.ts';
 
 /** Headers that say how the bytes travelled, not what the server decided. */
@@ -55,19 +55,21 @@ const named = (check: CheckResult, name: string): boolean =>
   check.id.toLowerCase() === name.toLowerCase() || check.tags.includes(name.toLowerCase());
 
 export const replay = async (checkId: string, options: ReplayOptions): Promise<void> => {
-  process.exitCode = await whileInterruptible(async (stop) => {
-    const { exitCode, report } = await runConformanceCommand(
-      // Naming the check is the choice --slow stands for.
-      { ...options, only: [checkId], slow: true, format: [...REPORT_FORMATS] },
-      stop,
-      { command: `harness replay ${checkId}`, chosenBy: 'replaying one check' },
-    ).catch((error: unknown) => {
-      // Selection reports the name as --only's; on this command line it is the argument.
-      if (isHarnessError(error, 'HARNESS_INPUT') && error.message.startsWith('--only:'))
-        throw new UsageError(error.message.replace(/^--only:/, 'replay <check-id>:'));
-      throw error;
-    });
-    for (const check of report?.checks.filter((c) => named(c, checkId)) ?? []) printReplayed(check);
-    return exitCode;
-  });
+  exitWith(
+    await whileInterruptible(async (stop) => {
+      const { exitCode, report } = await runConformanceCommand(
+        // Naming the check is the choice --slow stands for.
+        { ...options, only: [checkId], slow: true, format: [...REPORT_FORMATS] },
+        stop,
+        { command: `harness replay ${checkId}`, chosenBy: 'replaying one check' },
+      ).catch((error: unknown) => {
+        // Selection reports the name as --only's; on this command line it is the argument.
+        if (isHarnessError(error, 'HARNESS_INPUT') && error.message.startsWith('--only:'))
+          throw new InputError(error.message.replace(/^--only:/, 'replay <check-id>:'));
+        throw error;
+      });
+      for (const check of report?.checks.filter((c) => named(c, checkId)) ?? []) printReplayed(check);
+      return exitCode;
+    }),
+  );
 };

@@ -1,13 +1,11 @@
 // The run's report directory: made before the first request, so a place that cannot hold reports loses no run; and
 // written to after the last, where a disk that filled up or turned read-only meanwhile must not lose the verdicts.
 import { resolve } from 'node:path';
-import { isHarnessError } from '../errors.ts';
+import { InputError, isHarnessError } from '../errors.ts';
 import type { Listener, RunEvent } from '../events/stream.ts';
 import { complain, tty } from '../printable.ts';
-import { ReportWriteError } from '../report/atomic.ts';
 import { appendStepSummary } from '../report/step-summary.ts';
 import { timestampDir, type Written } from '../report/write.ts';
-import { UsageError } from './errors.ts';
 import { PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 
 export const reportDirFor = async (reportDir: string): Promise<string> => {
@@ -15,7 +13,7 @@ export const reportDirFor = async (reportDir: string): Promise<string> => {
     return await timestampDir(resolve(reportDir));
   } catch (error) {
     if (isHarnessError(error, 'HARNESS_REPORT_DIR'))
-      throw new UsageError(`--report-dir ${reportDir}: ${error.message}`);
+      throw new InputError(`--report-dir ${reportDir}: ${error.message}`);
     throw error;
   }
 };
@@ -50,7 +48,7 @@ const writeSaved = async (write: () => Promise<Written>): Promise<Saved> => {
     if (written.latestNotMoved) complain(tty`harness: ${written.latestNotMoved}`);
     return { files: written.files, exitCode: PASSED };
   } catch (error) {
-    if (!(error instanceof ReportWriteError)) throw error;
+    if (!isHarnessError(error, 'HARNESS_REPORT_WRITE')) throw error;
     complain(
       tty`harness: reports not written (exit ${REPORTS_NOT_WRITTEN}): ${error.message}; no file is left half written${
         error.written.length === 0 ? ', and the summary on stdout is all this run leaves' : ''

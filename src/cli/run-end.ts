@@ -1,10 +1,18 @@
 // How every run ends, conformance's, replay's and load's alike: from what it judged, the lines stderr gets and the
-// exit code, by the exit table's one rule (exit-codes.ts). A command gathers what it judged and hands it here; no
-// command decides an exit of its own.
+// exit code, by the exit table's one rule (exitCodeOf, exit-codes.ts). A command gathers what it judged and hands it
+// here; what it adds beside the run (a signal, reports it could not write) joins by the same rule.
 import { complain, type TerminalText, tty } from '../printable.ts';
-import { gradeOutcome } from '../report/outcome.ts';
+import { gradeCount } from '../report/outcome.ts';
 import type { Grade } from '../runner/grades.ts';
-import { exitCodeOf, FAILED, HARNESS_ERROR, NO_VERDICT, noVerdictLine, PASSED } from './exit-codes.ts';
+import {
+  type ExitCode,
+  exitCodeOf,
+  FAILED,
+  HARNESS_ERROR,
+  NO_VERDICT,
+  noVerdictLine,
+  PASSED,
+} from './exit-codes.ts';
 import type { Saved } from './report-dir.ts';
 
 export interface RunEnd {
@@ -33,14 +41,14 @@ export interface RunEnd {
  * Says on stderr (`say`) why the run fails or decided nothing, and gives its exit code. Each line is escaped whole:
  * the ids, reasons and advice in it come from the report, a phase's message or the target.
  */
-export const endRun = (end: RunEnd, say: (line: TerminalText) => void = complain): number => {
+export const endRun = (end: RunEnd, say: (line: TerminalText) => void = complain): ExitCode => {
   const failures = end.failures ?? [];
   const faults = end.faults ?? [];
   for (const line of [...failures, ...faults]) say(tty`${line}`);
   const failed =
     end.failedBeside === true ||
     failures.length > 0 ||
-    end.graded.some((u) => !u.excused && gradeOutcome(u.grade, true, end.strict) === 'failure');
+    end.graded.some((u) => !u.excused && gradeCount(u.grade, true, end.strict) === 'failure');
   const exitCode = exitCodeOf([
     faults.length > 0 || end.faultBeside === true ? HARNESS_ERROR : PASSED,
     failed ? FAILED : PASSED,

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { HARNESS, harnessCommand } from '../command-line.ts';
+import { InputError } from '../errors.ts';
 import {
   FAULT_FACTORS,
   FAULTS,
@@ -11,7 +12,6 @@ import {
 import { startReferenceBehind } from '../testbed/toxiproxy.ts';
 import { table, terminalWidth } from '../text-table.ts';
 import type { ServeOptions } from './commands.ts';
-import { UsageError } from './errors.ts';
 
 const listFaults = (): void => {
   const rows = FAULTS.map((fault) => {
@@ -28,7 +28,7 @@ const readFlagFile = (flag: string, path: string): Buffer => {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw new UsageError(`${flag} ${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? error})`);
+    throw new InputError(`${flag} ${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? error})`);
   }
 };
 
@@ -36,11 +36,11 @@ const readFlagFile = (flag: string, path: string): Buffer => {
 const tlsOf = (options: ServeOptions) => {
   const { tlsCert, tlsKey, tlsClientCa } = options;
   if (tlsCert === undefined && tlsKey === undefined) {
-    if (tlsClientCa !== undefined) throw new UsageError('--tls-client-ca needs --tls-cert and --tls-key');
+    if (tlsClientCa !== undefined) throw new InputError('--tls-client-ca needs --tls-cert and --tls-key');
     return undefined;
   }
   if (tlsCert === undefined || tlsKey === undefined)
-    throw new UsageError(tlsCert === undefined ? '--tls-key needs --tls-cert' : '--tls-cert needs --tls-key');
+    throw new InputError(tlsCert === undefined ? '--tls-key needs --tls-cert' : '--tls-cert needs --tls-key');
   return {
     cert: readFlagFile('--tls-cert', tlsCert),
     key: readFlagFile('--tls-key', tlsKey),
@@ -104,7 +104,7 @@ export const serve = async (options: ServeOptions): Promise<void> => {
       }))
     : startReferenceBehind(options.network, serverOptions)
   ).catch((error: Error) => {
-    throw new UsageError(`serve: ${error.message}`);
+    throw new InputError(`serve: ${error.message}`);
   });
   const { server } = running;
   const profile = stringify(running.profile);

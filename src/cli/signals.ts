@@ -1,25 +1,21 @@
 // SIGINT, SIGTERM and SIGHUP end a run as its deadline does: nothing more is sent, children stop, the reports are
 // written with what is unfinished INCONCLUSIVE "interrupted", temp files go, and the exit code is the shell's
-// 128 + signal. Without a handler Node dies at once, leaving k6 loading the target and its temp folder (with a
-// client key, under mutual TLS) behind; SIGHUP is what a closed terminal or a dropped SSH session sends. A second
-// SIGINT (an impatient Ctrl-C) exits at once.
-
-const EXIT_CODES: Readonly<Record<'SIGINT' | 'SIGTERM' | 'SIGHUP', number>> = {
-  SIGHUP: 129,
-  SIGINT: 130,
-  SIGTERM: 143,
-};
-type StopSignal = keyof typeof EXIT_CODES;
+// 128 + signal, its row of the exit table. Without a handler Node dies at once, leaving k6 loading the target and its
+// temp folder (with a client key, under mutual TLS) behind; SIGHUP is what a closed terminal or a dropped SSH session
+// sends. A second SIGINT (an impatient Ctrl-C) exits at once.
+import { type ExitCode, exitCodeOf, exitNow, PASSED, STOP_SIGNALS } from './exit-codes.ts';
 
 export interface Interruption {
   /** Aborts on the first SIGINT, SIGTERM or SIGHUP; its reason is `interrupted (SIGINT)`. */
   readonly signal: AbortSignal;
-  /** 129, 130 or 143 once a signal came, else the command's own code. */
-  exitCode(commandExitCode: number): number;
+  /** The command's own code joined with the signal's, by the exit table's rule: the signal's once one came. */
+  exitCode(commandExitCode: ExitCode): ExitCode;
   dispose(): void;
 }
 
-export const whileInterruptible = async (run: (stop: AbortSignal) => Promise<number>): Promise<number> => {
+export const whileInterruptible = async (
+  run: (stop: AbortSignal) => Promise<ExitCode>,
+): Promise<ExitCode> => {
   const interruption = onInterrupt();
   try {
     return interruption.exitCode(await run(interruption.signal));
@@ -30,13 +26,13 @@ export const whileInterruptible = async (run: (stop: AbortSignal) => Promise<num
 
 const onInterrupt = (): Interruption => {
   const controller = new AbortController();
-  let received: StopSignal | undefined;
-  const handle = (signal: StopSignal) => {
+  let received: ExitCode | undefined;
+  const handle = (signal: NodeJS.Signals, code: ExitCode) => {
     if (received !== undefined) {
-      if (signal === 'SIGINT') process.exit(EXIT_CODES[signal]);
+      if (signal === 'SIGINT') exitNow(code);
       return;
     }
-    received = signal;
+    received = code;
     // After a hang-up the terminal is gone: a write to it fails, and must not end the run before its reports are.
     if (signal === 'SIGHUP')
       for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
@@ -45,14 +41,14 @@ const onInterrupt = (): Interruption => {
     );
     controller.abort(`interrupted (${signal})`);
   };
-  const handlers = (Object.keys(EXIT_CODES) as StopSignal[]).map((signal) => {
-    const handler = () => handle(signal);
+  const handlers = [...STOP_SIGNALS].map(([signal, code]) => {
+    const handler = () => handle(signal, code);
     process.on(signal, handler);
     return [signal, handler] as const;
   });
   return {
     signal: controller.signal,
-    exitCode: (code) => (received === undefined ? code : EXIT_CODES[received]),
+    exitCode: (code) => exitCodeOf([code, received ?? PASSED]),
     dispose: () => {
       for (const [signal, handler] of handlers) process.off(signal, handler);
     },

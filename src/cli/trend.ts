@@ -7,7 +7,7 @@ import { complain, say, tty } from '../printable.ts';
 import { writeWhole } from '../report/atomic.ts';
 import { readRuns } from '../trend/runs.ts';
 import { trendPage } from '../trend/trend-page.ts';
-import { REPORTS_NOT_WRITTEN } from './exit-codes.ts';
+import { exitWith, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 import type { TrendOptions } from './report-commands.ts';
 
 export const trend = async (dir: string, options: TrendOptions): Promise<void> => {
@@ -20,7 +20,7 @@ export const trend = async (dir: string, options: TrendOptions): Promise<void> =
   } catch (error) {
     if (!isHarnessError(error, 'HARNESS_REPORT_WRITE')) throw error;
     complain(tty`harness: ${error.message}`);
-    process.exitCode = REPORTS_NOT_WRITTEN;
+    exitWith(REPORTS_NOT_WRITTEN);
   }
   const kinds = (n: number, what: string) => plural(n, `${what} run`);
   const conformance = found.runs.filter((r) => r.conformance).length;

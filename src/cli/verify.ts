@@ -3,12 +3,11 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { keyFingerprint, readPublicKey, sha256 } from '../certify/manifest.ts';
 import { type Verification, verifyArchive } from '../certify/verify.ts';
+import { InputError } from '../errors.ts';
 import { say, terminalLines, tty } from '../printable.ts';
 import { SPEC_FILE } from './certify.ts';
-import { UsageError } from './errors.ts';
+import { exitWith, FAILED } from './exit-codes.ts';
 import type { VerifyOptions } from './report-commands.ts';
-
-const MISMATCH = 1;
 
 // Every name and field printed comes from the archive, so each goes through `tty`: its control and bidirectional
 // characters are shown escaped, and an entry cannot clear the screen, rewrite the verdict above it or show `txt.exe`
@@ -35,11 +34,11 @@ export const verify = async (archivePath: string, options: VerifyOptions): Promi
     // Only the file's own errors (opening or reading it) are bad input; anything else is harness's fault.
     const { syscall, code } = error as NodeJS.ErrnoException;
     if (syscall === undefined) throw error;
-    throw new UsageError(`${archivePath}: cannot read (${code})`);
+    throw new InputError(`${archivePath}: cannot read (${code})`);
   }
   if (!result.ok) {
     say(tty`verification failed: ${result.mismatch}`);
-    process.exitCode = MISMATCH;
+    exitWith(FAILED);
     return;
   }
   const m = result.manifest;

@@ -1,4 +1,5 @@
 import { apiHeaders, urlOf } from '../../core/wire.ts';
+import { isHarnessError } from '../errors.ts';
 import { API_CONTENT_TYPE, type Profile } from '../spec/index.ts';
 import { TokenError } from './errors.ts';
 import type { Exchange } from './evidence.ts';
@@ -69,7 +70,7 @@ export class ApiClient {
     try {
       fresh = await this.#tokens.issued(client);
     } catch (err) {
-      if (!(err instanceof TokenError)) throw err;
+      if (!isHarnessError(err, 'HARNESS_TOKEN')) throw err;
       const message = `after a 401 from ${req.method} ${req.path}: ${err.message}`;
       throw new TokenError(message, err.evidence, rejected.evidence, { cause: err });
     }

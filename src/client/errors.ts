@@ -32,6 +32,13 @@ export class TokenError extends HarnessError {
   }
 }
 
+declare module '../errors.ts' {
+  interface ErrorClasses {
+    HARNESS_TARGET: TargetError;
+    HARNESS_TOKEN: TokenError;
+  }
+}
+
 const TLS = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_)|SELF_SIGNED|HOSTNAME_MISMATCH/;
 
 const CODES: readonly (readonly [TargetErrorKind, ReadonlySet<string>])[] = [

@@ -1,4 +1,5 @@
 import { renewAtFor, tokenForm } from '../../core/wire.ts';
+import { isHarnessError } from '../errors.ts';
 import {
   type ClientCredentials,
   GRANT_TYPE,
@@ -6,7 +7,7 @@ import {
   TOKEN_LIFETIME_SECONDS,
   TOKEN_REQUEST_CONTENT_TYPE,
 } from '../spec/index.ts';
-import { TargetError, TokenError } from './errors.ts';
+import { TokenError } from './errors.ts';
 import type { Evidence, Exchange } from './evidence.ts';
 import type { HttpClient } from './http.ts';
 
@@ -140,7 +141,7 @@ export class TokenManager {
     try {
       exchange = await this.requestToken(client);
     } catch (err) {
-      if (!(err instanceof TargetError)) throw err;
+      if (!isHarnessError(err, 'HARNESS_TARGET')) throw err;
       throw this.#failure(key, new TokenError(err.message, err.evidence, undefined, { cause: err }));
     }
     const issued = issuedToken(exchange);

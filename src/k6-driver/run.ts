@@ -84,7 +84,6 @@ export interface PhaseOutcome {
 
 export interface LoadOutcome {
   readonly summary: LoadSummary;
-  readonly verdicts: readonly Verdict[];
   /** Per phase, in plan order: the grade and the measured error (enforced against expected). */
   readonly phases: readonly PhaseOutcome[];
   readonly roundTripMs: number;
@@ -294,7 +293,6 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   const verdicts = judgeAll(summary);
   return {
     summary,
-    verdicts,
     phases: summary.phases.map((p, i) => ({
       phase: p.plan.name,
       grade: verdicts[i]!.grade,

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { isScalar, parseDocument, visit } from 'yaml';
 import { didYouMean } from '../did-you-mean.ts';
-import { InputError } from '../errors.ts';
+import { InputError, isHarnessError } from '../errors.ts';
 import { readAtMost } from '../read-at-most.ts';
 import { type Profile, profileSchema } from '../spec/index.ts';
 import { endpointKey, httpUrl } from '../spec/schemas.ts';
@@ -181,7 +181,7 @@ export const parseProfile = (text: string, source: string, env: NodeJS.ProcessEn
     profile = validateProfile(resolved, source);
   } catch (error) {
     // A message may quote a field (the tenant, the host) whose value came from the environment.
-    if (!(error instanceof InputError)) throw error;
+    if (!isHarnessError(error, 'HARNESS_INPUT')) throw error;
     throw new InputError(redactorFor(found.variables.map((v) => v.value)).known(error.message));
   }
   const warning = plainTextWarning(source, plainTextSecrets(profile, found.pointers));

@@ -16,7 +16,7 @@ import { buildProfile } from './profile.ts';
 export { FAULT_FACTORS, FAULTS, type FaultName } from './faults.ts';
 export { LIMITER_KINDS, type LimiterKind } from './limiter-kinds.ts';
 export type { ReferenceClients, ReferenceServerOptions, ResolvedReferenceOptions } from './options.ts';
-export { TOKEN_KINDS } from './options.ts';
+export { EMBEDDED_SCALE, TOKEN_KINDS } from './options.ts';
 
 export interface RunningReferenceServer {
   readonly baseUrl: string;

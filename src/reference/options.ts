@@ -20,6 +20,13 @@ import { isLimiterKind, type LimiterKind } from './limiter-kinds.ts';
 export const TOKEN_KINDS = ['opaque', 'jwt'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
+/**
+ * The embedded server's time scale, so a full run takes seconds: two-second "minutes" (room for a burst on a loaded
+ * machine), and a 5 s token, which still expires within a run (the expiry check waits it out) but outlives a request
+ * queued on a busy runner, so a refreshed token is not refused again before it is used.
+ */
+export const EMBEDDED_SCALE = { minuteMs: 2000, tokenLifetimeSeconds: 5 } as const;
+
 export interface ReferenceClient {
   client_id: string;
   client_secret: string;

@@ -20,6 +20,12 @@ export class ReportWriteError extends HarnessError {
   }
 }
 
+declare module '../errors.ts' {
+  interface ErrorClasses {
+    HARNESS_REPORT_WRITE: ReportWriteError;
+  }
+}
+
 /** Writes a new file at `path`; a test injects one that fails as a full disk does, part way through. */
 export type WriteNew = (path: string, content: string) => Promise<void>;
 

@@ -11,7 +11,7 @@ import { evidenceHtml } from './html-evidence.ts';
 import { quoteHtml } from './html-quote.ts';
 import { STYLE } from './html-style.ts';
 import { timelineFigure } from './html-timeline.ts';
-import { outcomeHeadline, runOutcome } from './outcome.ts';
+import { runVerdict, verdictHeadline } from './outcome.ts';
 import { groupBySection, quoteSource, type SectionGroup } from './sections.ts';
 
 const OPEN_BY_DEFAULT: ReadonlySet<Grade> = new Set(['ERROR', 'FAIL', 'INCONCLUSIVE', 'WARN']);
@@ -35,14 +35,14 @@ const countBadges = (counts: Readonly<Record<Grade, number>>): Markup[] =>
 const anchor = (group: SectionGroup): string => `sec-${group.id.replace(/[^0-9A-Za-z]/g, '') || 'x'}`;
 
 /**
- * The outcome (as the exit code reads it) coloured; certifiability beside it, a separate matter; and how much of
+ * The run's verdict (as the exit code reads it) coloured; certifiability beside it, a separate matter; and how much of
  * SPEC.md the run verified, so a PASS over a run that skipped many checks never reads as a full one.
  */
 const verdictHtml = (report: RunReport): Markup => {
-  const outcome = runOutcome(report);
+  const verdict = runVerdict(report);
   const reasons = report.notCertifiable.map((r) => html`<li>${r}</li>`);
   const certifiable = report.certifiable ? 'yes' : 'no';
-  return html`<p class="verdict"><span class="outcome">${outcome.outcome}</span>${outcome.detail === '' ? '' : html`<span class="detail">${outcome.detail}</span>`}<span class="badge cert cert-${certifiable}">Certifiable: ${certifiable}</span></p>
+  return html`<p class="verdict"><span class="outcome">${verdict.verdict}</span>${verdict.detail === '' ? '' : html`<span class="detail">${verdict.detail}</span>`}<span class="badge cert cert-${certifiable}">Certifiable: ${certifiable}</span></p>
 <p class="coverage${report.counts.SKIP > 0 ? ' partial' : ''}">${coverageSentence(report)}</p>${reasons.length === 0 ? '' : html`\n<div class="reasons">Why this run cannot certify the target:<ul>${reasons}</ul></div>`}`;
 };
 
@@ -69,7 +69,7 @@ const summary = (report: RunReport, groups: readonly SectionGroup[]): Markup => 
           ', ',
         )}</p>`;
   const toc = groups.map((g) => html`<a href="#${anchor(g)}">${g.name.replace(/^SPEC\.md /, '')}</a>`);
-  return html`<header class="card g-${runOutcome(report).grade}">
+  return html`<header class="card g-${runVerdict(report).grade}">
 <h1>SPEC.md conformance report</h1>
 <div class="muted">${report.checks.length} checks against ${target.base_url}</div>
 ${verdictHtml(report)}${harnessErrors}
@@ -188,7 +188,7 @@ export const toHtml = (report: RunReport): string => {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance: ${report.target.base_url}: ${outcomeHeadline(runOutcome(report))} (${certifiable})</title>
+<title>Conformance: ${report.target.base_url}: ${verdictHeadline(runVerdict(report))} (${certifiable})</title>
 <style>${trusted(STYLE)}</style>
 </head>
 <body><main>

@@ -1,10 +1,10 @@
 // The one JUnit writer behind conformance.xml and load's load-<scenario>.xml: the shape Jenkins' xUnit schema
 // (junit-10.xsd, vendored under test/fixtures/junit/) accepts, with Ant's `timestamp` and `hostname` on each
-// testsuite. How a grade reads in JUnit is decided in gradeOutcome (outcome.ts) alone, by the rule the exit code follows.
+// testsuite. How a grade reads in JUnit is decided in gradeCount (outcome.ts) alone, by the rule the exit code follows.
 import { hostname } from 'node:os';
 import type { Grade } from '../runner/grades.ts';
 import { escapeAttr, escapeText } from './escape.ts';
-import { type GradeOutcome, gradeOutcome } from './outcome.ts';
+import { type GradeCount, gradeCount } from './outcome.ts';
 
 export interface JUnitCase {
   readonly classname: string;
@@ -66,12 +66,12 @@ export const busyMs = (cases: readonly Pick<JUnitCase, 'startedAt' | 'durationMs
   return total;
 };
 
-const caseOutcome = (c: JUnitCase, strict: boolean): GradeOutcome =>
+const caseCount = (c: JUnitCase, strict: boolean): GradeCount =>
   c.baselineExpects !== undefined
     ? 'failure'
     : c.accepted === true
       ? 'passed'
-      : gradeOutcome(c.grade, c.skipByChoice, strict);
+      : gradeCount(c.grade, c.skipByChoice, strict);
 
 const baselineSays = (c: JUnitCase): string =>
   c.baselineExpects === undefined
@@ -80,11 +80,11 @@ const baselineSays = (c: JUnitCase): string =>
 
 const testcase = (c: JUnitCase, strict: boolean): string => {
   const open = `    <testcase${attrs({ classname: c.classname, name: c.name, time: seconds(c.durationMs) })}`;
-  const outcome = caseOutcome(c, strict);
+  const counted = caseCount(c, strict);
   const body =
-    outcome === 'failure' || outcome === 'error'
-      ? `<${outcome}${attrs({ message: baselineSays(c), type: c.grade })}>${escapeText(c.details)}</${outcome}>`
-      : outcome === 'skipped'
+    counted === 'failure' || counted === 'error'
+      ? `<${counted}${attrs({ message: baselineSays(c), type: c.grade })}>${escapeText(c.details)}</${counted}>`
+      : counted === 'skipped'
         ? `<skipped${attrs({ message: c.message })}/>`
         : c.grade === 'PASS'
           ? undefined
@@ -93,7 +93,7 @@ const testcase = (c: JUnitCase, strict: boolean): string => {
 };
 
 const tally = (cases: readonly JUnitCase[], strict: boolean) => {
-  const count = (outcome: GradeOutcome) => cases.filter((c) => caseOutcome(c, strict) === outcome).length;
+  const count = (counted: GradeCount) => cases.filter((c) => caseCount(c, strict) === counted).length;
   return {
     tests: cases.length,
     failures: count('failure'),

@@ -1,5 +1,5 @@
 // The JUnit XML CI systems (Jenkins, GitLab, GitHub test reporters) read, of both commands, written by junitXml, each
-// grade shown as gradeOutcome decides. conformance.xml: one testsuite per SPEC.md section, one testcase per check.
+// grade shown as gradeCount decides. conformance.xml: one testsuite per SPEC.md section, one testcase per check.
 // load-<scenario>.xml: one testsuite per probe, one testcase per phase (an INCONCLUSIVE phase is an error, as it is
 // exit 5, never a pass).
 import type { PhasePlan } from '../../core/plan.ts';

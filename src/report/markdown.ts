@@ -6,7 +6,7 @@ import { coverageSentence } from './coverage.ts';
 import { stripIllegal } from './escape.ts';
 import { formatDuration } from './html.ts';
 import { mdText } from './markdown-text.ts';
-import { outcomeHeadline, runOutcome } from './outcome.ts';
+import { runVerdict, verdictHeadline } from './outcome.ts';
 import { quoteSource } from './sections.ts';
 
 /** A fence longer than any run of backticks inside, so reproduction commands cannot close it early. */
@@ -40,7 +40,7 @@ export const toMarkdown = (report: RunReport, reportFiles: readonly string[] = [
     ? 'yes'
     : `no\n${report.notCertifiable.map((reason) => `  - ${mdText(reason, 'prose')}`).join('\n')}`;
   const lines = [
-    `## harness conformance: ${outcomeHeadline(runOutcome(report))}`,
+    `## harness conformance: ${verdictHeadline(runVerdict(report))}`,
     '',
     `**Coverage:** ${mdText(coverageSentence(report), 'prose')}`,
     '',

@@ -9,9 +9,9 @@ import { compareBaseline, type Difference } from '../runner/baseline.ts';
 import { GRADES, type Grade } from '../runner/grades.ts';
 import type { RunReport } from '../runner/types.ts';
 
-export interface RunOutcome {
+export interface RunVerdict {
   /** The exit code's reading: ERROR 4, FAIL 1, NO VERDICT 5, PASS 0. */
-  readonly outcome: 'ERROR' | 'FAIL' | 'NO VERDICT' | 'PASS';
+  readonly verdict: 'ERROR' | 'FAIL' | 'NO VERDICT' | 'PASS';
   /** The grade whose colour shows it. */
   readonly grade: Extract<Grade, 'ERROR' | 'FAIL' | 'INCONCLUSIVE' | 'PASS'>;
   /** What qualifies it, for the headline; empty when nothing does. */
@@ -38,7 +38,7 @@ export const judgeRun = (report: RunReport): RunJudgement => {
   const strict = report.gate?.strict === true;
   const baseline = new Map(Object.entries(report.gate?.baseline ?? {}));
   const unverifiedIds = new Set(report.unverified);
-  const counts = (c: RunReport['checks'][number]) => gradeOutcome(c.grade, !unverifiedIds.has(c.id), strict);
+  const counts = (c: RunReport['checks'][number]) => gradeCount(c.grade, !unverifiedIds.has(c.id), strict);
   const excusedChecks = report.checks.filter((c) => baseline.has(c.id));
   // compareBaseline is the exit code's rule: a check whose grade differs from the baseline's fails the run, so it
   // is never accepted, whatever the baseline expected of it.
@@ -69,10 +69,10 @@ const gradeTally = (grades: readonly Grade[]): string =>
     .map(([grade, n]) => `${n} ${grade}`)
     .join(' and ');
 
-export const runOutcome = (report: RunReport): RunOutcome => {
+export const runVerdict = (report: RunReport): RunVerdict => {
   if (report.counts.ERROR > 0) {
     return {
-      outcome: 'ERROR',
+      verdict: 'ERROR',
       grade: 'ERROR',
       detail: 'a fault of harness itself, no verdict on the server',
     };
@@ -90,13 +90,13 @@ export const runOutcome = (report: RunReport): RunOutcome => {
         : []),
       ...(judged.uncertifiable ? ['--require-certifiable: the run cannot certify the target'] : []),
     ];
-    return { outcome: 'FAIL', grade: 'FAIL', detail: why.join('; ') };
+    return { verdict: 'FAIL', grade: 'FAIL', detail: why.join('; ') };
   }
   // An INCONCLUSIVE, or a SKIP for want of a token, verified nothing there: never a PASS (the CLI exits 5).
   const n = judged.unverified.length;
   if (n > 0 || report.checks.length === 0) {
     return {
-      outcome: 'NO VERDICT',
+      verdict: 'NO VERDICT',
       grade: 'INCONCLUSIVE',
       detail:
         n === 0
@@ -111,30 +111,30 @@ export const runOutcome = (report: RunReport): RunOutcome => {
     ...(report.counts.WARN > 0 ? ['warnings'] : []),
   ];
   return {
-    outcome: 'PASS',
+    verdict: 'PASS',
     grade: 'PASS',
     detail: withWhat.length === 0 ? '' : `with ${withWhat.join(', and ')}`,
   };
 };
 
 /** "FAIL", "PASS with warnings", "NO VERDICT (2 checks ...)": the same words in every report. */
-export const outcomeHeadline = ({ outcome, detail }: RunOutcome): string => {
-  if (detail === '') return outcome;
-  return outcome === 'PASS' ? `${outcome} ${detail}` : `${outcome} (${detail})`;
+export const verdictHeadline = ({ verdict, detail }: RunVerdict): string => {
+  if (detail === '') return verdict;
+  return verdict === 'PASS' ? `${verdict} ${detail}` : `${verdict} (${detail})`;
 };
 
 /**
  * How one graded check or phase counts, in a test viewer as in the exit code: `<failure>` an assertion that failed,
  * `<error>` no verdict, `<skipped>` not run.
  */
-export type GradeOutcome = 'passed' | 'failure' | 'error' | 'skipped';
+export type GradeCount = 'passed' | 'failure' | 'error' | 'skipped';
 
 /**
  * FAIL (and WARN under --strict) is a failure: exit 1. ERROR, INCONCLUSIVE and a SKIP the target forced leave the
  * rule unverified (exit 4 or 5), which is no pass and no choice of the user's: an error, so viewers show it red. Only
  * a SKIP the user chose is skipped. WARN, INFO and PASS pass (exit 0); WARN and INFO say so in system-out.
  */
-export const gradeOutcome = (grade: Grade, skipByChoice: boolean, strict: boolean): GradeOutcome => {
+export const gradeCount = (grade: Grade, skipByChoice: boolean, strict: boolean): GradeCount => {
   switch (grade) {
     case 'FAIL':
       return 'failure';

@@ -7,14 +7,14 @@ import type { Stats } from 'node:fs';
 import { lstat, mkdir, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
-import { HarnessError } from '../errors.ts';
+import { HarnessError, isHarnessError } from '../errors.ts';
 import type { RunReport } from '../runner/types.ts';
 import { type WriteNew, writeWhole } from './atomic.ts';
 import { coverageSentence } from './coverage.ts';
 import { toHtml } from './html.ts';
 import { toJUnit } from './junit.ts';
 import { toMarkdown } from './markdown.ts';
-import { outcomeHeadline, runOutcome } from './outcome.ts';
+import { runVerdict, verdictHeadline } from './outcome.ts';
 import { RUN_INDEX, runIndex } from './run-index.ts';
 import { conformanceSchema } from './schema.ts';
 
@@ -58,7 +58,7 @@ const makeDirs = async (root: string): Promise<void> => {
       if (!(await stat(dir)).isDirectory()) throw new ReportDirError(`${dir} is not a directory`);
       break;
     } catch (error) {
-      if (error instanceof ReportDirError) throw error;
+      if (isHarnessError(error, 'HARNESS_REPORT_DIR')) throw error;
       const code = codeOf(error);
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new ReportDirError(`cannot use ${dir}: ${code}`);
       missing.unshift(dir);
@@ -211,7 +211,7 @@ const conformanceIndex: Reporter<ConformanceRun> = {
   render: ({ report }, names) =>
     runIndex(
       `harness conformance: ${report.target.base_url}`,
-      outcomeHeadline(runOutcome(report)),
+      verdictHeadline(runVerdict(report)),
       names,
       coverageSentence(report),
     ),

@@ -7,6 +7,7 @@ import {
   type SendRequest,
   TargetError,
 } from '../client/index.ts';
+import { isHarnessError } from '../errors.ts';
 import type { BucketId } from '../spec/index.ts';
 import { BucketLog, clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
@@ -99,7 +100,7 @@ export class CountingHttpClient extends HttpClient {
     try {
       return await super.send(req);
     } catch (error) {
-      if (asSpec && error instanceof TargetError) this.#tokenEndpointDown ??= error;
+      if (asSpec && isHarnessError(error, 'HARNESS_TARGET')) this.#tokenEndpointDown ??= error;
       throw error;
     }
   }

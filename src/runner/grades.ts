@@ -1,7 +1,6 @@
 // Grades and the typed outcomes a check raises. The grade is chosen where the check calls these, next to the
 // SPEC.md sentence it enforces, never inferred later.
 import type { Grade } from '../../core/grade.ts';
-import { HarnessError } from '../errors.ts';
 import type { LimitTimeline } from './limit-timeline.ts';
 
 // Defined beside load's verdicts, which grade a subset of them; checks and reports take them from here.
@@ -28,9 +27,10 @@ export interface Finding extends Shown {
 
 /**
  * How a check ends other than passing: thrown from inside the check, carrying its grade, one-line reason and what
- * the report shows of it, so the result comes back whole from where the grade was decided.
+ * the report shows of it, so the result comes back whole from where the grade was decided. A verdict, not a fault:
+ * no HarnessError, so one that escaped a check would end the command as the bug it is.
  */
-export class Outcome extends HarnessError {
+export class Outcome extends Error {
   override readonly name = 'Outcome';
   constructor(
     readonly grade: Exclude<Grade, 'PASS' | 'ERROR'>,
@@ -39,7 +39,7 @@ export class Outcome extends HarnessError {
     readonly byChoice = false,
     readonly shown: Shown = {},
   ) {
-    super('HARNESS_OUTCOME', message);
+    super(message);
   }
 }
 

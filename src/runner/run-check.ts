@@ -1,8 +1,7 @@
 // One check run: its verdict from how it ended (returned, an Outcome thrown, a client error, a bug), its evidence and
 // reproduction from what it sent, and its events told as it starts and finishes.
-import { TargetError, TokenError } from '../client/index.ts';
+import { isHarnessError } from '../errors.ts';
 import { BUCKETS, sectionOf } from '../spec/index.ts';
-import { BudgetExhausted } from './budget.ts';
 import { CheckContext, sessionOf } from './context.ts';
 import { type Grade, inconclusive, Outcome, type Shown } from './grades.ts';
 import { plannedFor } from './plan.ts';
@@ -11,25 +10,26 @@ import { noTokenReason, type Session } from './session.ts';
 import type { CheckDefinition, CheckResult } from './types.ts';
 
 /** How a check ended; `byChoice` marks a SKIP the user chose (see skipByChoice), which leaves no rule unverified. */
-interface Verdict {
+interface CheckVerdict {
   readonly grade: Grade;
   readonly message: string;
   readonly byChoice?: boolean;
   readonly shown?: Shown;
 }
 
-const outcomeOf = (error: unknown, ctx: CheckContext, check: CheckDefinition): Verdict => {
+const verdictOf = (error: unknown, ctx: CheckContext, check: CheckDefinition): CheckVerdict => {
   if (error instanceof Outcome) {
     const { grade, message, byChoice, shown } = error;
     return { grade, message, byChoice, shown };
   }
   // --max-requests is the user's cap: a check that does not fit in it is left out by choice.
-  if (error instanceof BudgetExhausted) return { grade: 'SKIP', message: error.message, byChoice: true };
-  if (error instanceof TokenError) {
+  if (isHarnessError(error, 'HARNESS_BUDGET'))
+    return { grade: 'SKIP', message: error.message, byChoice: true };
+  if (isHarnessError(error, 'HARNESS_TOKEN')) {
     ctx.record(error.evidence);
     return { grade: 'SKIP', message: noTokenReason(error) };
   }
-  if (error instanceof TargetError) {
+  if (isHarnessError(error, 'HARNESS_TARGET')) {
     ctx.record(error.evidence);
     const message = `the target failed to answer (${error.kind}): ${error.message}`;
     // A check that only warns or informs cannot fail the run on a request SPEC.md does not require to work.
@@ -72,7 +72,7 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
   const startedAt = new Date().toISOString();
   const started = performance.now();
   session.emit({ type: 'check-started', id: check.id });
-  let verdict: Verdict;
+  let verdict: CheckVerdict;
   try {
     if (session.ended.aborted) inconclusive(`${session.ended.reason}: not started`);
     const run = () => check.run(ctx);
@@ -84,7 +84,7 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
         ? { grade: 'PASS', message: found }
         : { grade: 'PASS', message: found.message, shown: found };
   } catch (error) {
-    verdict = outcomeOf(error, ctx, check);
+    verdict = verdictOf(error, ctx, check);
     if (error instanceof Outcome && undeclared(check, verdict.grade)) {
       verdict = {
         grade: 'ERROR',

@@ -3,7 +3,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { allChecks } from '../../conformance/index.ts';
-import { type ReferenceServerOptions, startReferenceServer } from '../reference/index.ts';
+import { EMBEDDED_SCALE, type ReferenceServerOptions, startReferenceServer } from '../reference/index.ts';
 import { runConformance } from '../runner/runner.ts';
 import { selectChecks } from '../runner/select.ts';
 import { resolveTarget } from '../runner/target.ts';
@@ -11,14 +11,9 @@ import type { RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import { type NetworkCondition, startReferenceBehind } from './toxiproxy.ts';
 
-/**
- * Time scaled so a full run takes seconds: two-second "minutes" (room for a burst on a loaded machine), and a 5 s
- * token, which still expires within a run (the expiry check waits it out) but outlives a request queued on a busy
- * runner, so a refreshed token is not refused again before it is used.
- */
+/** The embedded server's time scale (EMBEDDED_SCALE), as `harness conformance` runs it without a profile. */
 export const SCALED: ReferenceServerOptions = {
-  minuteMs: 2000,
-  tokenLifetimeSeconds: 5,
+  ...EMBEDDED_SCALE,
   // A smaller per-second burst keeps parallel test runs well inside one window on a loaded 2-core machine.
   limits: { 'transaction-event': { count: 100, per: 'second' } },
 };

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { conformanceEnd } from '../../src/cli/conformance-end.ts';
 import { FAILED, HARNESS_ERROR, NO_VERDICT, PASSED } from '../../src/cli/exit-codes.ts';
 import { endRun } from '../../src/cli/run-end.ts';
-import { outcomeHeadline, type RunOutcome, runOutcome } from '../../src/report/outcome.ts';
+import { type RunVerdict, runVerdict, verdictHeadline } from '../../src/report/outcome.ts';
 import type { Grade } from '../../src/runner/grades.ts';
 import type { RunGate, RunReport } from '../../src/runner/types.ts';
 import { FIXTURE_CHECKS, reportOf } from '../report/fixture.ts';
 
-const EXIT_OF: Readonly<Record<RunOutcome['outcome'], number>> = {
+const EXIT_OF: Readonly<Record<RunVerdict['verdict'], number>> = {
   ERROR: HARNESS_ERROR,
   FAIL: FAILED,
   'NO VERDICT': NO_VERDICT,
@@ -27,7 +27,7 @@ const regraded = (grades: Readonly<Record<string, Grade>>, gate?: Partial<RunGat
   };
 };
 
-const SHAPES: readonly (readonly [string, RunReport, RunOutcome['outcome'], string])[] = [
+const SHAPES: readonly (readonly [string, RunReport, RunVerdict['verdict'], string])[] = [
   ['every check PASS', regraded({}), 'PASS', 'PASS'],
   ['a FAIL', regraded({ 'ERROR-BAD-SCOPE': 'FAIL' }), 'FAIL', 'FAIL'],
   [
@@ -96,10 +96,10 @@ const SHAPES: readonly (readonly [string, RunReport, RunOutcome['outcome'], stri
 ];
 
 describe('conformance exits as its reports read', () => {
-  it.each(SHAPES)('%s', (_, report, outcome, headline) => {
-    const reading = runOutcome(report);
-    expect(outcomeHeadline(reading)).toBe(headline);
-    expect(reading.outcome).toBe(outcome);
-    expect(endRun(conformanceEnd(report, { exitCode: PASSED }), () => undefined)).toBe(EXIT_OF[outcome]);
+  it.each(SHAPES)('%s', (_, report, verdict, headline) => {
+    const reading = runVerdict(report);
+    expect(verdictHeadline(reading)).toBe(headline);
+    expect(reading.verdict).toBe(verdict);
+    expect(endRun(conformanceEnd(report, { exitCode: PASSED }), () => undefined)).toBe(EXIT_OF[verdict]);
   });
 });

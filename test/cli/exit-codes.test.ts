@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadGrade } from '../../core/verdict.ts';
 import {
+  completed,
   EXIT_CODES_HELP,
+  type ExitCode,
   exitCodeOf,
   FAILED,
   HARNESS_ERROR,
@@ -12,7 +14,11 @@ import {
   noVerdictLine,
   PASSED,
   REPORTS_NOT_WRITTEN,
+  STOP_SIGNALS,
+  STOPPED_BY_SIGINT,
+  STOPPED_BY_SIGTERM,
   TARGET_UNREACHABLE,
+  USAGE_ERROR,
 } from '../../src/cli/exit-codes.ts';
 import { endRun } from '../../src/cli/run-end.ts';
 import { harness, tmp } from './run.ts';
@@ -29,7 +35,7 @@ describe('noVerdictLine', () => {
 });
 
 describe('exitCodeOf', () => {
-  it.each([
+  it.each<[ExitCode[], ExitCode]>([
     [[], PASSED],
     [[PASSED, PASSED], PASSED],
     [[PASSED, NO_VERDICT], NO_VERDICT],
@@ -37,8 +43,9 @@ describe('exitCodeOf', () => {
     [[FAILED, TARGET_UNREACHABLE], FAILED],
     [[TARGET_UNREACHABLE, NO_VERDICT], TARGET_UNREACHABLE],
     [[NO_VERDICT, FAILED, HARNESS_ERROR], HARNESS_ERROR],
-    [[HARNESS_ERROR, 2], 2],
-    [[PASSED, 130], 130],
+    [[HARNESS_ERROR, USAGE_ERROR], USAGE_ERROR],
+    [[PASSED, STOPPED_BY_SIGINT], STOPPED_BY_SIGINT],
+    [[USAGE_ERROR, HARNESS_ERROR, FAILED, STOPPED_BY_SIGTERM], STOPPED_BY_SIGTERM],
     [[PASSED, REPORTS_NOT_WRITTEN], REPORTS_NOT_WRITTEN],
     [[NO_VERDICT, REPORTS_NOT_WRITTEN], REPORTS_NOT_WRITTEN],
     [[REPORTS_NOT_WRITTEN, TARGET_UNREACHABLE], REPORTS_NOT_WRITTEN],
@@ -46,6 +53,35 @@ describe('exitCodeOf', () => {
     [[HARNESS_ERROR, REPORTS_NOT_WRITTEN], HARNESS_ERROR],
   ])('%j gives %i', (codes, expected) => {
     expect(exitCodeOf(codes)).toBe(expected);
+  });
+});
+
+describe('the signals in the exit table', () => {
+  it("give the shell's 128 + signal", () => {
+    expect(Object.fromEntries(STOP_SIGNALS)).toEqual({ SIGHUP: 129, SIGINT: 130, SIGTERM: 143 });
+  });
+
+  it('share one line of --help', () => {
+    expect(EXIT_CODES_HELP).toMatch(/^ {2}129, 130, 143 {2}stopped by SIGHUP, SIGINT, SIGTERM: /m);
+    expect(EXIT_CODES_HELP).toMatch(
+      /^Exit codes \(when several apply, the first of 2, 4, 1, 6, 3, 5 wins\):$/m,
+    );
+  });
+});
+
+describe('completed', () => {
+  it("is a run that judged all it ran and wrote its reports (certify's load), and nothing else", () => {
+    const all = [
+      PASSED,
+      FAILED,
+      NO_VERDICT,
+      USAGE_ERROR,
+      TARGET_UNREACHABLE,
+      HARNESS_ERROR,
+      REPORTS_NOT_WRITTEN,
+    ];
+    expect(all.filter(completed)).toEqual([PASSED, FAILED, NO_VERDICT]);
+    expect(completed(STOPPED_BY_SIGINT)).toBe(false);
   });
 });
 

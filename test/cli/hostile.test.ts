@@ -25,7 +25,7 @@ const profileFile = (text: string): string => {
 };
 
 /** Bad input: exit 2 with exactly one line on stderr, which starts "harness:". */
-const expectUsageError = (result: { status: number | null; stderr: string }, line: string | RegExp) => {
+const expectInputError = (result: { status: number | null; stderr: string }, line: string | RegExp) => {
   expect(result.status, result.stderr).toBe(2);
   const lines = result.stderr.trim().split('\n');
   expect(lines).toHaveLength(1);
@@ -39,21 +39,21 @@ describe.concurrent('an unusable --report-dir', SIDE_BY_SIDE, () => {
     const file = join(tmp(), 'a-file');
     writeFileSync(file, '');
     const result = await harness(['conformance', '--report-dir', join(file, 'reports')], {}, 30_000);
-    expectUsageError(result, `harness: --report-dir ${join(file, 'reports')}: ${file} is not a directory`);
+    expectInputError(result, `harness: --report-dir ${join(file, 'reports')}: ${file} is not a directory`);
   });
 
   it('for load too: exit 2 naming the file, as for conformance', async () => {
     const file = join(tmp(), 'a-file');
     writeFileSync(file, '');
     const result = await harness(['load', '--report-dir', join(file, 'reports')], {}, 30_000);
-    expectUsageError(result, `harness: --report-dir ${join(file, 'reports')}: ${file} is not a directory`);
+    expectInputError(result, `harness: --report-dir ${join(file, 'reports')}: ${file} is not a directory`);
   });
 
   it.runIf(existsSync('/proc/self'))(
     'under /proc: exit 2 naming the directory it cannot create, instead of never ending',
     async () => {
       const result = await harness(['conformance', '--report-dir', '/proc/harness/reports'], {}, 30_000);
-      expectUsageError(
+      expectInputError(
         result,
         /^harness: --report-dir \/proc\/harness\/reports: cannot create \/proc\/harness: E/,
       );
@@ -65,7 +65,7 @@ describe.concurrent('a bad profile or command line', SIDE_BY_SIDE, () => {
   it('refuses a profile over the size cap unparsed, naming it', async () => {
     const file = profileFile(`${PROFILE}# ${'x'.repeat(MAX_PROFILE_BYTES)}\n`);
     const result = await harness(['conformance', '--profile', file], {}, 30_000);
-    expectUsageError(
+    expectInputError(
       result,
       `harness: --profile ${file}: larger than ${MAX_PROFILE_BYTES} bytes, the most a profile may be`,
     );
@@ -74,7 +74,7 @@ describe.concurrent('a bad profile or command line', SIDE_BY_SIDE, () => {
   it('names a key given twice in one mapping', async () => {
     const file = profileFile(`${PROFILE}tenant: globex\n`);
     const result = await harness(['conformance', '--profile', file], {}, 30_000);
-    expectUsageError(
+    expectInputError(
       result,
       `harness: ${file}: not valid YAML or JSON: the key 'tenant' appears twice in one mapping`,
     );
@@ -86,18 +86,18 @@ describe.concurrent('a bad profile or command line', SIDE_BY_SIDE, () => {
       { CLIENT_ID: 'a', CLIENT_SECRET: 'b' },
       30_000,
     );
-    expectUsageError(
+    expectInputError(
       result,
       'harness: flags (--base-url, --auth-url, --tenant, --side-effects): /base_url: must be an http(s) URL',
     );
   });
 
   it('starts commander\'s own errors with "harness:" too', async () => {
-    expectUsageError(
+    expectInputError(
       await harness(['conformance', '--no-such-flag'], {}, 30_000),
       "harness: unknown option '--no-such-flag'",
     );
-    expectUsageError(
+    expectInputError(
       await harness(['conformance', '--deadline', 'soon'], {}, 30_000),
       /^harness: option '--deadline <d>' argument 'soon' is invalid/,
     );
@@ -105,7 +105,7 @@ describe.concurrent('a bad profile or command line', SIDE_BY_SIDE, () => {
 
   it('echoes an unknown --only ID as it was typed', async () => {
     const result = await harness(['conformance', '--only', 'AUTH-Token-Nope'], {}, 30_000);
-    expectUsageError(result, 'harness: --only: unknown check ID or tag: AUTH-Token-Nope');
+    expectInputError(result, 'harness: --only: unknown check ID or tag: AUTH-Token-Nope');
   });
 });
 

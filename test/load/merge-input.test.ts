@@ -6,9 +6,9 @@ import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../core/evidence.ts';
-import { UsageError } from '../../src/cli/errors.ts';
 import { runLoadMergeCommand } from '../../src/cli/load-merge.ts';
 import { MAX_SLOT_GRID } from '../../src/cli/summary-schema.ts';
+import { InputError } from '../../src/errors.ts';
 import { MAX_READ_BACK_BYTES } from '../../src/read-back.ts';
 import { harness, tmp } from '../cli/run.ts';
 import { NETWORKS, SIMULATED_RUNNER as RUNNER, simulate } from './simulate.ts';
@@ -31,7 +31,7 @@ const merge = (...files: string[]) => runLoadMergeCommand(files, { reportDir: tm
 /** The one line a summary is refused with: thrown as bad input (exit 2), never graded. */
 const refusal = async (...files: string[]): Promise<string> => {
   const error = await merge(...files).catch((e: Error) => e);
-  expect(error).toBeInstanceOf(UsageError);
+  expect(error).toBeInstanceOf(InputError);
   return (error as Error).message;
 };
 

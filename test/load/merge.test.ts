@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../core/evidence.ts';
 import type { Verdict } from '../../core/verdict.ts';
-import { UsageError } from '../../src/cli/errors.ts';
 import { findK6 } from '../../src/cli/k6.ts';
 import { runLoadMergeCommand } from '../../src/cli/load-merge.ts';
+import { InputError } from '../../src/errors.ts';
 import { type PreparedRunner, prepareRunners, SCRIPT } from '../../src/k6-driver/run.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { harness, secretsOf, tmp } from '../cli/run.ts';
@@ -291,7 +291,7 @@ describe('harness load merge, on real runner summaries', () => {
       const error = await runLoadMergeCommand([run.files[0]!, file], { reportDir: dir }).catch(
         (e: Error) => e,
       );
-      expect(error).toBeInstanceOf(UsageError);
+      expect(error).toBeInstanceOf(InputError);
       return error as Error;
     };
     expect((await refused(write('other.json', '{"checks":[]}'))).message).toMatch(

@@ -1,6 +1,6 @@
 // `harness load --scenario transactions` through Toxiproxy at `far` (100 ms ± 30 ms each way): a faithful server
 // passes with no FAIL, one enforcing 10 % less than the profile states FAILs naming it. The CI subset of the
-// accuracy matrix (bench/load-matrix.ts runs every cell): clock-aligned windows and a sliding log.
+// accuracy matrix (`npm run bench:accuracy` runs every cell): clock-aligned windows and a sliding log.
 import { describe, expect, it } from 'vitest';
 import type { LimiterKind } from '../../src/reference/limiter-kinds.ts';
 import { startReferenceBehind } from '../../src/testbed/toxiproxy.ts';
