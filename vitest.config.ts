@@ -24,6 +24,8 @@ const LONG = [
   'test/load/token-bomb.test.ts',
   // Thirteen probes of rules-schedule through real rate-limiting libraries run as gateways: 52 s.
   'test/conformance/ratelimit-libraries.test.ts',
+  // The GitHub Action's steps running harness load (k6, three phases): 35 s.
+  'test/action/load.test.ts',
 ];
 
 /**

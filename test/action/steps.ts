@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { BIN, tmp } from '../cli/run.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const ACTION_FILE = join(ROOT, 'action.yml');
+const ACTION_FILE = join(ROOT, 'action.yml');
 
 export interface ActionStep {
   id?: string;
@@ -34,7 +34,7 @@ export const AFTER_THE_RUN = "${{ !cancelled() && steps.run.outcome == 'success'
 type Outputs = Record<string, Record<string, string>>;
 
 /** `${{ a || b }}` where each operand is `inputs.NAME` or `steps.ID.outputs.NAME`: all action.yml's env uses. */
-export const evaluate = (text: string, inputs: Record<string, string>, steps: Outputs): string =>
+const evaluate = (text: string, inputs: Record<string, string>, steps: Outputs): string =>
   text.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_, expression: string) => {
     for (const operand of expression.split('||').map((o) => o.trim())) {
       const input = /^inputs\.([\w-]+)$/.exec(operand);
@@ -67,7 +67,7 @@ const REAL_HARNESS = `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`;
 /** Writes its arguments one a line, and K6_BIN, instead of running. */
 const RECORDER = '#!/bin/sh\nprintf \'%s\\n\' "$@" > "$ARGV_LOG"\necho "${K6_BIN:-}" > "$K6_BIN_LOG"\n';
 
-export interface StepRun {
+interface StepRun {
   readonly step: ActionStep;
   readonly status: number | null;
   readonly stdout: string;
