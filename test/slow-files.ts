@@ -42,6 +42,8 @@ const SLOW_FILES: readonly SlowFile[] = [
   { file: 'test/cli/hostile-inputs.test.ts', project: 'fast', seconds: 34 },
   // A k6 run to its end, to compare its checkpoint with its summary.
   { file: 'test/k6-driver/checkpoint.test.ts', project: 'long' },
+  // The GitHub Action's steps running harness load (k6, three phases).
+  { file: 'test/action/load.test.ts', project: 'long', seconds: 35 },
   { file: 'test/conformance/network.test.ts', project: 'long-alone' },
   { file: 'test/load/network.test.ts', project: 'long-alone' },
   // A whole certify run (conformance, then k6 through every scenario): beside two other files it starved k6 and the

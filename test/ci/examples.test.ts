@@ -1,8 +1,9 @@
 // The CI examples in examples/ci are meant to be copied as they are, so they are checked as far as can be offline:
-// the GitHub workflow with actionlint, the GitLab file against GitLab's published CI schema, both files' harness
-// commands against harness's own CLI, and the report paths they publish against the names harness writes.
+// the GitHub workflow with actionlint (harness's own action.yml in reach, as `uses: ./`), the GitLab file against
+// GitLab's published CI schema, the GitLab file's harness commands against harness's own CLI, and the report paths
+// both publish against the names harness writes. The action itself: test/action/action.test.ts.
 import { execFile, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,8 @@ import { REPORT_FILES } from '../../src/report/write.ts';
 import { BIN, profileFor, tmp } from '../cli/run.ts';
 import { hasTool, needing } from '../support/tools.ts';
 
-const EXAMPLES = resolve(import.meta.dirname, '../../examples/ci');
+const ROOT = resolve(import.meta.dirname, '../..');
+const EXAMPLES = join(ROOT, 'examples/ci');
 const GITHUB = join(EXAMPLES, 'github-actions.yml');
 const GITLAB = join(EXAMPLES, 'gitlab-ci.yml');
 const ACTIONLINT = process.env.ACTIONLINT_BIN ?? toolsActionlintPath();
@@ -29,10 +31,29 @@ const GITLAB_SCHEMA = resolve(import.meta.dirname, '../fixtures/gitlab-ci/ci.jso
  * only that message is ignored, and the value is checked below instead.
  */
 const QUEUE_UNKNOWN_TO_ACTIONLINT = 'unexpected key "queue" for "concurrency" section';
-const actionlint = (file: string) =>
-  spawnSync(ACTIONLINT, ['-no-color', '-ignore', QUEUE_UNKNOWN_TO_ACTIONLINT, file], { encoding: 'utf8' });
+/** How the example names harness's action; a user puts the real owner in. */
+const HARNESS_ACTION = 'OWNER/conformance-harness@v1';
+/**
+ * Lints `workflow` as a workflow of a repository that holds harness's action.yml at its root, calling it as
+ * `uses: ./`: actionlint then checks every input and output the workflow names against action.yml (a remote
+ * action it does not know, it checks not at all). It finds a project's root by its .git.
+ */
+const actionlint = (workflow: string) => {
+  const project = tmp();
+  mkdirSync(join(project, '.git'));
+  mkdirSync(join(project, '.github/workflows'), { recursive: true });
+  copyFileSync(join(ROOT, 'action.yml'), join(project, 'action.yml'));
+  const file = join(project, '.github/workflows/harness.yml');
+  writeFileSync(file, workflow.replaceAll(HARNESS_ACTION, './'));
+  return spawnSync(ACTIONLINT, ['-no-color', '-ignore', QUEUE_UNKNOWN_TO_ACTIONLINT, file], {
+    encoding: 'utf8',
+    cwd: project,
+  });
+};
+const example = readFileSync(GITHUB, 'utf8');
 
 interface Step {
+  id?: string;
   name?: string;
   uses?: string;
   run?: string;
@@ -45,7 +66,7 @@ interface GitHubJob {
   concurrency?: { group: string; 'cancel-in-progress': boolean; queue?: string };
   steps: Step[];
 }
-const github = parse(readFileSync(GITHUB, 'utf8')) as {
+const github = parse(example) as {
   on: Record<string, unknown>;
   jobs: Record<'conformance' | 'load' | 'fork-pull-request', GitHubJob>;
 };
@@ -74,27 +95,31 @@ describe.skipIf(!hasTool('actionlint'))(needing('actionlint', `actionlint ${ACTI
     expect(actionlintVersion(ACTIONLINT)).toBe(ACTIONLINT_VERSION);
   });
 
-  it('finds nothing wrong with examples/ci/github-actions.yml', () => {
-    const run = actionlint(GITHUB);
+  it('finds nothing wrong with examples/ci/github-actions.yml calling harness as `uses: ./`', () => {
+    const run = actionlint(example);
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   });
 
-  it('would catch a wrong input to an action', () => {
-    const broken = join(tmp(), 'broken.yml');
-    writeFileSync(broken, readFileSync(GITHUB, 'utf8').replace('if-no-files-found:', 'if-no-file-found:'));
-    const run = actionlint(broken);
+  it("would catch a misspelt input to harness's action, and an output it does not have", () => {
+    const run = actionlint(
+      example
+        .replace('profile: harness/staging.yaml', 'profle: harness/staging.yaml')
+        .replace('outputs.report-path', 'outputs.report-pth'),
+    );
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain('input "if-no-file-found" is not defined');
+    expect(run.stdout).toContain('input "profle" is not defined in action "harness" defined at "./"');
+    expect(run.stdout).toContain('property "report-pth" is not defined');
+  });
+
+  it('would catch a wrong input to a third-party action', () => {
+    const run = actionlint(example.replace('check_name:', 'check_nam:'));
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('input "check_nam" is not defined');
   });
 
   it('ignores only the queue key: any other unknown key in concurrency is still caught', () => {
-    const broken = join(tmp(), 'broken.yml');
-    writeFileSync(
-      broken,
-      readFileSync(GITHUB, 'utf8').replace('      queue: max\n', '      queue: max\n      qeue: max\n'),
-    );
-    const run = actionlint(broken);
+    const run = actionlint(example.replace('      queue: max\n', '      queue: max\n      qeue: max\n'));
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('unexpected key "qeue" for "concurrency" section');
   });
@@ -131,14 +156,16 @@ describe('examples/ci/github-actions.yml', () => {
     }
   });
 
-  it('uses Node 22 and the k6 release harness pins, installed, not built', () => {
-    for (const job of [conformance, load]) {
-      expect(step(job, (s) => s.uses === 'actions/setup-node@v4')?.with?.['node-version']).toBe(22);
-    }
-    expect(step(load, (s) => s.uses === 'grafana/setup-k6-action@v1')?.with?.['k6-version']).toBe(
-      K6_VERSION.replace(/^v/, ''),
-    );
-    expect(readFileSync(GITHUB, 'utf8')).not.toMatch(/go install|setup-go/);
+  it("runs harness through its action: conformance by default, load with the dispatch form's scenarios", () => {
+    const harnessStep = (job: GitHubJob) => step(job, (s) => s.uses === HARNESS_ACTION);
+    expect(harnessStep(conformance)?.with).toEqual({ profile: 'harness/staging.yaml' });
+    expect(harnessStep(load)?.with).toEqual({
+      command: 'load',
+      profile: 'harness/staging.yaml',
+      scenario: '${{ inputs.scenario }}',
+    });
+    // The action installs Node and harness, and builds k6: the example installs nothing itself.
+    expect(example).not.toMatch(/setup-node|setup-k6|npm install|npx/);
   });
 
   it('takes secrets from the secret store only', () => {
@@ -147,31 +174,18 @@ describe('examples/ci/github-actions.yml', () => {
     }
   });
 
-  it('leaves the job page to harness, publishes the JUnit reports and uploads each report once', () => {
-    // harness appends its verdicts to $GITHUB_STEP_SUMMARY itself; the step only covers a run that wrote none.
-    const summary = step(conformance, (s) => s.run?.includes('GITHUB_STEP_SUMMARY') === true);
-    expect(summary?.run).toContain(`if [ ! -f reports/latest/${REPORT_FILES.markdown} ]`);
-    expect(summary?.run).not.toContain('cat reports/');
-    expect(summary?.if).toBe('${{ !cancelled() }}');
-    // reports/*/ would match the run's folder and `latest` both, and read each result twice.
-    const junit = (job: GitHubJob) => step(job, (s) => s.uses?.startsWith('EnricoMi/') === true)?.with?.files;
-    expect(junit(conformance)).toBe(`reports/latest/${REPORT_FILES.junit}`);
-    expect(junit(load)).toBe('reports/latest/load-*.xml');
+  it("publishes the JUnit reports of the run's own folder, and leaves the job page and upload to the action", () => {
+    const junit = (job: GitHubJob) => step(job, (s) => s.uses?.startsWith('EnricoMi/') === true);
+    expect(junit(conformance)?.with?.files).toBe(
+      `\${{ steps.harness.outputs.report-path }}/${REPORT_FILES.junit}`,
+    );
+    expect(junit(load)?.with?.files).toBe('${{ steps.harness.outputs.report-path }}/load-*.xml');
     for (const job of [conformance, load]) {
-      const upload = step(job, (s) => s.uses === 'actions/upload-artifact@v4');
-      expect(upload?.with?.path).toBe('reports/\n!reports/latest\n');
-      expect(upload?.if).toBe('${{ !cancelled() }}');
+      // The harness step fails the job on any verdict but a pass: the JUnit report is published all the same.
+      expect(junit(job)?.if).toBe("${{ !cancelled() && steps.harness.outputs.report-path != '' }}");
+      expect(step(job, (s) => s.uses === HARNESS_ACTION)).toMatchObject({ id: 'harness' });
     }
-  });
-
-  it('installs harness alone, globally, with npm downloads cached', () => {
-    for (const job of [conformance, load]) {
-      const install = step(job, (s) => s.name === 'Install harness');
-      expect(install?.run).toBe('npm install --global --no-audit --no-fund "$HARNESS_PACKAGE"');
-      const cache = step(job, (s) => s.uses === 'actions/cache@v4');
-      expect(cache?.with?.path).toBe('~/.npm');
-      expect(cache?.with?.key).toContain('hashFiles(env.HARNESS_PACKAGE)');
-    }
+    expect(example).not.toMatch(/upload-artifact|reports\/latest/);
   });
 });
 
@@ -260,17 +274,17 @@ describe('examples/ci/gitlab-ci.yml', () => {
   });
 });
 
-describe('the harness commands in both examples', () => {
+describe('the harness commands of the GitLab example (the GitHub one runs the action: test/action/)', () => {
   let server: RunningReferenceServer;
   beforeAll(async () => {
     server = await startReferenceServer();
   });
   afterAll(() => server.close());
 
-  const commands = [...harnessCommands(GITHUB), ...harnessCommands(GITLAB)];
+  const commands = harnessCommands(GITLAB);
 
-  it('are the four the examples are about', () => {
-    expect(commands.map((c) => c.split(' ')[0])).toEqual(['conformance', 'load', 'conformance', 'load']);
+  it('are the two the example is about', () => {
+    expect(commands.map((c) => c.split(' ')[0])).toEqual(['conformance', 'load']);
   });
 
   /** `--dry-run` and `--list` parse every flag and read the profile, and send nothing. */
@@ -301,17 +315,13 @@ describe('the harness commands in both examples', () => {
   });
 });
 
-describe('exit 3 (unreachable) and 5 (no verdict) in both examples', () => {
-  const harnessStep = (job: GitHubJob) =>
-    job.steps.find((s) => s.run?.includes('npx --no-install harness'))!.run!;
+describe('exit 3 (unreachable) and 5 (no verdict) in the GitLab example (the action: test/action/)', () => {
   const scripts = [
-    ['GitHub conformance', harnessStep(github.jobs.conformance)],
-    ['GitHub load', harnessStep(github.jobs.load)],
     ['GitLab conformance', gitlab.conformance!.script!.join('\n')],
     ['GitLab load', gitlab.load!.script!.join('\n')],
   ] as const;
 
-  // Both CIs run a script as bash with -e (GitHub adds pipefail); npx stands in for harness exiting with `code`.
+  // GitLab runs a script as bash with -e; npx stands in for harness exiting with `code`.
   it.each(scripts)(
     '%s: fails the job with a line saying why, and passes every other code through',
     (_, script) => {
