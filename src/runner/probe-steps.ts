@@ -2,7 +2,8 @@
 // each sends and when, and what each hands back. Every request goes through fire(), so the bucket's log holds all
 // of them.
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
-import { type Exchange, isSuccess, rateLimitResetSeconds, TargetError } from '../client/index.ts';
+import { type Exchange, isSuccess, rateLimitResetSeconds } from '../client/index.ts';
+import { isHarnessError } from '../errors.ts';
 import type { EndpointSpec } from '../spec/index.ts';
 import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';
 import { type CheckContext, sessionOf } from './context.ts';
@@ -85,7 +86,7 @@ export class BucketProbe {
       if (isSuccess(exchange.status)) this.#session.publishAdmitted(target.key, exchange);
       return exchange;
     } catch (error) {
-      if (error instanceof TargetError) return undefined;
+      if (isHarnessError(error, 'HARNESS_TARGET')) return undefined;
       throw error;
     }
   }

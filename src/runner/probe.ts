@@ -26,7 +26,8 @@
 // Nothing here needs the bucket quiet to be sound: the bounds count every request logged, so earlier traffic only
 // makes a burst less decisive. The probe judges nothing; checks grade these observations.
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
-import { isSuccess, TargetError, TokenError } from '../client/index.ts';
+import { isSuccess } from '../client/index.ts';
+import { isHarnessError } from '../errors.ts';
 import { clock, type LoggedRequest } from './bucket-log.ts';
 import { type CheckContext, sessionOf } from './context.ts';
 import { Outcome, skip, skipByChoice } from './grades.ts';
@@ -157,7 +158,11 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
       v.options(ctx).catch((error: unknown) => {
         // A variant the target cannot form (no id, no token, no answer) is left out, and its check says why; a
         // bug of harness is no reason to leave it out.
-        if (error instanceof Outcome || error instanceof TargetError || error instanceof TokenError)
+        if (
+          error instanceof Outcome ||
+          isHarnessError(error, 'HARNESS_TARGET') ||
+          isHarnessError(error, 'HARNESS_TOKEN')
+        )
           return undefined;
         throw error;
       }),
@@ -283,7 +288,7 @@ export const probeBucket = (ctx: CheckContext, plan: ProbePlan): Promise<ProbeRe
       }
       return await sessionOf(ctx).holding(plan.bucket, () => run(ctx, plan));
     } catch (error) {
-      if (error instanceof TokenError) skip(noTokenReason(error));
+      if (isHarnessError(error, 'HARNESS_TOKEN')) skip(noTokenReason(error));
       throw error;
     } finally {
       for (const endpoint of plan.endpoints) sessionOf(ctx).probeDone(endpoint.key);
