@@ -177,6 +177,12 @@ export const conformanceCommand = () =>
       )
       .addOption(
         new Option(
+          '--seed <n>',
+          "where the probes' wait polls land in each window, as a report's seed records it (default: a new one)",
+        ).argParser(positiveInt),
+      )
+      .addOption(
+        new Option(
           '--deadline <d>',
           'end the run after this long, e.g. 10m or 1h: checks still running are INCONCLUSIVE, reports are written ' +
             "(default: twice the plan's estimate plus four request timeouts)",

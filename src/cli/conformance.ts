@@ -179,6 +179,7 @@ export const runConformanceCommand = async (
       ...(budget ? { budget } : {}),
       deadlineMs,
       spentMs: performance.now() - startedAt,
+      ...(options.seed ? { seed: options.seed } : {}),
       ...(stop ? { stop } : {}),
       replayArguments: replayArgumentsOf(options),
       replayOnly: prepared.embedded,

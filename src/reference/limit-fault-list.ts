@@ -2,7 +2,18 @@
 // names the clause it breaks, says how in one line, and gives the points of behaviour (behaviour.ts) it changes.
 import { BUCKETS } from '../spec/index.ts';
 import { type FaultEntry, honestRetryAfter } from './behaviour.ts';
-import { blocking, earlyReset, firstWindowLow, halvedRetryAfter, penaltyBox } from './limit-faults.ts';
+import {
+  blocking,
+  earlyReset,
+  failOpenSlice,
+  firstWindowLow,
+  halvedRetryAfter,
+  penaltyBox,
+} from './limit-faults.ts';
+
+/** Where limit-fail-open-slice's slice begins, as a fraction of each window. */
+const FAIL_OPEN_FROM = 0.22;
+
 import { createLimitState, SlidingLog } from './limiter-kinds.ts';
 
 export const LIMIT_FAULTS = [
@@ -139,6 +150,19 @@ export const LIMIT_FAULTS = [
         BUCKETS[bucket].limit.per === 'minute'
           ? createLimitState(kind, count, windowMs * factor!)
           : undefined,
+    },
+  },
+  {
+    name: 'limit-fail-open-slice',
+    clause: '§8 table',
+    rule: 'every limit admits everything, uncounted, in a slice of each of its windows from 0.22 of it (by default to 0.27: a store that fails open in a periodic hiccup)',
+    factor: { scales: 'the slice, as a fraction of the window', default: 0.05 },
+    breaks: {
+      limitState: ({ kind, count, windowMs, factor }) =>
+        failOpenSlice(createLimitState(kind, count, windowMs), windowMs, kind, [
+          FAIL_OPEN_FROM,
+          FAIL_OPEN_FROM + factor!,
+        ]),
     },
   },
   {

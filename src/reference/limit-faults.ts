@@ -36,6 +36,26 @@ export const firstWindowLow = (inner: LimitState, allowed: number, windowMs: num
   };
 };
 
+/**
+ * Admits everything, counting nothing, in the slice [from, to) of each window (as a fraction of it; aligned windows
+ * by the clock, the others from the key's first request): a store that fails open in a periodic hiccup.
+ */
+export const failOpenSlice = (
+  inner: LimitState,
+  windowMs: number,
+  kind: LimiterKind,
+  [from, to]: readonly [number, number],
+): LimitState => {
+  let anchor: number | undefined;
+  return {
+    admit: (now) => {
+      anchor ??= kind === 'aligned' ? 0 : now;
+      const phase = (((now - anchor) % windowMs) + windowMs) % windowMs;
+      return phase >= from * windowMs && phase < to * windowMs ? 0 : inner.admit(now);
+    },
+  };
+};
+
 /** Under limit-blocks-tenant: a refusal by one bucket refuses the owner everywhere until that bucket admits again. */
 export const blocking = ({ state, owner, blockedUntil }: KeptState): LimitState => ({
   admit: (now) => {

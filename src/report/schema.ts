@@ -220,6 +220,7 @@ export const conformanceSchema = {
     counts,
     plan: { type: 'array', items: planItem },
     sent: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
+    seed: { type: 'integer', minimum: 1, maximum: 2 ** 31 },
     checks: { type: 'array', items: checkResult },
     gate: {
       type: 'object',

@@ -11,8 +11,10 @@ import { sleep } from './sleep.ts';
 const POLL = 'edge poll';
 const AFTER_EDGE = `${POLL} after the edge`;
 const WAIT_POLL = 'wait poll';
-/** Requests while a Retry-After is waited out: one per sixth of a window, and one per Retry-After they draw. */
-const MAX_WAIT_POLLS = 12;
+/** Requests while a Retry-After is waited out in each sixth of a window (see waitPolls). */
+const POLLS_PER_SIXTH = 3;
+/** Those, and one per Retry-After they draw. */
+const MAX_WAIT_POLLS = 5 * POLLS_PER_SIXTH + 9;
 const EARLY = 'capacity back early';
 /** Edge polls: a bounded number, spaced finely around Retry-After, coarsely without one. */
 const MAX_POLLS = 80;
@@ -124,10 +126,12 @@ const admittedBefore = (
 
 /**
  * Requests while a Retry-After is waited out, so that neither where to look nor the Retry-After is taken on trust:
- * one just inside each sixth of a window before `end`, where the Retry-After says capacity returns (a limiter that
- * came back early admits one; a Retry-After short in part of the window is given there), and one at the point
- * each 429's Retry-After says; all before `start`, where the edge polls begin. True when one was admitted
- * (`since`: when the refused request went out): capacity is back, and the edge polls need not wait.
+ * three in each sixth of a window before `end`, where the Retry-After says capacity returns, at points of it the
+ * run's seed draws (a limiter that came back early admits one; one that fails open in a slice of its window admits
+ * one that lands there, which fixed points would miss every run; a Retry-After short in part of the window is given
+ * there), and one at the point each 429's Retry-After says; all before `start`, where the edge polls begin. True
+ * when one was admitted (`since`: when the refused request went out): capacity is back, and the edge polls need
+ * not wait.
  */
 const waitPolls = async (
   probe: BucketProbe,
@@ -139,8 +143,17 @@ const waitPolls = async (
   const { windowMs } = probe.limit;
   const sixth = windowMs / 6;
   const tolerance = retryToleranceMs(probe.limit);
+  // Inside each sixth, clear of its ends by a fiftieth of a window (a poll late by a loaded runner stays in it), one
+  // in each third of what is left: thirds narrower than a twentieth of the window, so a slice that wide holds one.
+  const margin = windowMs / 50;
+  const third = (sixth - 2 * margin) / POLLS_PER_SIXTH;
   const due = [1, 2, 3, 4, 5]
-    .map((k) => end - k * sixth + windowMs / 50)
+    .flatMap((k) =>
+      Array.from(
+        { length: POLLS_PER_SIXTH },
+        (_, j) => end - k * sixth + margin + (j + probe.random()) * third,
+      ),
+    )
     .filter((at) => at > clock() + windowMs / 50 && at < start);
   for (let i = 0; due.length > 0 && i < MAX_WAIT_POLLS; i++) {
     due.sort((a, b) => a - b);

@@ -60,6 +60,11 @@ export class BucketProbe {
     return sessionOf(this.#ctx);
   }
 
+  /** A number in [0, 1) from the run's seed: where in a stretch a poll goes. */
+  random(): number {
+    return this.#session.random();
+  }
+
   /** Aborted when the run ends: every wait of the probe stops then. */
   get ended(): AbortSignal {
     return this.#session.ended;

@@ -50,6 +50,7 @@ export interface RunRecord {
   readonly plan: readonly PlanItem[];
   readonly startedAt: Date;
   readonly sent: RunReport['sent'];
+  readonly seed: number;
 }
 
 export const buildReport = (ran: readonly Ran[], record: RunRecord): RunReport => {
@@ -118,6 +119,7 @@ export const buildReport = (ran: readonly Ran[], record: RunRecord): RunReport =
     counts,
     plan,
     sent: record.sent,
+    seed: record.seed,
     checks: results,
     gate: options.gate ?? { strict: false, requireCertifiable: false },
   };

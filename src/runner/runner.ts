@@ -27,6 +27,8 @@ export interface RunOptions extends ReportOptions {
   readonly spentMs?: number;
   /** Ends the run as the deadline does, its reason (`interrupted (SIGINT)`) in the verdicts: a signal. */
   readonly stop?: AbortSignal;
+  /** --seed: where the probes' wait polls land in a window (a new one each run without it). */
+  readonly seed?: number;
 }
 
 export const runConformance = async (
@@ -37,7 +39,7 @@ export const runConformance = async (
   // What the profile leaves out SKIPs here, before the run, as --dry-run said it would.
   const selection = planChecks(selected, target);
   const events = options.events ?? new EventStream();
-  const session = new Session(target, events, options.http, options.budget);
+  const session = new Session(target, events, options.http, options.budget, options.seed);
   const plan = planOf(selection, target);
   options.budget?.setAsideForRun(plan.filter((item) => item.key === TOKENS_ITEM));
   for (const item of plan.filter((i) => i.probe)) {
@@ -77,6 +79,7 @@ export const runConformance = async (
     plan,
     startedAt,
     sent: Object.fromEntries(session.http.sent),
+    seed: session.seed,
   });
   // Evidence was redacted when captured; the target, labels, reproductions and messages quote the profile.
   const redacted = session.http.redactor.within(report) as RunReport;

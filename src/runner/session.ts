@@ -22,6 +22,7 @@ import type { RequestBudget } from './budget.ts';
 import { CountingHttpClient, endpointMatcher } from './counting-client.ts';
 import type { CheckEvent } from './events.ts';
 import { skip, skipByChoice } from './grades.ts';
+import { newSeed, seededRandom } from './seeded-random.ts';
 import { sleep } from './sleep.ts';
 import type { Target } from './target.ts';
 
@@ -38,6 +39,8 @@ export const noTokenReason = (error: TokenError): string =>
 
 export class Session {
   readonly http: CountingHttpClient;
+  /** Numbers in [0, 1) from the run's seed. */
+  readonly random: () => number;
   readonly tokens: TokenManager;
   readonly api: ApiClient;
   readonly #memo = new Map<string, Promise<unknown>>();
@@ -61,7 +64,10 @@ export class Session {
     readonly events: { emit(event: CheckEvent): void },
     network: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'> = {},
     budget?: RequestBudget,
+    /** Draws where in a window the probes' wait polls go (recorded in the report: `--seed` repeats them). */
+    readonly seed: number = newSeed(),
   ) {
+    this.random = seededRandom(seed);
     this.http = new CountingHttpClient(
       endpointMatcher(target),
       (key) => target.endpoints.find((e) => e.key === key)?.bucket,

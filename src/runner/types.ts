@@ -98,6 +98,8 @@ export interface RunReport {
   readonly plan: readonly PlanItem[];
   /** Requests actually sent, per endpoint (`METHOD /path/{id}` or `POST {auth_url}`). */
   readonly sent: Readonly<Record<string, number>>;
+  /** Where the probes' wait polls landed in a window: `--seed` with it repeats them (absent in older reports). */
+  readonly seed?: number;
   readonly checks: readonly CheckResult[];
   /**
    * What judges the run beside its grades, as its exit code did: every report reads its verdict from here

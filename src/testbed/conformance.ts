@@ -31,6 +31,8 @@ export interface RunSettings {
    * a limit set low; harness's own checks before the probes send such requests.)
    */
   readonly phaseMs?: number;
+  /** Where the probes' wait polls land in a window (a new one each run without it). */
+  readonly seed?: number;
 }
 
 export const runAgainst = async (
@@ -55,6 +57,7 @@ export const runAgainst = async (
         await runConformance(target, selection, {
           version: 'test',
           command: 'test',
+          ...(settings.seed ? { seed: settings.seed } : {}),
         }),
       );
     }

@@ -138,6 +138,8 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
   'limit-window-short': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
   // Requests while the Retry-After is waited out find the limit back early.
   'limit-early-reset': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
+  // Three wait polls in each sixth of the window, at points the seed draws in thirds of it: one lands in the slice.
+  'limit-fail-open-slice': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
   // The fresh burst goes to one endpoint, which alone gets only its share: refused below the limit twice.
   'observability-split': [['observability'], { 'LIMIT-ADMITS-OBSERVABILITY': 'FAIL' }],
   // The embedded server's profile says no other traffic uses the tenant, so one refusal below the limit decides.
@@ -226,25 +228,41 @@ const EXPECTED: Partial<Record<FaultName, Expected>> = {
  * Factors for the faults that take one: a window half the stated one leaves a loaded runner, three test files at
  * once, room to send the window-end burst late and still see the second window (bench:accuracy measures 0.75).
  */
-const FACTORS: Partial<Record<FaultName, number>> = { 'limit-window-short': 0.5 };
+// A tenth of a window for the fail-open slice: at 2 s minutes a loaded runner's timer late by a third of the default
+// 100 ms would miss it (npm run bench:accuracy measures the default).
+const FACTORS: Partial<Record<FaultName, number>> = {
+  'limit-window-short': 0.5,
+  'limit-fail-open-slice': 0.1,
+};
 
 /**
  * Checks a fault may also make deviate, by what it is: a limiter that counts refused requests breaks the promise of
  * a Retry-After given before harness's next polls, when a poll is sent where it pointed.
  */
-const ALSO_DEVIATES: Partial<Record<FaultName, Readonly<Record<string, string>>>> = {
+const ALSO_DEVIATES: Partial<Record<FaultName, Readonly<Record<string, string | readonly string[]>>>> = {
   // Another tenant's admits prove a limit of their own only against a bucket that keeps its stated limit: where this
   // tenant's own traffic already breaks it, or a limit lower than stated admits both tenants alike, isolation is
   // not verified.
   'limit-window-short': { 'LIMIT-TENANT-ISOLATED-RULES-EXECUTE': 'INCONCLUSIVE' },
   'limit-early-reset': { 'LIMIT-TENANT-ISOLATED-RULES-EXECUTE': 'INCONCLUSIVE' },
+  // A fresh burst that lands in the slice is admitted whole: nothing is refused for the variants to follow.
+  'limit-fail-open-slice': {
+    'LIMIT-TENANT-ISOLATED-RULES-EXECUTE': ['INCONCLUSIVE', 'SKIP'],
+    'LIMIT-TENANT-SHARED-RULES-EXECUTE': ['SKIP'],
+  },
   'wrong-limit-execute': { 'LIMIT-TENANT-ISOLATED-RULES-EXECUTE': 'INCONCLUSIVE' },
   'wrong-limit-transaction': { 'LIMIT-TENANT-ISOLATED-TRANSACTION-EVENT': 'INCONCLUSIVE' },
   'limit-first-window-low': { 'LIMIT-TENANT-ISOLATED-BATCH-UPLOAD-URL': 'INCONCLUSIVE' },
   // Its Retry-After is honest: the retry test honours one of a second or two, where the shut nears its end, and
   // else sees only those longer than the window (INCONCLUSIVE).
   'limit-penalty-box': { 'LIMIT-RETRY-HONOURED-RULES-SCHEDULE': 'INCONCLUSIVE' },
-  'limit-counts-refused': { 'LIMIT-RETRY-HONOURED-RULES-EXECUTE': 'FAIL' },
+  // Each wait poll it refuses it counts, and pushes capacity further: the Retry-After given before a poll is short
+  // (by more or less than the network explains), the window's length is never shown, and neither is isolation.
+  'limit-counts-refused': {
+    'LIMIT-RETRY-HONOURED-RULES-EXECUTE': ['FAIL', 'WARN'],
+    'LIMIT-ENFORCED-RULES-EXECUTE': ['INCONCLUSIVE'],
+    'LIMIT-TENANT-ISOLATED-RULES-EXECUTE': ['INCONCLUSIVE'],
+  },
   // Shares that add up to the limit break the sharing rule too: where the window-end tries after a refusal spend
   // across the endpoints, more than the limit is admitted within a window of it.
   'observability-split': {
@@ -261,7 +279,9 @@ const NAMED: Partial<Record<FaultName, Readonly<Record<string, RegExp>>>> = {
 /** The deviations of `report`, less those `fault` may also cause (ALSO_DEVIATES) when they came out as allowed. */
 const deviationsOf = (report: RunReport, fault: FaultName): Record<string, string> => {
   const also = ALSO_DEVIATES[fault] ?? {};
-  return Object.fromEntries(Object.entries(deviations(report)).filter(([id, grade]) => also[id] !== grade));
+  return Object.fromEntries(
+    Object.entries(deviations(report)).filter(([id, grade]) => ![also[id] ?? []].flat().includes(grade)),
+  );
 };
 
 /**

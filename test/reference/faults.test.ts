@@ -50,6 +50,7 @@ const LIMIT_FAULTS: FaultName[] = [
   'limit-penalty-box',
   'limit-window-short',
   'limit-early-reset',
+  'limit-fail-open-slice',
   'observability-split',
   'limit-first-window-low',
   'limit-counts-refused',
@@ -73,6 +74,8 @@ const ALSO_BREAKS: Partial<Record<FaultName, readonly FaultName[]>> = {
 const MAY_ALSO_BREAK: Partial<Record<FaultName, readonly FaultName[]>> = {
   'limit-early-reset': ['limit-window-short'],
   'limit-first-window-low': ['limit-window-short'],
+  // Admits past the limit where a probe's request lands in its slice, as a window that ended early would.
+  'limit-fail-open-slice': ['limit-window-short'],
 };
 
 /** A fault that breaks a rule of §8 on every bucket breaks it on the buckets a fault of one or a few breaks it on. */

@@ -252,6 +252,17 @@ export const PROBES: Record<FaultName, Probe> = {
     return admitsAtMostLimitAfterRefusals(log, limitOf(t, 'batch-upload-url'), t.server.options.minuteMs);
   },
   'limit-first-window-low': exactLimit(UPLOAD, 'batch-upload-url'),
+  // Spent, then a limit's worth again a quarter of the way into the window, where the fault admits all.
+  'limit-fail-open-slice': async (t) => {
+    const log: Sent[] = [];
+    const count = limitOf(t, 'batch-upload-url');
+    for (const step of [0, 0.24]) {
+      t.clock.advance(t.server.options.minuteMs * step);
+      const at = t.clock.now();
+      for (const status of await t.burst(count + 1, UPLOAD)) log.push({ at, status });
+    }
+    return admitsAtMostLimitAfterRefusals(log, count, t.server.options.minuteMs);
+  },
   'limit-counts-refused': refusedOnlyWhenSpent,
   'retry-after-short-late': retryAfterLate,
   // A request over the limit is answered at once (429, or what another fault answers), not held: the fake clock
