@@ -21,6 +21,7 @@ import { selectChecks } from '../runner/select.ts';
 import { printPlan, printSummary } from '../runner/summary.ts';
 import type { ConformanceEvent, RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
+import { harnessVersion } from '../version.ts';
 import type { ConformanceOptions } from './commands.ts';
 import { conformanceEnd } from './conformance-end.ts';
 import { type ExitCode, exitWith, PASSED } from './exit-codes.ts';
@@ -31,7 +32,6 @@ import { replayArgumentsOf } from './replay-arguments.ts';
 import { jobSummary, lostReports, reportFiles } from './report-dir.ts';
 import { endRun } from './run-end.ts';
 import { whileInterruptible } from './signals.ts';
-import { harnessVersion } from './version.ts';
 
 /** Token lifetimes this short are waited out without --slow. */
 const SHORT_LIFETIME_SECONDS = 30;

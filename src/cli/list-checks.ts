@@ -1,8 +1,8 @@
 // `harness conformance --list`: every check a full run has, to pick --only/--skip names from; --json for scripts.
 import { allChecks } from '../../conformance/index.ts';
 import { validateProfile } from '../profile/read.ts';
+import { resolveTarget } from '../profile/target.ts';
 import { DEFAULT_OBSERVABILITY } from '../reference/options.ts';
-import { resolveTarget } from '../runner/target.ts';
 import { table, terminalWidth } from '../text-table.ts';
 
 /**

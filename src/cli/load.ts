@@ -23,6 +23,7 @@ import {
 } from '../report/load-reports.ts';
 import { loadMarkdown } from '../report/step-summary.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
+import { harnessVersion } from '../version.ts';
 import type { LoadOptions } from './commands.ts';
 import { type ExitCode, exitCodeOf, exitWith, HARNESS_ERROR, NO_VERDICT, PASSED } from './exit-codes.ts';
 import { findK6, k6Version } from './k6.ts';
@@ -35,7 +36,6 @@ import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } fro
 import { jobSummary, lostReports, reportFiles } from './report-dir.ts';
 import { endRun } from './run-end.ts';
 import { whileInterruptible } from './signals.ts';
-import { harnessVersion } from './version.ts';
 
 /** A signal before any phase had a result: every phase INCONCLUSIVE with the reason, in the report CI reads. */
 /**

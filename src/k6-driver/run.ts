@@ -19,7 +19,7 @@ import type { HttpClientOptions } from '../client/index.ts';
 import { HarnessError } from '../errors.ts';
 import { plural } from '../plural.ts';
 import { profileRedactor } from '../profile/secrets.ts';
-import { resolveTarget } from '../runner/target.ts';
+import { resolveTarget } from '../profile/target.ts';
 import type { Profile } from '../spec/index.ts';
 import { checkpointFile, outputArgs, runnerSummary } from './checkpoint.ts';
 import { dashboardEnv, dashboardUrl, liveDashboard } from './dashboard.ts';

@@ -2,6 +2,7 @@
 
 import { plural } from '../plural.ts';
 import { joinTerminal, say, terminalTable, tty } from '../printable.ts';
+import type { BucketLimit, Target } from '../profile/target.ts';
 import { coverageSentence } from '../report/coverage.ts';
 import type { BucketId, EndpointKey } from '../spec/index.ts';
 import { terminalWidth } from '../text-table.ts';
@@ -11,7 +12,6 @@ import { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
 import { GRADES, gradeRank } from './grades.ts';
 import { planOf, type Selected } from './plan.ts';
 import { proofLines } from './proof.ts';
-import type { BucketLimit, Target } from './target.ts';
 import type { PlanItem, RunReport } from './types.ts';
 
 const formatSeconds = (ms: number): string =>

@@ -3,10 +3,10 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { allChecks } from '../../conformance/index.ts';
+import { resolveTarget } from '../profile/target.ts';
 import { EMBEDDED_SCALE, type ReferenceServerOptions, startReferenceServer } from '../reference/index.ts';
 import { runConformance } from '../runner/runner.ts';
 import { selectChecks } from '../runner/select.ts';
-import { resolveTarget } from '../runner/target.ts';
 import type { RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
 import { type NetworkCondition, startReferenceBehind } from './toxiproxy.ts';

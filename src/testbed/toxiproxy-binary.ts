@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../cli/version.ts';
+import { packageRoot } from '../version.ts';
 
 export const TOXIPROXY_MODULE = 'github.com/Shopify/toxiproxy/v2';
 export const TOXIPROXY_SERVER_PACKAGE = `${TOXIPROXY_MODULE}/cmd/server`;

@@ -8,6 +8,7 @@ import { stringify } from 'yaml';
 import { allChecks } from '../../conformance/index.ts';
 import { parseProfile } from '../../src/profile/read.ts';
 import { withSecretOrigins } from '../../src/profile/secrets.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import {
   FAULTS,
   type FaultName,
@@ -17,7 +18,6 @@ import {
 import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { clientVariables } from '../../src/runner/shell-word.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import type { ClientRole, Profile } from '../../src/spec/index.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';

@@ -5,10 +5,10 @@
 // what the library sends, not a fixture. A lying gateway rewrites the quota in its answers' fields as they leave.
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { allChecks } from '../../../conformance/index.ts';
+import { resolveTarget } from '../../../src/profile/target.ts';
 import { startReferenceServer } from '../../../src/reference/index.ts';
 import { runConformance } from '../../../src/runner/runner.ts';
 import { selectChecks } from '../../../src/runner/select.ts';
-import { resolveTarget } from '../../../src/runner/target.ts';
 import type { RunReport } from '../../../src/runner/types.ts';
 import { BUCKETS } from '../../../src/spec/index.ts';
 import { SCALED } from '../../../src/testbed/conformance.ts';
