@@ -8,6 +8,7 @@ import { archiveIndex, INDEX_PAGE } from '../certify/index-page.ts';
 import { readPrivateKey, redactProfile, sealArchive, sha256 } from '../certify/manifest.ts';
 import type { TarEntry } from '../certify/tar.ts';
 import { InputError } from '../errors.ts';
+import { findK6, k6VersionLine } from '../k6-driver/k6.ts';
 import { plural } from '../plural.ts';
 import { complain, say, tty } from '../printable.ts';
 import { loadProfile } from '../profile/read.ts';
@@ -19,7 +20,6 @@ import { harnessCommit, harnessVersion } from '../version.ts';
 import { type CertifyOptions, conformanceCommand, loadCommand, parsedOptions } from './commands.ts';
 import { runConformanceCommand } from './conformance.ts';
 import { completed, type ExitCode, exitCodeOf, exitWith, FAILED, NO_VERDICT, PASSED } from './exit-codes.ts';
-import { findK6, k6VersionLine } from './k6.ts';
 import { runLoadCommand } from './load.ts';
 import { whileInterruptible } from './signals.ts';
 

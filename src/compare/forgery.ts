@@ -4,7 +4,7 @@
 // those checks, dates from its own clock, and one SPEC.md digest per run.
 import { allChecks } from '../../conformance/index.ts';
 import { SPEC_TARGET } from '../cli/list-checks.ts';
-import { gridTooLarge, impossibleCount } from '../cli/summary-schema.ts';
+import { gridTooLarge, impossibleCount } from '../k6-driver/summary-schema.ts';
 import { GRADES } from '../runner/grades.ts';
 import type { RunReport } from '../runner/types.ts';
 import type { LoadReport } from './run-types.ts';

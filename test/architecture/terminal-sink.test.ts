@@ -12,7 +12,7 @@ const TERMINAL_OUTPUTS = [
   'src/runner/proof.ts',
   'src/runner/progress.ts',
   'src/runner/live-progress.ts',
-  'src/cli/load-progress.ts',
+  'src/k6-driver/load-events.ts',
   'src/cli/load.ts',
   'src/cli/load-merge.ts',
   'src/cli/main.ts',

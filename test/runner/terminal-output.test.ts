@@ -2,7 +2,7 @@
 // (undici passes U+0080-U+009F; xterm.js reads U+009B as CSI), OSC 52, a bidi override. What reaches the terminal
 // holds no control but harness's own colours, and the summary line stays on the screen, visible.
 import { describe, expect, it, vi } from 'vitest';
-import { loadTerminal } from '../../src/cli/load-progress.ts';
+import { loadTerminal } from '../../src/k6-driver/load-events.ts';
 import { say, tty } from '../../src/printable.ts';
 import { gradePainter } from '../../src/runner/colour.ts';
 import { liveProgress } from '../../src/runner/live-progress.ts';
