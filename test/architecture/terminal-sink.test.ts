@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TERMINAL_OUTPUTS = [
-  'src/runner/summary.ts',
+  'src/terminal/summary.ts',
   'src/runner/proof.ts',
-  'src/runner/progress.ts',
-  'src/runner/live-progress.ts',
+  'src/terminal/progress.ts',
+  'src/terminal/live-progress.ts',
   'src/k6-driver/load-events.ts',
   'src/cli/load.ts',
   'src/cli/load-merge.ts',

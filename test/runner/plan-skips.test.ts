@@ -7,8 +7,8 @@ import { startReferenceServer } from '../../src/reference/index.ts';
 import { planChecks } from '../../src/runner/plan-skips.ts';
 import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
-import { printPlan } from '../../src/runner/summary.ts';
 import type { Profile } from '../../src/spec/index.ts';
+import { printPlan } from '../../src/terminal/summary.ts';
 import { SCALED } from '../../src/testbed/conformance.ts';
 
 const SHAPES: Readonly<Record<string, (profile: Profile) => Profile>> = {

@@ -6,8 +6,8 @@ import { resolveTarget } from '../../src/profile/target.ts';
 import { planOf } from '../../src/runner/plan.ts';
 import { planChecks } from '../../src/runner/plan-skips.ts';
 import { selectChecks } from '../../src/runner/select.ts';
-import { bucketAftermath, printPlan } from '../../src/runner/summary.ts';
 import type { Profile } from '../../src/spec/index.ts';
+import { bucketAftermath, printPlan } from '../../src/terminal/summary.ts';
 
 const PROFILE: Profile = {
   base_url: 'https://staging.example.test',

@@ -3,8 +3,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Evidence } from '../../src/client/index.ts';
 import { proofLines } from '../../src/runner/proof.ts';
-import { printSummary } from '../../src/runner/summary.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
+import { printSummary } from '../../src/terminal/summary.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from '../report/fixture.ts';
 
 const shown = (checks: readonly CheckResult[]) => proofLines(checks).map((line) => line.text);

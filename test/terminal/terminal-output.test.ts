@@ -4,10 +4,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { loadTerminal } from '../../src/k6-driver/load-events.ts';
 import { say, tty } from '../../src/printable.ts';
-import { gradePainter } from '../../src/runner/colour.ts';
-import { liveProgress } from '../../src/runner/live-progress.ts';
-import { lineProgress } from '../../src/runner/progress.ts';
-import { printSummary } from '../../src/runner/summary.ts';
+import { gradePainter } from '../../src/terminal/colour.ts';
+import { liveProgress } from '../../src/terminal/live-progress.ts';
+import { lineProgress } from '../../src/terminal/progress.ts';
+import { printSummary } from '../../src/terminal/summary.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from '../report/fixture.ts';
 import { seenOnTerminal } from '../support/xterm.ts';
 
