@@ -6,7 +6,7 @@ import { EventStream, type Listener } from '../events/stream.ts';
 import { countsSoFar } from '../k6-driver/checkpoint.ts';
 import { findK6, k6Version } from '../k6-driver/k6.ts';
 import { k6Network } from '../k6-driver/k6-network.ts';
-import { type LoadEvent, loadTerminal, scheduleEvents } from '../k6-driver/load-events.ts';
+import { type LoadEvent, scheduleEvents } from '../k6-driver/load-events.ts';
 import { k6PlanFor } from '../k6-driver/plan.ts';
 import { availableProbes } from '../k6-driver/probes.ts';
 import { type LoadOutcome, runLoad } from '../k6-driver/run.ts';
@@ -25,6 +25,7 @@ import {
 } from '../report/load-reports.ts';
 import { loadMarkdown } from '../report/step-summary.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
+import { loadTerminal } from '../terminal/load-progress.ts';
 import { harnessVersion } from '../version.ts';
 import type { LoadOptions } from './commands.ts';
 import { type ExitCode, exitCodeOf, exitWith, HARNESS_ERROR, NO_VERDICT, PASSED } from './exit-codes.ts';

@@ -12,7 +12,7 @@ const TERMINAL_OUTPUTS = [
   'src/runner/proof.ts',
   'src/terminal/progress.ts',
   'src/terminal/live-progress.ts',
-  'src/k6-driver/load-events.ts',
+  'src/terminal/load-progress.ts',
   'src/cli/load.ts',
   'src/cli/load-merge.ts',
   'src/cli/main.ts',

@@ -2,7 +2,8 @@
 // terminal's listener shows them, in a CI log as a line per phase, on a TTY as one line rewritten in place.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EventStream } from '../../src/events/stream.ts';
-import { type LoadEvent, loadTerminal, scheduleEvents } from '../../src/k6-driver/load-events.ts';
+import { type LoadEvent, scheduleEvents } from '../../src/k6-driver/load-events.ts';
+import { loadTerminal } from '../../src/terminal/load-progress.ts';
 
 const PHASES = [
   { name: 'within_a', startMs: 0, durationMs: 3000 },

@@ -2,10 +2,10 @@
 // (undici passes U+0080-U+009F; xterm.js reads U+009B as CSI), OSC 52, a bidi override. What reaches the terminal
 // holds no control but harness's own colours, and the summary line stays on the screen, visible.
 import { describe, expect, it, vi } from 'vitest';
-import { loadTerminal } from '../../src/k6-driver/load-events.ts';
 import { say, tty } from '../../src/printable.ts';
 import { gradePainter } from '../../src/terminal/colour.ts';
 import { liveProgress } from '../../src/terminal/live-progress.ts';
+import { loadTerminal } from '../../src/terminal/load-progress.ts';
 import { lineProgress } from '../../src/terminal/progress.ts';
 import { printSummary } from '../../src/terminal/summary.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from '../report/fixture.ts';
