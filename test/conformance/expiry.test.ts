@@ -6,8 +6,8 @@ import { resolveTarget } from '../../src/profile/target.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
 import { checksThrough, type Tamper } from '../support/forward.ts';
+import { SCALED } from '../support/testbed.ts';
 
 /** Another application of the tenant, outside harness, calling the schedule endpoint as fast as it is answered. */
 const otherIntegration = async (server: RunningReferenceServer, until: () => boolean, spent: () => void) => {

@@ -11,7 +11,7 @@ import { resolveOptions } from '../../src/reference/options.ts';
 import { buildProfile } from '../../src/reference/profile.ts';
 import type { RunReport } from '../../src/runner/types.ts';
 import { BUCKETS, type BucketId, ENDPOINTS, type Profile } from '../../src/spec/index.ts';
-import { deviations, runAgainst, SCALED } from '../../src/testbed/conformance.ts';
+import { deviations, runAgainst, SCALED } from '../support/testbed.ts';
 
 const everyBucket = (prefix: string): string[] =>
   (Object.keys(BUCKETS) as BucketId[]).map((b) =>

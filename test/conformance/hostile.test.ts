@@ -10,8 +10,8 @@ import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import type { CheckResult, RunReport } from '../../src/runner/types.ts';
 import type { Profile } from '../../src/spec/index.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
 import { type HostileMode, startHostile } from '../support/hostile.ts';
+import { SCALED } from '../support/testbed.ts';
 
 /** Short, so a hang costs little here; the run must end within a few of these, not one per check. */
 const REQUEST_TIMEOUT_MS = 1500;

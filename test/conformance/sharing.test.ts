@@ -10,7 +10,7 @@ import { planChecks } from '../../src/runner/plan-skips.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import type { RunReport } from '../../src/runner/types.ts';
 import { BUCKETS, type BucketId, LIMIT_RULES, type Profile } from '../../src/spec/index.ts';
-import { runAgainst } from '../../src/testbed/conformance.ts';
+import { runAgainst } from '../support/testbed.ts';
 
 const full = buildProfile(resolveOptions(), 'http://127.0.0.1:9', 'http://127.0.0.1:9/oauth2/token');
 const buckets = Object.keys(BUCKETS) as BucketId[];

@@ -9,7 +9,7 @@ import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { printPlan } from '../../src/terminal/summary.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
+import { SCALED } from '../support/testbed.ts';
 
 const SHAPES: Readonly<Record<string, (profile: Profile) => Profile>> = {
   full: (profile) => profile,

@@ -20,7 +20,7 @@ import { selectChecks } from '../../src/runner/select.ts';
 import { clientVariables } from '../../src/runner/shell-word.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import type { ClientRole, Profile } from '../../src/spec/index.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
+import { SCALED } from '../support/testbed.ts';
 import { BY_HAND, NO_FAIL, REPLAYED, type Shows } from './fault-reproductions.ts';
 
 /** The placeholders a reproduction names, exported with the values of `server`'s profile. */

@@ -8,8 +8,8 @@ import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import type { Profile } from '../../src/spec/index.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
 import { listenOnLoopback } from './listen.ts';
+import { SCALED } from './testbed.ts';
 
 export interface Forwarded {
   readonly method: string;

@@ -11,9 +11,9 @@ import { runConformance } from '../../../src/runner/runner.ts';
 import { selectChecks } from '../../../src/runner/select.ts';
 import type { RunReport } from '../../../src/runner/types.ts';
 import { BUCKETS } from '../../../src/spec/index.ts';
-import { SCALED } from '../../../src/testbed/conformance.ts';
 import { routedThrough } from '../forward.ts';
 import { listenOnLoopback } from '../listen.ts';
+import { SCALED } from '../testbed.ts';
 
 /** What a gateway is started with. */
 export interface GatewaySetup {

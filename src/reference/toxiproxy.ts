@@ -5,12 +5,8 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { spawnGroup } from '../child-group.ts';
-import {
-  type ReferenceServerOptions,
-  type RunningReferenceServer,
-  startReferenceServer,
-} from '../reference/index.ts';
 import type { Profile } from '../spec/index.ts';
+import { type ReferenceServerOptions, type RunningReferenceServer, startReferenceServer } from './index.ts';
 import {
   findToxiproxy,
   HOW_TO_GET_TOXIPROXY,
