@@ -8,11 +8,11 @@ import type { Difference } from '../runner/baseline.ts';
 import { TOKEN_ENDPOINT_KEY } from '../runner/counting-client.ts';
 import { GRADES, gradeRank } from '../runner/grades.ts';
 import { planOf, type Selected } from '../runner/plan.ts';
-import { proofLines } from '../runner/proof.ts';
 import type { PlanItem, RunReport } from '../runner/types.ts';
 import type { BucketId, EndpointKey } from '../spec/index.ts';
 import { terminalWidth } from '../text-table.ts';
 import { type GradePainter, gradePainter } from './colour.ts';
+import { proofLines } from './proof.ts';
 
 const formatSeconds = (ms: number): string =>
   ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const TERMINAL_OUTPUTS = [
   'src/terminal/summary.ts',
-  'src/runner/proof.ts',
+  'src/terminal/proof.ts',
   'src/terminal/progress.ts',
   'src/terminal/live-progress.ts',
   'src/terminal/load-progress.ts',
