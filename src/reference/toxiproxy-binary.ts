@@ -1,4 +1,5 @@
-// Where harness finds Toxiproxy (serve --network, the test bed): TOXIPROXY_BIN, then the tools folder that `npm run setup` fills.
+// Where harness finds Toxiproxy (serve --network, the test bed): TOXIPROXY_BIN, then the tools folder that
+// `npm run setup` fills.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
