@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LIMITER_KINDS, type LimiterKind } from '../src/reference/index.ts';
+import type { NetworkCondition } from '../src/reference/toxiproxy.ts';
 import type { RunReport } from '../src/runner/types.ts';
-import { runAgainst } from '../src/testbed/conformance.ts';
-import type { NetworkCondition } from '../src/testbed/toxiproxy.ts';
+import { runAgainst } from '../test/support/testbed.ts';
 import { runAdversaryPart } from './adversary.ts';
 import { type AccuracyCell, cellRow, measureCell, type ServerCase } from './load-accuracy.ts';
 

@@ -7,9 +7,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FaultName, LimiterKind } from '../src/reference/index.ts';
+import type { NetworkCondition } from '../src/reference/toxiproxy.ts';
 import type { RunReport } from '../src/runner/types.ts';
-import { runAgainst } from '../src/testbed/conformance.ts';
-import type { NetworkCondition } from '../src/testbed/toxiproxy.ts';
+import { runAgainst } from '../test/support/testbed.ts';
 
 const MINUTE_MS = 2000;
 const PHASES = Number(process.env.HARNESS_BENCH_PHASES ?? '10');

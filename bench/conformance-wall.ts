@@ -9,11 +9,11 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { allChecks } from '../conformance/index.ts';
+import { resolveTarget } from '../src/profile/target.ts';
 import { startReferenceServer } from '../src/reference/index.ts';
+import { type NetworkCondition, startReferenceBehind } from '../src/reference/toxiproxy.ts';
 import { runConformance } from '../src/runner/runner.ts';
 import { selectChecks } from '../src/runner/select.ts';
-import { resolveTarget } from '../src/runner/target.ts';
-import { type NetworkCondition, startReferenceBehind } from '../src/testbed/toxiproxy.ts';
 
 export interface ConformanceWall {
   readonly network: NetworkCondition | 'loopback';

@@ -8,11 +8,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findK6, k6Version } from '../src/cli/k6.ts';
 import { runLoadMergeCommand } from '../src/cli/load-merge.ts';
-import { harnessVersion } from '../src/cli/version.ts';
+import { findK6, k6Version } from '../src/k6-driver/k6.ts';
 import { runLoad, runnerFile } from '../src/k6-driver/run.ts';
 import { startReferenceServer } from '../src/reference/index.ts';
+import { harnessVersion } from '../src/version.ts';
 
 const k6 = findK6();
 const versions = { harness: harnessVersion(), k6: k6Version(k6) };

@@ -4,7 +4,7 @@
 // the one `npm run setup` builds (tools/, with k6/x/harness-token) and, given OLD_K6, one without the token reader
 // (a build of load/checkpoint before token.go, or a stock k6), which decodes every token answer whole. A k6 past
 // 8 GB is killed, so the old reader cannot take the machine down. Linux only (it samples /proc).
-import { findK6 } from '../src/cli/k6.ts';
+import { findK6 } from '../src/k6-driver/k6.ts';
 import type { Profile } from '../src/spec/index.ts';
 import { harness, profileFile, tmp } from '../test/cli/run.ts';
 import { peakK6Rss } from '../test/support/k6-rss.ts';

@@ -5,10 +5,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findK6 } from '../src/cli/k6.ts';
+import { findK6 } from '../src/k6-driver/k6.ts';
 import { type PhaseOutcome, runLoad } from '../src/k6-driver/run.ts';
 import type { LimiterKind } from '../src/reference/limiter-kinds.ts';
-import { type NetworkCondition, startReferenceBehind } from '../src/testbed/toxiproxy.ts';
+import { type NetworkCondition, startReferenceBehind } from '../src/reference/toxiproxy.ts';
 
 export type ServerCase = 'faithful' | 'low' | 'unenforced';
 

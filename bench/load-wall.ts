@@ -5,11 +5,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findK6 } from '../src/cli/k6.ts';
+import { findK6 } from '../src/k6-driver/k6.ts';
 import { planProbes } from '../src/k6-driver/plan.ts';
 import { runLoad } from '../src/k6-driver/run.ts';
+import { resolveTarget } from '../src/profile/target.ts';
 import { startReferenceServer } from '../src/reference/index.ts';
-import { resolveTarget } from '../src/runner/target.ts';
 
 export interface WallTime {
   readonly minuteMs: number;

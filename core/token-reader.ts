@@ -1,5 +1,5 @@
-// What harness knows of its token reader in one place, for the CLI (src/cli/k6.ts), the k6 script (load/lib) and the
-// verdict (core/verdict.ts) alike: plain TypeScript, no Node import, since k6 runs it too.
+// What harness knows of its token reader in one place, for the k6 driver (src/k6-driver/k6.ts), the k6 script
+// (load/lib) and the verdict (core/verdict.ts) alike: plain TypeScript, no Node import, since k6 runs it too.
 import type { TokenFailures, UnreadTokenAnswer } from './evidence.ts';
 import { MAX_TOKEN_BODY_BYTES } from './wire.ts';
 

@@ -3,7 +3,13 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CHECKPOINT_OUTPUT, K6_MODULE, K6_VERSION, k6VersionLine, TOKEN_MODULE } from '../src/cli/k6.ts';
+import {
+  CHECKPOINT_OUTPUT,
+  K6_MODULE,
+  K6_VERSION,
+  k6VersionLine,
+  TOKEN_MODULE,
+} from '../src/k6-driver/k6.ts';
 import { buildInScratchModule, installGoTool } from './go-tool.ts';
 
 const SOURCES = resolve(import.meta.dirname, '..', 'load', 'checkpoint');

@@ -1,12 +1,12 @@
 // Builds the pinned Toxiproxy server into tools/ from the Go module proxy: the test bed puts it between harness and
-// the reference server to give loopback the round trips of a real network (src/testbed/toxiproxy.ts).
+// the reference server to give loopback the round trips of a real network (src/reference/toxiproxy.ts).
 import {
   TOXIPROXY_BINARY_NAME,
   TOXIPROXY_MODULE,
   TOXIPROXY_SERVER_PACKAGE,
   TOXIPROXY_VERSION,
   toxiproxyVersionLine,
-} from '../src/testbed/toxiproxy-binary.ts';
+} from '../src/reference/toxiproxy-binary.ts';
 import { buildInScratchModule, installGoTool } from './go-tool.ts';
 
 const bare = TOXIPROXY_VERSION.slice(1);

@@ -5,8 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { BUILD_INFO, harnessCommit } from '../src/cli/version.ts';
 import { bundleProbe, PROBE_BUNDLE } from '../src/k6-driver/bundle.ts';
+import { BUILD_INFO, harnessCommit } from '../src/version.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');

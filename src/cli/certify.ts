@@ -8,20 +8,20 @@ import { archiveIndex, INDEX_PAGE } from '../certify/index-page.ts';
 import { readPrivateKey, redactProfile, sealArchive, sha256 } from '../certify/manifest.ts';
 import type { TarEntry } from '../certify/tar.ts';
 import { InputError } from '../errors.ts';
+import { findK6, k6VersionLine } from '../k6-driver/k6.ts';
 import { plural } from '../plural.ts';
 import { complain, say, tty } from '../printable.ts';
 import { loadProfile } from '../profile/read.ts';
+import { resolveTarget } from '../profile/target.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
 import { GRADES } from '../runner/grades.ts';
-import { resolveTarget } from '../runner/target.ts';
 import type { ClientRole, Profile } from '../spec/index.ts';
+import { harnessCommit, harnessVersion } from '../version.ts';
 import { type CertifyOptions, conformanceCommand, loadCommand, parsedOptions } from './commands.ts';
 import { runConformanceCommand } from './conformance.ts';
 import { completed, type ExitCode, exitCodeOf, exitWith, FAILED, NO_VERDICT, PASSED } from './exit-codes.ts';
-import { findK6, k6VersionLine } from './k6.ts';
 import { runLoadCommand } from './load.ts';
 import { whileInterruptible } from './signals.ts';
-import { harnessCommit, harnessVersion } from './version.ts';
 
 export const SPEC_FILE = resolve(import.meta.dirname, '../spec/SPEC.md');
 /** Every check SPEC.md states needs its client: without one, a run skips checks and cannot certify. */

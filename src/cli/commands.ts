@@ -7,7 +7,7 @@ import { Command, Option, type OptionValues } from '@commander-js/extra-typings'
 import { DIALECT_NAMES } from '../../core/ratelimit-dialects.ts';
 import { HARNESS } from '../command-line.ts';
 import { FAULT_FACTORS, FAULTS, LIMITER_KINDS, TOKEN_KINDS } from '../reference/index.ts';
-import { NETWORK_CONDITIONS } from '../testbed/toxiproxy.ts';
+import { NETWORK_CONDITIONS } from '../reference/toxiproxy.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { CONFORMANCE_HELP, LOAD_HELP, SERVE_HELP } from './help.ts';
 import {

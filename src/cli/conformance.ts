@@ -12,15 +12,16 @@ import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/un
 import { REPORT_FILES, type ReportFormat, writeReports } from '../report/write.ts';
 import { loadBaseline } from '../runner/baseline.ts';
 import { RequestBudget } from '../runner/budget.ts';
-import { liveProgress } from '../runner/live-progress.ts';
 import { runDeadlineMs } from '../runner/plan.ts';
 import { planChecks } from '../runner/plan-skips.ts';
-import { lineProgress } from '../runner/progress.ts';
 import { runConformance } from '../runner/runner.ts';
 import { selectChecks } from '../runner/select.ts';
-import { printPlan, printSummary } from '../runner/summary.ts';
 import type { ConformanceEvent, RunReport } from '../runner/types.ts';
 import type { Profile } from '../spec/index.ts';
+import { liveProgress } from '../terminal/live-progress.ts';
+import { lineProgress } from '../terminal/progress.ts';
+import { printPlan, printSummary } from '../terminal/summary.ts';
+import { harnessVersion } from '../version.ts';
 import type { ConformanceOptions } from './commands.ts';
 import { conformanceEnd } from './conformance-end.ts';
 import { type ExitCode, exitWith, PASSED } from './exit-codes.ts';
@@ -31,7 +32,6 @@ import { replayArgumentsOf } from './replay-arguments.ts';
 import { jobSummary, lostReports, reportFiles } from './report-dir.ts';
 import { endRun } from './run-end.ts';
 import { whileInterruptible } from './signals.ts';
-import { harnessVersion } from './version.ts';
 
 /** Token lifetimes this short are waited out without --slow. */
 const SHORT_LIFETIME_SECONDS = 30;

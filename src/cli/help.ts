@@ -2,7 +2,7 @@
 // as a person types them. The exit table stays in exit-codes.ts, its one source.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { HARNESS } from '../command-line.ts';
-import { HOW_TO_BUILD, TOOLS_DIR } from './k6.ts';
+import { HOW_TO_BUILD, TOOLS_DIR } from '../k6-driver/k6.ts';
 
 /** `harness` as it runs from a shell (command-line.ts), in an example's command and in its comment. */
 const runnable = (text: string): string => text.replace(/(^|: |\()harness /g, `$1${HARNESS} `);

@@ -9,12 +9,12 @@ import { bundleProbe } from '../k6-driver/bundle.ts';
 import { K8S_FILES, k8sManifests } from '../k6-driver/k8s.ts';
 import { k6PlanFor } from '../k6-driver/plan.ts';
 import { loadProfile } from '../profile/read.ts';
-import { resolveTarget } from '../runner/target.ts';
+import { resolveTarget } from '../profile/target.ts';
+import { harnessVersion } from '../version.ts';
 import type { LoadOptions } from './commands.ts';
 import { PASSED } from './exit-codes.ts';
 import type { LoadCommandResult } from './load-result.ts';
 import { withNetworkFlags } from './network.ts';
-import { harnessVersion } from './version.ts';
 
 /** Room to apply the manifests and for the pods to be scheduled, pull the image and start k6 before the start. */
 const DEFAULT_START_IN_MS = 180_000;

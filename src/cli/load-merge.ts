@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { mergeSummaries, type SourcedSummary } from '../../core/evidence.ts';
 import { summariesInLogs } from '../../core/summary-markers.ts';
 import { InputError } from '../errors.ts';
+import { notARunnerSummary, readInput, refuseOtherPlans, runnerSummaryOf } from '../k6-driver/merge-input.ts';
 import { runnerFile } from '../k6-driver/run.ts';
 import { complain, terminalLines, tty } from '../printable.ts';
 import { judgedRun } from '../report/load-reports.ts';
 import type { LoadMergeOptions } from './commands.ts';
 import { type ExitCode, exitWith } from './exit-codes.ts';
 import { finishLoad, loadReportProperties, loadStream } from './load.ts';
-import { notARunnerSummary, readInput, refuseOtherPlans, runnerSummaryOf } from './merge-input.ts';
 import { reportDirFor } from './report-dir.ts';
 
 /** The reports' names: `load-merged-summary.json`, `load-merged.xml`. */

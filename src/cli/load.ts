@@ -4,7 +4,9 @@ import type { PhasePlan } from '../../core/plan.ts';
 import { InputError, isHarnessError } from '../errors.ts';
 import { EventStream, type Listener } from '../events/stream.ts';
 import { countsSoFar } from '../k6-driver/checkpoint.ts';
+import { findK6, k6Version } from '../k6-driver/k6.ts';
 import { k6Network } from '../k6-driver/k6-network.ts';
+import { type LoadEvent, scheduleEvents } from '../k6-driver/load-events.ts';
 import { k6PlanFor } from '../k6-driver/plan.ts';
 import { availableProbes } from '../k6-driver/probes.ts';
 import { type LoadOutcome, runLoad } from '../k6-driver/run.ts';
@@ -23,19 +25,18 @@ import {
 } from '../report/load-reports.ts';
 import { loadMarkdown } from '../report/step-summary.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
+import { loadTerminal } from '../terminal/load-progress.ts';
+import { harnessVersion } from '../version.ts';
 import type { LoadOptions } from './commands.ts';
 import { type ExitCode, exitCodeOf, exitWith, HARNESS_ERROR, NO_VERDICT, PASSED } from './exit-codes.ts';
-import { findK6, k6Version } from './k6.ts';
 import { inconclusiveAdvice } from './load-advice.ts';
 import { k8sRequested, writeK8s } from './load-k8s.ts';
-import { type LoadEvent, loadTerminal, scheduleEvents } from './load-progress.ts';
 import type { LoadCommandResult } from './load-result.ts';
 import { httpOptionsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { jobSummary, lostReports, reportFiles } from './report-dir.ts';
 import { endRun } from './run-end.ts';
 import { whileInterruptible } from './signals.ts';
-import { harnessVersion } from './version.ts';
 
 /** A signal before any phase had a result: every phase INCONCLUSIVE with the reason, in the report CI reads. */
 /**

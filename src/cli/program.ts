@@ -1,5 +1,6 @@
 // The CLI: each command as commands.ts (or report-commands.ts) declares it, with its action from the file of its own.
 import { Command } from '@commander-js/extra-typings';
+import { harnessVersion } from '../version.ts';
 import { certify } from './certify.ts';
 import {
   certifyCommand,
@@ -20,7 +21,6 @@ import { compareCommand, trendCommand, verifyCommand } from './report-commands.t
 import { serve } from './serve.ts';
 import { trend } from './trend.ts';
 import { verify } from './verify.ts';
-import { harnessVersion } from './version.ts';
 
 export const buildProgram = () => {
   const program = new Command('harness')

@@ -4,9 +4,9 @@
 import { complain, say, tty } from '../printable.ts';
 import type { Network } from '../profile/network.ts';
 import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
+import { resolveTarget, type Target } from '../profile/target.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
 import { type UNREACHABLE, type UNUSABLE, writeUnreachableReports } from '../report/unreachable.ts';
-import { resolveTarget, type Target } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
 import { type ExitCode, exitCodeOf, TARGET_UNREACHABLE } from './exit-codes.ts';
 import { type NetworkFlags, networkFor, unreachableOrigins, withNetworkFlags } from './network.ts';

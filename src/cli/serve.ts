@@ -9,7 +9,7 @@ import {
   type RunningReferenceServer,
   startReferenceServer,
 } from '../reference/index.ts';
-import { startReferenceBehind } from '../testbed/toxiproxy.ts';
+import { startReferenceBehind } from '../reference/toxiproxy.ts';
 import { table, terminalWidth } from '../text-table.ts';
 import type { ServeOptions } from './commands.ts';
 

@@ -3,8 +3,8 @@
 // a genuine report passes by construction: harness writes each check once, only checks it has, counts it made from
 // those checks, dates from its own clock, and one SPEC.md digest per run.
 import { allChecks } from '../../conformance/index.ts';
-import { SPEC_TARGET } from '../cli/list-checks.ts';
-import { gridTooLarge, impossibleCount } from '../cli/summary-schema.ts';
+import { gridTooLarge, impossibleCount } from '../k6-driver/summary-schema.ts';
+import { SPEC_TARGET } from '../profile/spec-target.ts';
 import { GRADES } from '../runner/grades.ts';
 import type { RunReport } from '../runner/types.ts';
 import type { LoadReport } from './run-types.ts';

@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { loadSummarySchema } from '../cli/summary-schema.ts';
+import { loadSummarySchema } from '../k6-driver/summary-schema.ts';
 import { readBackJson, refusal } from '../read-back.ts';
 import { conformanceSchema } from '../report/schema.ts';
 import type { RunReport } from '../runner/types.ts';

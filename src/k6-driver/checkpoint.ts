@@ -9,7 +9,7 @@ import { loadEnvName } from '../../core/load-env.ts';
 import { type MetricValues, phaseResults, slotMetrics } from '../../core/phase-results.ts';
 import type { K6Plan, PhasePlan } from '../../core/plan.ts';
 import { gracefulStopMs } from '../../core/schedule.ts';
-import { CHECKPOINT_OUTPUT, hasCheckpoint } from '../cli/k6.ts';
+import { CHECKPOINT_OUTPUT, hasCheckpoint } from './k6.ts';
 
 /** How long a sample may take from k6's VUs to its outputs: the engine hands them on in batches. */
 const DELIVERY_MS = 1000;

@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 import { type LoadSettings, loadEnvName, loadEnvVar } from '../../core/load-env.ts';
 import { sealTarget } from '../../core/sealed-target.ts';
 import { profileRedactor, profileSecrets } from '../profile/secrets.ts';
-import { resolveTarget } from '../runner/target.ts';
+import { resolveTarget } from '../profile/target.ts';
 import type { Profile } from '../spec/index.ts';
 import { k6PlanFor, type PlanOptions } from './plan.ts';
 import { SCRIPT, splitProfile } from './run.ts';

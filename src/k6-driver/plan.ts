@@ -1,9 +1,9 @@
-// Which k6 scenarios a run has and what each expects, decided from the resolved target (src/runner/target.ts: the
+// Which k6 scenarios a run has and what each expects, decided from the resolved target (src/profile/target.ts: the
 // limits after the profile's overrides, the endpoints `side_effects` allows), the one the conformance checks use.
 // k6 gets the result as data (core/plan.ts), so no rule about the target is written twice.
 import type { K6Plan, Phase, PhasePlan, ProbePlanSet } from '../../core/plan.ts';
 import { InputError } from '../errors.ts';
-import type { Target } from '../runner/target.ts';
+import type { Target } from '../profile/target.ts';
 import type { Limit } from '../spec/index.ts';
 import { scopeFor } from '../spec/index.ts';
 import { planPreflight } from './preflight-plan.ts';

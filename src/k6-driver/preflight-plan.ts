@@ -3,7 +3,7 @@
 // Every one of these requests spends a limit, so the plan names them and the verdicts count them (verdict.ts).
 import type { PhasePlan, PreflightPlan } from '../../core/plan.ts';
 import { InputError } from '../errors.ts';
-import type { Target } from '../runner/target.ts';
+import type { Target } from '../profile/target.ts';
 import type { EndpointKey, PathId } from '../spec/index.ts';
 
 /** One API call in a bucket whose first phase offers at most 90 % of its limit keeps the phase within it. */

@@ -1,6 +1,6 @@
 // Which probes a target allows, what each is called and which limit it faces: the catalogue `--list` prints and
 // planProbes (plan.ts) draws from.
-import type { Target } from '../runner/target.ts';
+import type { Target } from '../profile/target.ts';
 import type { BucketId } from '../spec/index.ts';
 
 /** Friendly probe names for the buckets; `--scenario` takes these. */

@@ -14,15 +14,15 @@ import { vusFor } from '../../core/schedule.ts';
 import { CAPPED_READER, TOKEN_READER_ENV } from '../../core/token-reader.ts';
 import { judgeAll, type Verdict } from '../../core/verdict.ts';
 import { spawnGroup } from '../child-group.ts';
-import { hasTokenModule } from '../cli/k6.ts';
 import type { HttpClientOptions } from '../client/index.ts';
 import { HarnessError } from '../errors.ts';
 import { plural } from '../plural.ts';
 import { profileRedactor } from '../profile/secrets.ts';
-import { resolveTarget } from '../runner/target.ts';
+import { resolveTarget } from '../profile/target.ts';
 import type { Profile } from '../spec/index.ts';
 import { checkpointFile, outputArgs, runnerSummary } from './checkpoint.ts';
 import { dashboardEnv, dashboardUrl, liveDashboard } from './dashboard.ts';
+import { hasTokenModule } from './k6.ts';
 import { k6PlanFor, type PlanOptions } from './plan.ts';
 import { runPreflight } from './preflight.ts';
 

@@ -1,7 +1,7 @@
 // Writes a run's reports into its own directory and points `<parent>/latest` at it, so CI artifacts and people find
 // the newest run without knowing its timestamp. Conformance and load alike hand their run to reporters, as k6's
 // outputs and Schemathesis's event handlers take theirs: each renders one file, writeRun writes them. What a command
-// prints to the terminal comes last, given the files written (runner/summary.ts, load-reports.ts).
+// prints to the terminal comes last, given the files written (terminal/summary.ts, load-reports.ts).
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';

@@ -12,6 +12,7 @@ export {
   rateLimitResetSeconds,
   readRateLimitFields,
 } from '../client/index.ts';
+export type { Target } from '../profile/target.ts';
 export { clock, type LoggedRequest, type ObservedRequest } from './bucket-log.ts';
 export type { CheckContext } from './context.ts';
 export { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
@@ -68,6 +69,5 @@ export {
   roundedDown,
   shortSlackMs,
 } from './retry-evidence.ts';
-export type { Target } from './target.ts';
 export type { CheckDefinition } from './types.ts';
 export { lengthShown } from './window-length.ts';

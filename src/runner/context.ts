@@ -3,12 +3,12 @@
 // check needs (a client, a token, the bucket's log). The session itself is the runner's (sessionOf), which checks
 // cannot import (test/architecture/check-imports.test.ts), so no check reaches past this narrow context.
 import type { Evidence, Exchange, TokenClient } from '../client/index.ts';
+import type { Target } from '../profile/target.ts';
 import type { BucketId, ClientRole, EndpointSpec, PathId } from '../spec/index.ts';
 import { clock, type LoggedRequest, type LogView, type ObservedRequest } from './bucket-log.ts';
 import { formWord, type Sent, type Written } from './repro.ts';
 import type { CallOptions, Session } from './session.ts';
 import type { ShellWord } from './shell-word.ts';
-import type { Target } from './target.ts';
 
 const sessions = new WeakMap<CheckContext, Session>();
 

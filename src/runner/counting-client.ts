@@ -8,11 +8,11 @@ import {
   TargetError,
 } from '../client/index.ts';
 import { isHarnessError } from '../errors.ts';
+import type { Target } from '../profile/target.ts';
 import type { BucketId } from '../spec/index.ts';
 import { BucketLog, clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
 import { inconclusive, skip } from './grades.ts';
-import type { Target } from './target.ts';
 
 export const TOKEN_ENDPOINT_KEY = 'POST {auth_url}';
 

@@ -2,10 +2,11 @@
 // every other lane concurrently (one lane per rate-limit bucket, so no check spends another's budget
 // mid-measurement), then the "after" lane; the "alongside" lane (the token-expiry check, which mostly waits) runs
 // beside all of them from the start.
+
+import type { Target } from '../profile/target.ts';
 import { BUCKETS, type BucketId } from '../spec/index.ts';
 import { type Ran, runCheck } from './run-check.ts';
 import type { Session } from './session.ts';
-import type { Target } from './target.ts';
 import type { CheckDefinition, Lane } from './types.ts';
 
 const runLanes = async (checks: readonly CheckDefinition[], session: Session): Promise<Ran[]> => {

@@ -2,9 +2,10 @@
 // client, the Observability endpoints, a path id, an endpoint side_effects forbids. --dry-run lists its decisions and
 // the run (runner.ts) acts on them, so a staging user's list of what will be sent is the run's own. The reasons are
 // worded as the run words the same SKIP when it meets it mid-check (session.ts, bucket-probe.ts).
+
+import type { Target } from '../profile/target.ts';
 import { BUCKETS, type BucketId, type EndpointKey, type EndpointSpec } from '../spec/index.ts';
 import { plannedFor, type Selected } from './plan.ts';
-import type { Target } from './target.ts';
 import type { CheckDefinition } from './types.ts';
 
 /**

@@ -1,9 +1,9 @@
 // What a run will send and how long it may take: the deduplicated plan (--dry-run prints it, --max-requests sets it
 // aside check by check) and the default deadline.
 import { renewAtFor } from '../../core/wire.ts';
+import type { Target } from '../profile/target.ts';
 import { BUCKETS, type BucketId, type EndpointKey, TOKEN_LIFETIME_SECONDS } from '../spec/index.ts';
 import { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
-import type { Target } from './target.ts';
 import type { CheckDefinition, PlanItem } from './types.ts';
 
 export interface Selected {

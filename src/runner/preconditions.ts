@@ -1,9 +1,10 @@
 // What a check needs before it can say anything about the server, declared where the check is registered (as
 // Schemathesis's checks declare theirs) rather than tested by hand at the top of its run. Unmet, it SKIPs with why:
 // what the profile must give is decided before the run, by the planner that --dry-run prints too.
+
+import type { Target } from '../profile/target.ts';
 import type { ClientRole } from '../spec/index.ts';
 import { type CheckContext, sessionOf } from './context.ts';
-import type { Target } from './target.ts';
 import type { CheckDefinition } from './types.ts';
 
 /** Met or not by the run itself (a token the target issues): resolves when met, ends the check with its SKIP when not. */

@@ -4,6 +4,7 @@
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
 import { type Exchange, isSuccess, rateLimitResetSeconds } from '../client/index.ts';
 import { isHarnessError } from '../errors.ts';
+import type { BucketLimit } from '../profile/target.ts';
 import type { EndpointSpec } from '../spec/index.ts';
 import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';
 import { type CheckContext, sessionOf } from './context.ts';
@@ -18,7 +19,6 @@ import {
 import { retryAfterHonour, retryTimes } from './retry-evidence.ts';
 import type { CallOptions, Session } from './session.ts';
 import { sleep } from './sleep.ts';
-import type { BucketLimit } from './target.ts';
 
 /** Beyond this, requests queue in the client and a burst stops being one. */
 const MAX_AT_ONCE = 1024;

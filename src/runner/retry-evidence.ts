@@ -8,8 +8,8 @@ import { isAdmitted, isRefused, type LimitWindow, mayHaveSpentRoom } from './lim
 
 type Interval = Pick<ObservedRequest, 'sent' | 'answered'>;
 
+import type { BucketLimit } from '../profile/target.ts';
 import { retryAfterSeconds, retryAfterShown, retryToleranceMs } from './probe-result.ts';
-import type { BucketLimit } from './target.ts';
 
 export interface RetryAfterForm {
   /** The 429s read, with an answer to read. */

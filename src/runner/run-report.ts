@@ -3,6 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { profileRedactor } from '../profile/secrets.ts';
+import type { Target } from '../profile/target.ts';
 import { specDigest } from '../spec/digest.ts';
 import type { Profile } from '../spec/index.ts';
 import { GRADES, type Grade } from './grades.ts';
@@ -10,7 +11,6 @@ import type { Selected } from './plan.ts';
 import type { PlanItem } from './plan-item.ts';
 import { replayCommand } from './repro.ts';
 import { describe, type Ran } from './run-check.ts';
-import type { Target } from './target.ts';
 import type { CheckResult, RunGate, RunReport } from './types.ts';
 
 /** What the report says of how the run was started. */

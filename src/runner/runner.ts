@@ -2,6 +2,7 @@
 // order (lane-order.ts, each run by run-check.ts), then the report (run-report.ts), told to the run's listeners.
 import type { HttpClientOptions } from '../client/index.ts';
 import { EventStream } from '../events/stream.ts';
+import type { Target } from '../profile/target.ts';
 import type { EndpointKey } from '../spec/index.ts';
 import { clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
@@ -11,7 +12,6 @@ import { planChecks } from './plan-skips.ts';
 import type { Ran } from './run-check.ts';
 import { buildReport, type ReportOptions } from './run-report.ts';
 import { Session } from './session.ts';
-import type { Target } from './target.ts';
 import type { ConformanceEvent, RunReport } from './types.ts';
 
 export interface RunOptions extends ReportOptions {

@@ -16,6 +16,7 @@ import {
   TokenManager,
 } from '../client/index.ts';
 import { teachProfile } from '../profile/secrets.ts';
+import type { Target } from '../profile/target.ts';
 import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
 import { type BucketLog, clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
@@ -24,7 +25,6 @@ import type { CheckEvent } from './events.ts';
 import { skip, skipByChoice } from './grades.ts';
 import { newSeed, seededRandom } from './seeded-random.ts';
 import { sleep } from './sleep.ts';
-import type { Target } from './target.ts';
 
 export interface CallOptions {
   client?: ClientRole;

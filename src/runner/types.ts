@@ -1,11 +1,11 @@
 import type { Evidence } from '../client/index.ts';
+import type { Target } from '../profile/target.ts';
 import type { BucketId, Clause, Convention } from '../spec/index.ts';
 import type { CheckContext } from './context.ts';
 import type { CheckEvent } from './events.ts';
 import type { Finding, Grade, ServerVerdict } from './grades.ts';
 import type { LimitTimeline } from './limit-timeline.ts';
 import type { PlanItem } from './plan-item.ts';
-import type { Target } from './target.ts';
 
 export type { PlanItem };
 

@@ -1,10 +1,9 @@
 // Checks read the runner through one module (src/runner/checks.ts) and the spec data through src/spec: the runner's
 // own layout can then change without touching a check. Subfolders of conformance/ are held to it too, and so are
 // packages: a check that sends its own HTTP (undici) would bypass the client that records and redacts evidence.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsUnder } from './imports.ts';
 
 const REPOSITORY = resolve(import.meta.dirname, '../..');
 const ALLOWED = ['src/runner/checks.ts', 'src/spec/index.ts'];
@@ -13,19 +12,13 @@ const PACKAGES = ['ajv'];
 
 /** `file: specifier` for each import of a .ts file under `folder` that reaches past the facade. */
 const outsideFacade = (folder: string): string[] =>
-  readdirSync(folder, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
-    .flatMap((name) =>
-      ts
-        .preProcessFile(readFileSync(join(folder, name), 'utf8'), true, true)
-        .importedFiles.map((imported) => imported.fileName)
-        .filter((specifier) => {
-          if (!specifier.startsWith('.')) return !PACKAGES.includes(specifier);
-          const target = resolve(folder, dirname(name), specifier);
-          return !target.startsWith(`${folder}/`) && !ALLOWED.includes(relative(REPOSITORY, target));
-        })
-        .map((specifier) => `${name}: ${specifier}`),
-    );
+  importsUnder(folder, '.')
+    .filter(({ specifier, target }) =>
+      target === undefined
+        ? !PACKAGES.includes(specifier)
+        : target.startsWith('../') && !ALLOWED.includes(relative(REPOSITORY, resolve(folder, target))),
+    )
+    .map(({ file, specifier }) => `${file}: ${specifier}`);
 
 describe('conformance/', () => {
   it('imports the runner only through src/runner/checks.ts, besides the spec data and its own modules', () => {

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TERMINAL_OUTPUTS = [
-  'src/runner/summary.ts',
-  'src/runner/proof.ts',
-  'src/runner/progress.ts',
-  'src/runner/live-progress.ts',
-  'src/cli/load-progress.ts',
+  'src/terminal/summary.ts',
+  'src/terminal/proof.ts',
+  'src/terminal/progress.ts',
+  'src/terminal/live-progress.ts',
+  'src/terminal/load-progress.ts',
   'src/cli/load.ts',
   'src/cli/load-merge.ts',
   'src/cli/main.ts',

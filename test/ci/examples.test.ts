@@ -13,7 +13,7 @@ import {
   actionlintVersion,
   toolsActionlintPath,
 } from '../../scripts/build-actionlint.ts';
-import { K6_VERSION } from '../../src/cli/k6.ts';
+import { K6_VERSION } from '../../src/k6-driver/k6.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { REPORT_FILES } from '../../src/report/write.ts';
 import { BIN, profileFor, tmp } from '../cli/run.ts';

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
+import { SCALED } from '../support/testbed.ts';
 import { harness, profileFor, SIDE_BY_SIDE, tmp } from './run.ts';
 
 const ACCEPTED = 'PASS with 1 FAIL accepted by --baseline';

@@ -4,8 +4,8 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
 import { listenOnLoopback } from '../support/listen.ts';
+import { SCALED } from '../support/testbed.ts';
 import { harness, profileFor, SIDE_BY_SIDE, secretsOf, tmp } from './run.ts';
 
 const conformance = async (server: RunningReferenceServer, args: string[]) => {

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { conformanceErrors } from '../../src/report/write.ts';
 import type { RunReport } from '../../src/runner/types.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
 import { type Forwarded, routedThrough, startForwarding } from '../support/forward.ts';
+import { SCALED } from '../support/testbed.ts';
 import { harness, profileFor, SIDE_BY_SIDE, secretsOf, tmp } from './run.ts';
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;

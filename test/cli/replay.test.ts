@@ -7,7 +7,7 @@ import { conformanceCommand, parsedOptions } from '../../src/cli/commands.ts';
 import { replayArgumentsOf } from '../../src/cli/replay-arguments.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
+import { SCALED } from '../support/testbed.ts';
 import { asPrinted, harness, profileFor, secretsOf, tmp } from './run.ts';
 
 /** The report `harness conformance` wrote, and the checks it FAILed. */

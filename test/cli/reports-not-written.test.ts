@@ -9,10 +9,10 @@ import { REPORTS_NOT_WRITTEN } from '../../src/cli/exit-codes.ts';
 import { finishLoad, loadStream } from '../../src/cli/load.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { judgedRun } from '../../src/report/load-reports.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
 import { NETWORKS, simulate } from '../load/simulate.ts';
 import { chmodBinds } from '../support/chmod.ts';
 import { type Forwarded, routedThrough, startForwarding } from '../support/forward.ts';
+import { SCALED } from '../support/testbed.ts';
 import { harness, profileFor, SIDE_BY_SIDE, tmp } from './run.ts';
 
 const mounted: string[] = [];

@@ -2,7 +2,7 @@
 // 500), the token endpoint still works. No check of the API may pass on that: each is INCONCLUSIVE (or SKIP, or a
 // FAIL SPEC.md backs) and names the status it saw.
 import { describe, expect, it } from 'vitest';
-import { deviations, runAgainst } from '../../src/testbed/conformance.ts';
+import { deviations, runAgainst } from '../support/testbed.ts';
 
 describe.concurrent.each([400, 500])('an API that answers %i to everything', (status) => {
   it('passes no check of the API, and says what it saw', async () => {

@@ -1,7 +1,7 @@
 // A limit FAIL's evidence holds the exchanges its message cites: the 429 the proof turns on and requests it counts,
 // not only the probe's first request (issue 23: "Evidence: 1 exchange" showed 'spend #1' → 202 alone).
 import { describe, expect, it } from 'vitest';
-import { runAgainst } from '../../src/testbed/conformance.ts';
+import { runAgainst } from '../support/testbed.ts';
 
 describe('the evidence of a limit FAIL', () => {
   it.each([

@@ -2,12 +2,12 @@
 // 1): a 429 says nothing of the token, so the check waits it out and, when the limit stays spent, is INCONCLUSIVE.
 import { afterEach, describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
 import { checksThrough, type Tamper } from '../support/forward.ts';
+import { SCALED } from '../support/testbed.ts';
 
 /** Another application of the tenant, outside harness, calling the schedule endpoint as fast as it is answered. */
 const otherIntegration = async (server: RunningReferenceServer, until: () => boolean, spent: () => void) => {

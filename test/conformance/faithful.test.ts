@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/runner/types.ts';
 import { ENDPOINTS } from '../../src/spec/index.ts';
-import { deviations, runAgainst } from '../../src/testbed/conformance.ts';
+import { deviations, runAgainst } from '../support/testbed.ts';
 
 /** Two runs back to back against one faithful server, graded by the first test and held to their plan by the next. */
 let backToBack: Promise<RunReport[]> | undefined;

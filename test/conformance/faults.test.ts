@@ -5,13 +5,13 @@
 // outside it), so the runs take seconds, not the whole suite's time each.
 import { describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { FAULTS, type FaultName, type ReferenceServerOptions } from '../../src/reference/index.ts';
 import { resolveOptions } from '../../src/reference/options.ts';
 import { buildProfile } from '../../src/reference/profile.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
 import type { RunReport } from '../../src/runner/types.ts';
 import { BUCKETS, type BucketId, ENDPOINTS, type Profile } from '../../src/spec/index.ts';
-import { deviations, runAgainst, SCALED } from '../../src/testbed/conformance.ts';
+import { deviations, runAgainst, SCALED } from '../support/testbed.ts';
 
 const everyBucket = (prefix: string): string[] =>
   (Object.keys(BUCKETS) as BucketId[]).map((b) =>

@@ -3,15 +3,15 @@
 // that evidence and everything needing a token SKIPped, and a valid report.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { conformanceErrors } from '../../src/report/write.ts';
 import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
 import type { CheckResult, RunReport } from '../../src/runner/types.ts';
 import type { Profile } from '../../src/spec/index.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
 import { type HostileMode, startHostile } from '../support/hostile.ts';
+import { SCALED } from '../support/testbed.ts';
 
 /** Short, so a hang costs little here; the run must end within a few of these, not one per check. */
 const REQUEST_TIMEOUT_MS = 1500;

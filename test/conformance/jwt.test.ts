@@ -1,7 +1,7 @@
 // The conformance suite against a reference server handing out JWTs signed with jose (tokens: 'jwt'): what most
 // servers issue, and where an alteration of a signature's unused bits is no alteration at all.
 import { describe, expect, it } from 'vitest';
-import { deviations, runAgainst } from '../../src/testbed/conformance.ts';
+import { deviations, runAgainst } from '../support/testbed.ts';
 
 const RUNS = 30;
 

@@ -2,7 +2,7 @@
 // token or of permission: the checks wait it out and send again, and grade only what the server then answers.
 import { describe, expect, it } from 'vitest';
 import { independencePair } from '../../conformance/independence.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { checksThrough } from '../support/forward.ts';
 
 /** The first request to each API endpoint is answered 429 by the proxy, as when other traffic had spent the limit. */

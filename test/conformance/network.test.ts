@@ -4,8 +4,8 @@
 // are RateLimit reset times shorter than the wait. Windows are scaled (see run.ts).
 import { describe, expect, it } from 'vitest';
 import type { LimiterKind } from '../../src/reference/index.ts';
-import { deviations, runAgainst, SCALED } from '../../src/testbed/conformance.ts';
-import type { NetworkCondition } from '../../src/testbed/toxiproxy.ts';
+import type { NetworkCondition } from '../../src/reference/toxiproxy.ts';
+import { deviations, runAgainst, SCALED } from '../support/testbed.ts';
 import { hasTool, needing } from '../support/tools.ts';
 
 const CELLS: [NetworkCondition, LimiterKind][] = [

@@ -4,9 +4,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { resolveOptions } from '../../src/reference/options.ts';
 import { buildProfile } from '../../src/reference/profile.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
 import { CONVENTIONS, sectionOf } from '../../src/spec/index.ts';
 
 const specText = readFileSync(resolve(import.meta.dirname, '../../src/spec/SPEC.md'), 'utf8');

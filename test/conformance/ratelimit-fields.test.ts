@@ -4,8 +4,8 @@
 // windows too. (A server that sends none gets INFO and nothing else: test/conformance/faithful.test.ts.)
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/runner/types.ts';
-import { deviations, runAgainst } from '../../src/testbed/conformance.ts';
 import { checksThrough } from '../support/forward.ts';
+import { deviations, runAgainst } from '../support/testbed.ts';
 
 const RATELIMIT = ['ratelimit'];
 const gradesOf = (report: RunReport) => Object.fromEntries(report.checks.map((c) => [c.id, c.grade]));

@@ -3,14 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { probePlan } from '../../conformance/bucket-probe.ts';
 import { allChecks } from '../../conformance/index.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { resolveOptions } from '../../src/reference/options.ts';
 import { buildProfile } from '../../src/reference/profile.ts';
 import { planChecks } from '../../src/runner/plan-skips.ts';
 import { selectChecks } from '../../src/runner/select.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
 import type { RunReport } from '../../src/runner/types.ts';
 import { BUCKETS, type BucketId, LIMIT_RULES, type Profile } from '../../src/spec/index.ts';
-import { runAgainst } from '../../src/testbed/conformance.ts';
+import { runAgainst } from '../support/testbed.ts';
 
 const full = buildProfile(resolveOptions(), 'http://127.0.0.1:9', 'http://127.0.0.1:9/oauth2/token');
 const buckets = Object.keys(BUCKETS) as BucketId[];

@@ -10,7 +10,7 @@ import { decodeLoadEnv, encodeLoadEnv, type LoadSettings, loadEnvName } from '..
 import { k8sManifests } from '../../src/k6-driver/k8s.ts';
 import { k6PlanFor } from '../../src/k6-driver/plan.ts';
 import { runLoad } from '../../src/k6-driver/run.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { PLAN_ONLY_TARGET } from '../load/target.ts';
 import { startLoadTarget } from '../support/load-target.ts';
 import { hasTool, needing } from '../support/tools.ts';

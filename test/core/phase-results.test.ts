@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeSummaries, type UnreadTokenAnswer } from '../../core/evidence.ts';
 import { type MetricValues, phaseResults, UNREAD_BITS } from '../../core/phase-results.ts';
 import { judgeAll } from '../../core/verdict.ts';
-import { runnerSummaryOf } from '../../src/cli/merge-input.ts';
+import { runnerSummaryOf } from '../../src/k6-driver/merge-input.ts';
 import { NETWORKS, SIMULATED_RUNNER, simulate } from '../load/simulate.ts';
 
 const base = simulate({ kind: 'anchored', network: NETWORKS.lan }, { scenarios: ['transactions'] });

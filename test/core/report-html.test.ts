@@ -8,7 +8,7 @@ import type { PhasePlan } from '../../core/plan.ts';
 import { summaryHtml } from '../../core/report-html.ts';
 import { judgeAll } from '../../core/verdict.ts';
 import { planProbes } from '../../src/k6-driver/plan.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { NETWORKS, simulate } from '../load/simulate.ts';
 import { PLAN_ONLY_TARGET } from '../load/target.ts';
 

@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
-import { SPEC_TARGET } from '../../src/cli/list-checks.ts';
 import { planProbes } from '../../src/k6-driver/plan.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
+import { SPEC_TARGET } from '../../src/profile/spec-target.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { PLAN_ONLY_TARGET } from '../load/target.ts';
 
 const README = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8').replace(/\s+/g, ' ');

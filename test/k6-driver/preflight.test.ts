@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TokenError } from '../../src/client/index.ts';
 import { k6PlanFor } from '../../src/k6-driver/plan.ts';
 import { PreflightError, runPreflight } from '../../src/k6-driver/preflight.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { harness, profileFile } from '../cli/run.ts';
 import { runLoad } from '../load/run-load.ts';

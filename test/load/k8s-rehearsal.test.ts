@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../core/evidence.ts';
 import { summariesInLogs } from '../../core/summary-markers.ts';
 import { openToken, type SealedToken, sealingKey } from '../../load/lib/token-seal.ts';
-import { findK6, k6Version } from '../../src/cli/k6.ts';
-import { harnessVersion } from '../../src/cli/version.ts';
+import { findK6, k6Version } from '../../src/k6-driver/k6.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { harnessVersion } from '../../src/version.ts';
 import { BIN, tmp } from '../cli/run.ts';
 import { envValue, generateK8s } from './k8s-generate.ts';
 

@@ -1,8 +1,8 @@
 // `harness load` against a faithful server of every limiter kind but the anchored one (load.test.ts grades that
 // one), with two k6 instances, and on the shared Observability bucket. A file of its own, so it runs beside load.test.ts.
 import { describe, expect, it } from 'vitest';
-import { harnessVersion } from '../../src/cli/version.ts';
 import { LIMITER_KINDS } from '../../src/reference/limiter-kinds.ts';
+import { harnessVersion } from '../../src/version.ts';
 import { against, expectNoFail, FAITHFUL, TRANSACTIONS } from './run-load.ts';
 
 describe('harness load against every limiter', () => {

@@ -3,7 +3,7 @@
 // accuracy matrix (`npm run bench:accuracy` runs every cell): clock-aligned windows and a sliding log.
 import { describe, expect, it } from 'vitest';
 import type { LimiterKind } from '../../src/reference/limiter-kinds.ts';
-import { startReferenceBehind } from '../../src/testbed/toxiproxy.ts';
+import { startReferenceBehind } from '../../src/reference/toxiproxy.ts';
 import { hasTool, needing } from '../support/tools.ts';
 import { expectNoFail, measured, runLoad } from './run-load.ts';
 

@@ -9,7 +9,7 @@ import { InputError } from '../../src/errors.ts';
 import { k6PlanFor, planProbes } from '../../src/k6-driver/plan.ts';
 import { planPreflight } from '../../src/k6-driver/preflight-plan.ts';
 import { availableProbes } from '../../src/k6-driver/probes.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
 import { PLAN_ONLY_TARGET } from './target.ts';
 

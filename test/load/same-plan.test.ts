@@ -1,14 +1,14 @@
 // `harness conformance` and `harness load` read one profile the same way: the buckets each probes (side_effects)
 // and the limit it holds each to (overrides by bucket or by endpoint key) come from one resolution
-// (src/runner/target.ts), whatever each then does with them.
+// (src/profile/target.ts), whatever each then does with them.
 import { describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
 import { InputError } from '../../src/errors.ts';
 import { k6PlanFor, planProbes } from '../../src/k6-driver/plan.ts';
 import { planPreflight } from '../../src/k6-driver/preflight-plan.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { planOf } from '../../src/runner/plan.ts';
 import { selectChecks } from '../../src/runner/select.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
 import type { EndpointKey, Profile } from '../../src/spec/index.ts';
 import { PLAN_ONLY_TARGET } from './target.ts';
 

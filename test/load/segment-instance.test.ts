@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { instanceOfSegment } from '../../core/token-turns.ts';
-import { findK6 } from '../../src/cli/k6.ts';
+import { findK6 } from '../../src/k6-driver/k6.ts';
 import { tmp } from '../cli/run.ts';
 
 const JOBS = JSON.parse(

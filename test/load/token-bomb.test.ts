@@ -4,7 +4,7 @@
 // memory is measured by bench/k6-hostile-memory.ts (docs/bounds.md), not asserted here.
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKEN_REQUESTS_PER_SECOND } from '../../core/token-turns.ts';
-import { findK6, hasTokenModule } from '../../src/cli/k6.ts';
+import { findK6, hasTokenModule } from '../../src/k6-driver/k6.ts';
 import { compressionBomb, startTokenBombServer, type TokenBombServer } from '../support/token-bomb.ts';
 import { runLoad } from './run-load.ts';
 

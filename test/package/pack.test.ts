@@ -119,7 +119,12 @@ describe('the npm package', SLOW, () => {
       ]),
     );
     expect(
-      files.filter((f) => /^package\/(src|test|scripts)\//.test(f) || /^package\/dist\/src\/.*\.ts$/.test(f)),
+      files.filter(
+        (f) =>
+          /^package\/(src|test|scripts)\//.test(f) ||
+          /^package\/dist\/src\/.*\.ts$/.test(f) ||
+          /\btestbed\b/.test(f),
+      ),
     ).toEqual([]);
     expect(pkg.private).toBeUndefined();
     expect(pkg.license).toBe('Apache-2.0');

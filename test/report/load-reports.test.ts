@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { gradeRank } from '../../core/grade.ts';
 import { summaryHtml } from '../../core/report-html.ts';
 import { judgeAll, reportJson } from '../../core/verdict.ts';
-import { harnessVersion } from '../../src/cli/version.ts';
 import { toLoadJUnit } from '../../src/report/junit.ts';
 import { judgedRun, loadSummaryLines, phaseCounts, writeLoadReports } from '../../src/report/load-reports.ts';
 import { specDigest } from '../../src/spec/digest.ts';
+import { harnessVersion } from '../../src/version.ts';
 import { NETWORKS, simulate } from '../load/simulate.ts';
 
 // A limiter enforcing 1.5 times the limit: the over and knee phases FAIL, the within phase PASSes.

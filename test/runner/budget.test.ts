@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { BudgetExhausted, RequestBudget } from '../../src/runner/budget.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
 import { harness, profileFor, tmp } from '../cli/run.ts';
+import { SCALED } from '../support/testbed.ts';
 
 const item = (key: string, endpoint: string, requests: number, margin = 0) => ({
   key,

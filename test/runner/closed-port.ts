@@ -1,9 +1,9 @@
 // Runs made-up checks through the real runner against a target on a loopback port nothing listens on: every request,
 // the token request included, is refused at once, so what a check gets is what its own code decides.
 import { createServer } from 'node:net';
+import { resolveTarget } from '../../src/profile/target.ts';
 import type { Selected } from '../../src/runner/plan.ts';
 import { runConformance } from '../../src/runner/runner.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
 import type { CheckDefinition, RunReport } from '../../src/runner/types.ts';
 
 const closedPort = async (): Promise<number> => {

@@ -1,10 +1,10 @@
 // What a check's context keeps as its evidence: each exchange once, however often the check records it, and the
 // client that sent it, whose token its reproduction asks for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { runConformance } from '../../src/runner/runner.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
+import { SCALED } from '../support/testbed.ts';
 import { madeUpCheck } from './closed-port.ts';
 
 let server: RunningReferenceServer;

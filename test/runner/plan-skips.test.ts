@@ -2,14 +2,14 @@
 // SKIPs by the profile's choice is listed as not run with the very reason, and every other check as run.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
+import { resolveTarget, type Target } from '../../src/profile/target.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { planChecks } from '../../src/runner/plan-skips.ts';
 import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
-import { printPlan } from '../../src/runner/summary.ts';
-import { resolveTarget, type Target } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
+import { printPlan } from '../../src/terminal/summary.ts';
+import { SCALED } from '../support/testbed.ts';
 
 const SHAPES: Readonly<Record<string, (profile: Profile) => Profile>> = {
   full: (profile) => profile,

@@ -2,12 +2,12 @@
 // bucket how long the plan leaves the tenant limited.
 import { describe, expect, it, vi } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { planOf } from '../../src/runner/plan.ts';
 import { planChecks } from '../../src/runner/plan-skips.ts';
 import { selectChecks } from '../../src/runner/select.ts';
-import { bucketAftermath, printPlan } from '../../src/runner/summary.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
 import type { Profile } from '../../src/spec/index.ts';
+import { bucketAftermath, printPlan } from '../../src/terminal/summary.ts';
 
 const PROFILE: Profile = {
   base_url: 'https://staging.example.test',

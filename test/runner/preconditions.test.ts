@@ -2,6 +2,7 @@
 // when the profile leaves something out, for the target's doing when the target gave nothing to work on.
 import { describe, expect, it } from 'vitest';
 import { allChecks } from '../../conformance/index.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import {
   check,
   needsClient,
@@ -10,7 +11,6 @@ import {
   needsToken,
   type Precondition,
 } from '../../src/runner/checks.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
 import { PLAN_ONLY_TARGET } from '../load/target.ts';
 import { madeUpCheck, runOnClosedPort } from './closed-port.ts';
 

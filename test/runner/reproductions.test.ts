@@ -8,6 +8,7 @@ import { stringify } from 'yaml';
 import { allChecks } from '../../conformance/index.ts';
 import { parseProfile } from '../../src/profile/read.ts';
 import { withSecretOrigins } from '../../src/profile/secrets.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import {
   FAULTS,
   type FaultName,
@@ -17,10 +18,9 @@ import {
 import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
 import { clientVariables } from '../../src/runner/shell-word.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import type { ClientRole, Profile } from '../../src/spec/index.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
+import { SCALED } from '../support/testbed.ts';
 import { BY_HAND, NO_FAIL, REPLAYED, type Shows } from './fault-reproductions.ts';
 
 /** The placeholders a reproduction names, exported with the values of `server`'s profile. */

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { bucketTag } from '../../conformance/bucket-probe.ts';
 import { allChecks } from '../../conformance/index.ts';
 import { availableProbes } from '../../src/k6-driver/probes.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { resolveOptions } from '../../src/reference/options.ts';
 import { buildProfile } from '../../src/reference/profile.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
 import { SPEC_JSON_PATH, specData } from '../../src/spec/export.ts';
 import { BUCKETS, type BucketId, ENDPOINTS, endpointQuote, limitQuote } from '../../src/spec/index.ts';
 

@@ -2,14 +2,14 @@
 // it itself: a slow token endpoint, an API that fails at one moment.
 import { createServer, type IncomingMessage } from 'node:http';
 import { allChecks } from '../../conformance/index.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { runConformance } from '../../src/runner/runner.ts';
 import { selectChecks } from '../../src/runner/select.ts';
-import { resolveTarget } from '../../src/runner/target.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
 import type { Profile } from '../../src/spec/index.ts';
-import { SCALED } from '../../src/testbed/conformance.ts';
 import { listenOnLoopback } from './listen.ts';
+import { SCALED } from './testbed.ts';
 
 export interface Forwarded {
   readonly method: string;

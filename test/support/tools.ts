@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { toolsActionlintPath } from '../../scripts/build-actionlint.ts';
 import { CHROMIUM } from '../../scripts/screenshots.ts';
-import { findToxiproxy } from '../../src/testbed/toxiproxy.ts';
+import { findToxiproxy } from '../../src/reference/toxiproxy.ts';
 import { XMLLINT } from '../report/junit-schema.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

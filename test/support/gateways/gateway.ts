@@ -5,15 +5,15 @@
 // what the library sends, not a fixture. A lying gateway rewrites the quota in its answers' fields as they leave.
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { allChecks } from '../../../conformance/index.ts';
+import { resolveTarget } from '../../../src/profile/target.ts';
 import { startReferenceServer } from '../../../src/reference/index.ts';
 import { runConformance } from '../../../src/runner/runner.ts';
 import { selectChecks } from '../../../src/runner/select.ts';
-import { resolveTarget } from '../../../src/runner/target.ts';
 import type { RunReport } from '../../../src/runner/types.ts';
 import { BUCKETS } from '../../../src/spec/index.ts';
-import { SCALED } from '../../../src/testbed/conformance.ts';
 import { routedThrough } from '../forward.ts';
 import { listenOnLoopback } from '../listen.ts';
+import { SCALED } from '../testbed.ts';
 
 /** What a gateway is started with. */
 export interface GatewaySetup {

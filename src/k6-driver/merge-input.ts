@@ -1,6 +1,7 @@
 // What `harness load merge` takes as a runner's summary: a file or log read as every file read back is (read-back.ts),
-// JSON, one runner's summary (src/cli/summary-schema.ts) and counts k6 could have recorded. Anything else is bad input, exit 2 naming the file and
-// the field: a forged or corrupt summary is never graded, and never reaches the merge to fail there with a trace.
+// JSON, one runner's summary (summary-schema.ts) and counts k6 could have recorded. Anything else is bad input, exit 2
+// naming the file and the field: a forged or corrupt summary is never graded, and never reaches the merge to fail
+// there with a trace.
 import { Ajv } from 'ajv';
 import type { LoadSummary, SourcedSummary } from '../../core/evidence.ts';
 import { phaseGradeSchema } from '../compare/run-docs.ts';

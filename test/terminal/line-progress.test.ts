@@ -1,8 +1,8 @@
 // Progress in a CI log: one line per check as it finishes (the grade, the ID, how long, and why when it did not pass),
 // and a countdown for a long wait, which stops when the wait ends.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { gradePainter } from '../../src/runner/colour.ts';
-import { lineProgress } from '../../src/runner/progress.ts';
+import { gradePainter } from '../../src/terminal/colour.ts';
+import { lineProgress } from '../../src/terminal/progress.ts';
 
 const plain = gradePainter({});
 

@@ -1,16 +1,13 @@
-// Toxiproxy as the test bed's network: loopback answers in well under a millisecond, which hides every effect of
-// round trips on a limit measurement (a burst spread over a window edge, a 429 seen one round trip late). A proxy
-// with latency toxics in both directions gives a local server the round trips of a real network.
+// Toxiproxy as the reference server's network (`harness serve --network`, and the tests' test bed): loopback answers in
+// well under a millisecond, which hides every effect of round trips on a limit measurement (a burst spread over a
+// window edge, a 429 seen one round trip late). A proxy with latency toxics in both directions gives a local server the
+// round trips of a real network.
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { spawnGroup } from '../child-group.ts';
-import {
-  type ReferenceServerOptions,
-  type RunningReferenceServer,
-  startReferenceServer,
-} from '../reference/index.ts';
 import type { Profile } from '../spec/index.ts';
+import { type ReferenceServerOptions, type RunningReferenceServer, startReferenceServer } from './index.ts';
 import {
   findToxiproxy,
   HOW_TO_GET_TOXIPROXY,

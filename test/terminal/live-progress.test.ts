@@ -2,8 +2,8 @@
 // each check that did not pass printed above it, and the line gone before the summary goes to stdout.
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { gradePainter } from '../../src/runner/colour.ts';
-import { liveProgress } from '../../src/runner/live-progress.ts';
+import { gradePainter } from '../../src/terminal/colour.ts';
+import { liveProgress } from '../../src/terminal/live-progress.ts';
 
 const terminal = (columns = 200) => {
   const writes: string[] = [];

@@ -2,9 +2,9 @@
 // that shows it, a limit burst as one line of counts, and the reproduction; the target's text escaped.
 import { describe, expect, it, vi } from 'vitest';
 import type { Evidence } from '../../src/client/index.ts';
-import { proofLines } from '../../src/runner/proof.ts';
-import { printSummary } from '../../src/runner/summary.ts';
 import type { CheckResult } from '../../src/runner/types.ts';
+import { proofLines } from '../../src/terminal/proof.ts';
+import { printSummary } from '../../src/terminal/summary.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from '../report/fixture.ts';
 
 const shown = (checks: readonly CheckResult[]) => proofLines(checks).map((line) => line.text);

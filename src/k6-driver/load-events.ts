@@ -1,17 +1,9 @@
 // Progress of a `harness load` run while k6 runs quietly. The plan's schedule drives it, which every k6 instance
 // keeps (it starts each phase at the common start + startMs), so nothing of k6's output needs parsing: scheduleEvents
 // turns the schedule, and what k6 has counted so far (its checkpoints, src/k6-driver/checkpoint.ts), into the run's
-// events; loadTerminal shows them, on a terminal as one line that updates in place, in a CI log as a line per phase.
+// events; src/terminal/load-progress.ts shows them.
 import type { PhasePlan } from '../../core/plan.ts';
-import type { EventStream, Listener } from '../events/stream.ts';
-import {
-  ERASE_LINE,
-  joinTerminal,
-  type TerminalText,
-  terminalLines,
-  terminalSink,
-  tty,
-} from '../printable.ts';
+import type { EventStream } from '../events/stream.ts';
 import type { LoadReportRun } from '../report/load-reports.ts';
 
 /** A phase under way, and its admitted and 429 answers a second over the last second (none until k6 counted two). */
@@ -45,11 +37,6 @@ export type LoadEvent =
   /** `alongside`: k6's own files for the run's index page. */
   | { readonly type: 'run-finished'; readonly run: LoadReportRun; readonly alongside: readonly string[] };
 
-export interface ProgressOutput {
-  readonly isTTY?: boolean;
-  write(text: string): unknown;
-}
-
 type Scheduled = Pick<PhasePlan, 'name' | 'startMs' | 'durationMs'>;
 
 /** Each phase's answers counted so far, admitted and 429, by phase name; undefined while k6 has counted nothing. */
@@ -59,8 +46,6 @@ export type PhaseCounts = () =>
 
 /** How often the rates are read: k6 counts anew each second. */
 const RATE_MS = 1000;
-
-const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
 /** Emits the schedule's events from `startAt` (epoch ms) until stopped (k6 exited, or a signal came). */
 export const scheduleEvents = (
@@ -125,53 +110,5 @@ export const scheduleEvents = (
       if (!stopped) events.emit({ type: 'phases-ended' });
       stopped = true;
     },
-  };
-};
-
-const runningText = ({ name, perSecond }: RunningPhase): TerminalText =>
-  perSecond === undefined
-    ? tty`${name}`
-    : tty`${name} ${perSecond.admitted} admitted/s, ${perSecond.limited} 429/s`;
-
-/** The terminal's listener: on a TTY one line rewritten in place, elsewhere a line per phase as it starts. */
-export const loadTerminal = (output: ProgressOutput): Listener<LoadEvent> => {
-  let drawn = false;
-  let shown = '';
-  // Phase names come from the plan file and notes from k6: every write escapes them (printable.ts).
-  const write = terminalSink((raw) => output.write(raw));
-  const clear = () => {
-    if (drawn) write(ERASE_LINE);
-    drawn = false;
-  };
-  return (event) => {
-    switch (event.type) {
-      case 'phase-started':
-        if (output.isTTY) return;
-        write(
-          tty`load: phase ${event.name} started (${event.index} of ${event.phases}, ${seconds(event.durationMs)}, at ${seconds(event.startMs)} of ${seconds(event.totalMs)})\n`,
-        );
-        return;
-      case 'tick': {
-        if (!output.isTTY) return;
-        const where =
-          event.running.length > 0
-            ? joinTerminal(event.running.map(runningText), ', ')
-            : event.atMs < event.totalMs
-              ? 'between phases'
-              : 'k6 finishing';
-        const line = tty`load: ${seconds(event.atMs)} of ${seconds(event.totalMs)}: ${where}`;
-        // Redrawn only when it changes: a terminal log (script, tmux) keeps every write.
-        if (!drawn || line.text !== shown) write(tty`${ERASE_LINE}${line}`);
-        drawn = true;
-        shown = line.text;
-        return;
-      }
-      case 'note':
-        clear();
-        write(tty`${terminalLines(event.text)}\n`);
-        return;
-      case 'phases-ended':
-        return clear();
-    }
   };
 };

@@ -1,8 +1,9 @@
-// Where the test bed finds Toxiproxy: TOXIPROXY_BIN, then the tools folder that `npm run setup` fills.
+// Where harness finds Toxiproxy (serve --network, the test bed): TOXIPROXY_BIN, then the tools folder that
+// `npm run setup` fills.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../cli/version.ts';
+import { packageRoot } from '../version.ts';
 
 export const TOXIPROXY_MODULE = 'github.com/Shopify/toxiproxy/v2';
 export const TOXIPROXY_SERVER_PACKAGE = `${TOXIPROXY_MODULE}/cmd/server`;

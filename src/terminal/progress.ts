@@ -3,9 +3,9 @@
 // terminal, liveProgress (live-progress.ts) rewrites one line instead.
 import type { Listener } from '../events/stream.ts';
 import { type TerminalText, terminalLines, terminalSink, tty } from '../printable.ts';
+import type { Grade } from '../runner/grades.ts';
+import type { ConformanceEvent } from '../runner/types.ts';
 import { type GradePainter, gradePainter } from './colour.ts';
-import type { Grade } from './grades.ts';
-import type { ConformanceEvent } from './types.ts';
 
 const COUNTDOWN_STEP_MS = 10_000;
 

@@ -3,8 +3,8 @@
 // again. Short: a limit FAIL's burst is one line of counts, its exchanges stay in the reports.
 import type { Evidence } from '../client/index.ts';
 import { type TerminalText, tty } from '../printable.ts';
-import type { LimitTimeline } from './limit-timeline.ts';
-import type { CheckResult } from './types.ts';
+import type { LimitTimeline } from '../runner/limit-timeline.ts';
+import type { CheckResult } from '../runner/types.ts';
 
 /** How much of a URL, a header value or a body fragment a line shows. */
 const SHOWN_CHARS = 120;

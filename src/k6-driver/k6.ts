@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { TOKEN_MODULE } from '../../core/token-reader.ts';
 import { InputError } from '../errors.ts';
-import { packageRoot } from './version.ts';
+import { packageRoot } from '../version.ts';
 
 export const K6_MODULE = 'go.k6.io/k6/v2';
 export const K6_VERSION = 'v2.2.0';

@@ -3,13 +3,17 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { allChecks } from '../../conformance/index.ts';
-import { EMBEDDED_SCALE, type ReferenceServerOptions, startReferenceServer } from '../reference/index.ts';
-import { runConformance } from '../runner/runner.ts';
-import { selectChecks } from '../runner/select.ts';
-import { resolveTarget } from '../runner/target.ts';
-import type { RunReport } from '../runner/types.ts';
-import type { Profile } from '../spec/index.ts';
-import { type NetworkCondition, startReferenceBehind } from './toxiproxy.ts';
+import { resolveTarget } from '../../src/profile/target.ts';
+import {
+  EMBEDDED_SCALE,
+  type ReferenceServerOptions,
+  startReferenceServer,
+} from '../../src/reference/index.ts';
+import { type NetworkCondition, startReferenceBehind } from '../../src/reference/toxiproxy.ts';
+import { runConformance } from '../../src/runner/runner.ts';
+import { selectChecks } from '../../src/runner/select.ts';
+import type { RunReport } from '../../src/runner/types.ts';
+import type { Profile } from '../../src/spec/index.ts';
 
 /** The embedded server's time scale (EMBEDDED_SCALE), as `harness conformance` runs it without a profile. */
 export const SCALED: ReferenceServerOptions = {

@@ -3,7 +3,7 @@
 // tells it not to check again.
 import { styleText } from 'node:util';
 import { styled, type TerminalText, tty } from '../printable.ts';
-import type { Grade } from './grades.ts';
+import type { Grade } from '../runner/grades.ts';
 
 const GRADE_COLOURS = {
   ERROR: 'magenta',

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HttpClient } from '../../src/client/index.ts';
-import type { Profile } from '../../src/spec/index.ts';
 import {
   CONDITIONS,
   type ReferenceBehindProxy,
   startReferenceBehind,
   startToxiproxy,
-} from '../../src/testbed/toxiproxy.ts';
+} from '../../src/reference/toxiproxy.ts';
+import type { Profile } from '../../src/spec/index.ts';
 import { hasTool, needing } from '../support/tools.ts';
 
 // region adds 40 ± 5 ms each way, so no round trip through it takes under 70 ms.
@@ -112,7 +112,7 @@ describe.skipIf(!hasTool('toxiproxy'))(needing('toxiproxy', 'the reference serve
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'harness-toxiproxy-'));
     const script = join(dir, 'hold.mts');
-    const module = resolve(import.meta.dirname, '../../src/testbed/toxiproxy.ts');
+    const module = resolve(import.meta.dirname, '../../src/reference/toxiproxy.ts');
     writeFileSync(
       script,
       `const { startToxiproxy } = await import(${JSON.stringify(module)});\n` +

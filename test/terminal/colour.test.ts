@@ -2,7 +2,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { terminalTable, tty } from '../../src/printable.ts';
-import { gradePainter } from '../../src/runner/colour.ts';
+import { gradePainter } from '../../src/terminal/colour.ts';
 
 const ESC = '\u001b[';
 

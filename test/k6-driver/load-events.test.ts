@@ -1,8 +1,9 @@
 // Load progress as two halves of the run's event stream: the schedule (and k6's counts) become events, and the
 // terminal's listener shows them, in a CI log as a line per phase, on a TTY as one line rewritten in place.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type LoadEvent, loadTerminal, scheduleEvents } from '../../src/cli/load-progress.ts';
 import { EventStream } from '../../src/events/stream.ts';
+import { type LoadEvent, scheduleEvents } from '../../src/k6-driver/load-events.ts';
+import { loadTerminal } from '../../src/terminal/load-progress.ts';
 
 const PHASES = [
   { name: 'within_a', startMs: 0, durationMs: 3000 },

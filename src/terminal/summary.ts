@@ -2,17 +2,17 @@
 
 import { plural } from '../plural.ts';
 import { joinTerminal, say, terminalTable, tty } from '../printable.ts';
+import type { BucketLimit, Target } from '../profile/target.ts';
 import { coverageSentence } from '../report/coverage.ts';
+import type { Difference } from '../runner/baseline.ts';
+import { TOKEN_ENDPOINT_KEY } from '../runner/counting-client.ts';
+import { GRADES, gradeRank } from '../runner/grades.ts';
+import { planOf, type Selected } from '../runner/plan.ts';
+import type { PlanItem, RunReport } from '../runner/types.ts';
 import type { BucketId, EndpointKey } from '../spec/index.ts';
 import { terminalWidth } from '../text-table.ts';
-import type { Difference } from './baseline.ts';
 import { type GradePainter, gradePainter } from './colour.ts';
-import { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
-import { GRADES, gradeRank } from './grades.ts';
-import { planOf, type Selected } from './plan.ts';
 import { proofLines } from './proof.ts';
-import type { BucketLimit, Target } from './target.ts';
-import type { PlanItem, RunReport } from './types.ts';
 
 const formatSeconds = (ms: number): string =>
   ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;

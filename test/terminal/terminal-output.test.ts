@@ -2,12 +2,12 @@
 // (undici passes U+0080-U+009F; xterm.js reads U+009B as CSI), OSC 52, a bidi override. What reaches the terminal
 // holds no control but harness's own colours, and the summary line stays on the screen, visible.
 import { describe, expect, it, vi } from 'vitest';
-import { loadTerminal } from '../../src/cli/load-progress.ts';
 import { say, tty } from '../../src/printable.ts';
-import { gradePainter } from '../../src/runner/colour.ts';
-import { liveProgress } from '../../src/runner/live-progress.ts';
-import { lineProgress } from '../../src/runner/progress.ts';
-import { printSummary } from '../../src/runner/summary.ts';
+import { gradePainter } from '../../src/terminal/colour.ts';
+import { liveProgress } from '../../src/terminal/live-progress.ts';
+import { loadTerminal } from '../../src/terminal/load-progress.ts';
+import { lineProgress } from '../../src/terminal/progress.ts';
+import { printSummary } from '../../src/terminal/summary.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from '../report/fixture.ts';
 import { seenOnTerminal } from '../support/xterm.ts';
 

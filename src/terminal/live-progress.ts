@@ -3,10 +3,10 @@
 // Off a terminal, lineProgress (progress.ts) writes a line per event instead, which a CI log keeps.
 import type { Listener } from '../events/stream.ts';
 import { ERASE_LINE, fitted, type TerminalText, terminalLines, terminalSink, tty } from '../printable.ts';
+import type { Grade } from '../runner/grades.ts';
+import type { ConformanceEvent } from '../runner/types.ts';
 import { type GradePainter, gradePainter } from './colour.ts';
-import type { Grade } from './grades.ts';
 import { checkLine } from './progress.ts';
-import type { ConformanceEvent } from './types.ts';
 
 const REDRAW_MS = 1000;
 const seconds = (ms: number) => `${Math.max(0, Math.ceil(ms / 1000))} s`;
