@@ -19,6 +19,7 @@ import { runConformance } from '../runner/runner.ts';
 import { selectChecks } from '../runner/select.ts';
 import { printPlan, printSummary } from '../runner/summary.ts';
 import type { ConformanceEvent, RunReport } from '../runner/types.ts';
+import { profileSchemaAsJson } from '../spec/export.ts';
 import type { Profile } from '../spec/index.ts';
 import type { ConformanceOptions } from './commands.ts';
 import { conformanceEnd } from './conformance-end.ts';
@@ -203,6 +204,10 @@ export const runConformanceCommand = async (
 export const conformance = async (options: ConformanceOptions): Promise<void> => {
   if (options.json && !options.list) throw new UsageError('--json applies to --list only');
   if (options.list) return listChecks(options.json === true);
+  if (options.printProfileSchema) {
+    process.stdout.write(profileSchemaAsJson());
+    return;
+  }
   process.exitCode = await whileInterruptible(
     async (stop) => (await runConformanceCommand(options, stop)).exitCode,
   );
