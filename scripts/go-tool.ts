@@ -50,6 +50,9 @@ const go: Go = (args, options = {}) => {
   });
 };
 
+/** The scratch module's go.mod (the Dockerfile's k6 stage writes the same). */
+export const SCRATCH_GO_MOD = 'module harness/gotool\n\ngo 1.25\n';
+
 /**
  * `go get` the pinned module into a scratch module, then `go build` the package: a plain build of the release. With
  * `sources` (a folder of harness's own Go files, package main), those are copied in and built instead, against the
@@ -61,7 +64,7 @@ export const buildInScratchModule =
     const work = join(dirname(out), 'module');
     mkdirSync(work, { recursive: true });
     if (sources !== undefined) cpSync(sources, work, { recursive: true });
-    writeFileSync(join(work, 'go.mod'), 'module harness/gotool\n\ngo 1.25\n');
+    writeFileSync(join(work, 'go.mod'), SCRATCH_GO_MOD);
     run(['get', `${module}@${version}`], { cwd: work });
     const built = sources === undefined ? pkg : '.';
     run(['build', '-trimpath', `-ldflags=-s -w${ldflags === '' ? '' : ` ${ldflags}`}`, '-o', out, built], {
