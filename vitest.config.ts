@@ -39,6 +39,8 @@ const LONG_ALONE = [
   'test/cli/certify-lost-reports.test.ts',
   // Two certify runs side by side: 121 s, the longest file of npm test, which took 480 s on 2026-11-27.
   'test/cli/certify.test.ts',
+  // The container image: k6 compiled inside it takes both cores for minutes, then three runs of harness inside it.
+  'test/image/image.test.ts',
 ];
 
 // A renamed long file would silently leave both suites.
