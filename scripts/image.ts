@@ -1,6 +1,6 @@
 // `npm run image`: builds the Dockerfile with podman into the image `harness`, then runs it as a user would:
 // `harness --help`, a conformance run against the embedded server and a short load run, reports on a mounted
-// /reports. No registry is reachable on the machines this runs on (CI included), so by default the Dockerfile's
+// /reports. No registry is reachable on the machines harness is developed on, so by default the Dockerfile's
 // public bases are replaced, through its NODE_IMAGE and GO_IMAGE build arguments, with bases made here: Debian from
 // debootstrap, with this machine's Node and Go copied in (--public-bases pulls the public ones instead).
 // Without podman it says so in one line and exits 0: the image is an extra, not what harness needs.
@@ -22,7 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { harnessCommit, harnessVersion } from '../src/cli/version.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-export const IMAGE = 'harness';
+const IMAGE = 'harness';
 const DEBIAN_BASE = 'localhost/harness-bookworm:1';
 const HOST_CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 /** The user the Dockerfile runs harness as. */
@@ -36,7 +36,9 @@ const onPath = (command: string): boolean =>
 const output = (command: string, args: readonly string[]): string => {
   const result = spawnSync(command, args, { encoding: 'utf8' });
   if (result.status !== 0)
-    throw new ImageError(`${command} ${args.join(' ')} failed: ${result.stderr.trim()}`);
+    throw new ImageError(
+      `${command} ${args.join(' ')} failed: ${result.error?.message ?? result.stderr.trim()}`,
+    );
   return result.stdout.trim();
 };
 
