@@ -2,7 +2,7 @@
 import { allChecks } from '../../conformance/index.ts';
 import { harnessCommand } from '../command-line.ts';
 import { EventStream } from '../events/stream.ts';
-import { complain, tty } from '../printable.ts';
+import { complain, say, terminalLines, tty } from '../printable.ts';
 import { loadProfile, validateProfile } from '../profile/read.ts';
 import { startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
@@ -204,10 +204,7 @@ export const runConformanceCommand = async (
 export const conformance = async (options: ConformanceOptions): Promise<void> => {
   if (options.json && !options.list) throw new UsageError('--json applies to --list only');
   if (options.list) return listChecks(options.json === true);
-  if (options.printProfileSchema) {
-    process.stdout.write(profileSchemaAsJson());
-    return;
-  }
+  if (options.printProfileSchema) return say(terminalLines(profileSchemaAsJson().trimEnd()));
   process.exitCode = await whileInterruptible(
     async (stop) => (await runConformanceCommand(options, stop)).exitCode,
   );
