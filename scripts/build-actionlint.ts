@@ -2,7 +2,7 @@
 // with it, so the CI example is known to be a valid workflow (test/ci/examples.test.ts).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { goInstall, installGoTool, TOOLS } from './go-tool.ts';
+import { goInstall, installOrExit, type SetupTool, TOOLS } from './go-tool.ts';
 
 export const ACTIONLINT_PACKAGE = 'github.com/rhysd/actionlint/cmd/actionlint';
 export const ACTIONLINT_VERSION = 'v1.7.12';
@@ -19,14 +19,15 @@ export const actionlintVersion = (bin: string): string | undefined => {
   }
 };
 
-if (process.argv[1] === import.meta.filename) {
-  installGoTool({
-    name: 'actionlint',
-    binary: 'actionlint',
-    version: ACTIONLINT_VERSION,
-    versionOf: actionlintVersion,
-    isPinned: (said) => said === ACTIONLINT_VERSION,
-    // `go install` of the module itself, so actionlint finds its own version in the build info.
-    build: goInstall(ACTIONLINT_PACKAGE, ACTIONLINT_VERSION),
-  });
-}
+export const ACTIONLINT_TOOL: SetupTool = {
+  name: 'actionlint',
+  binary: 'actionlint',
+  version: ACTIONLINT_VERSION,
+  versionOf: actionlintVersion,
+  isPinned: (said) => said === ACTIONLINT_VERSION,
+  // `go install` of the module itself, so actionlint finds its own version in the build info.
+  build: goInstall(ACTIONLINT_PACKAGE, ACTIONLINT_VERSION),
+  withoutIt: 'the lint of the CI examples needs actionlint (with Go 1.25+, `npm run build:actionlint`)',
+};
+
+if (process.argv[1] === import.meta.filename) installOrExit(ACTIONLINT_TOOL);

@@ -10,7 +10,7 @@ import {
   k6VersionLine,
   TOKEN_MODULE,
 } from '../src/k6-driver/k6.ts';
-import { buildInScratchModule, installGoTool } from './go-tool.ts';
+import { buildInScratchModule, installOrExit, type SetupTool } from './go-tool.ts';
 
 const SOURCES = resolve(import.meta.dirname, '..', 'load', 'checkpoint');
 
@@ -21,7 +21,7 @@ const sourcesDigest = (): string => {
   return hash.digest('hex').slice(0, 12);
 };
 
-installGoTool({
+export const K6_TOOL: SetupTool = {
   name: `k6-${CHECKPOINT_OUTPUT}-${sourcesDigest()}`,
   binary: 'k6',
   version: K6_VERSION,
@@ -29,4 +29,9 @@ installGoTool({
   isPinned: (said) =>
     said.startsWith(`k6 ${K6_VERSION} `) && said.includes(CHECKPOINT_OUTPUT) && said.includes(TOKEN_MODULE),
   build: buildInScratchModule(K6_MODULE, K6_MODULE, K6_VERSION, '', SOURCES),
-});
+  withoutIt:
+    'load needs k6 v2: put a k6 v2 release (https://github.com/grafana/k6/releases) on PATH or in K6_BIN, ' +
+    `or install Go 1.25+ and run \`npm run build:k6\` for harness's ${K6_VERSION} build, or use the container image (docs/container.md)`,
+};
+
+if (process.argv[1] === import.meta.filename) installOrExit(K6_TOOL);

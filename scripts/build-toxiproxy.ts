@@ -7,11 +7,11 @@ import {
   TOXIPROXY_VERSION,
   toxiproxyVersionLine,
 } from '../src/reference/toxiproxy-binary.ts';
-import { buildInScratchModule, installGoTool } from './go-tool.ts';
+import { buildInScratchModule, installOrExit, type SetupTool } from './go-tool.ts';
 
 const bare = TOXIPROXY_VERSION.slice(1);
 
-installGoTool({
+export const TOXIPROXY_TOOL: SetupTool = {
   name: 'toxiproxy',
   binary: TOXIPROXY_BINARY_NAME,
   version: TOXIPROXY_VERSION,
@@ -25,4 +25,7 @@ installGoTool({
     TOXIPROXY_VERSION,
     `-X ${TOXIPROXY_MODULE}.Version=${bare}`,
   ),
-});
+  withoutIt: 'the network tests need Toxiproxy (with Go 1.25+, `npm run build:toxiproxy`)',
+};
+
+if (process.argv[1] === import.meta.filename) installOrExit(TOXIPROXY_TOOL);

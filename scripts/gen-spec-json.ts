@@ -1,21 +1,27 @@
-// Writes the spec data for k6; with --check (run by `npm test`) fails when the committed copy is stale.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { SPEC_JSON_PATH, specAsJson } from '../src/spec/export.ts';
+// Writes the files generated from src/spec (k6's spec data, the profile schema); with --check (run by `npm test`)
+// fails when a committed copy is stale.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { generatedFiles } from '../src/spec/export.ts';
 
-const path = resolve(import.meta.dirname, '..', SPEC_JSON_PATH);
-const fresh = specAsJson();
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(path, 'utf8');
-  } catch {}
-  if (current !== fresh) {
-    console.error(`${SPEC_JSON_PATH} is out of date with src/spec: run \`npm run gen\` and commit it`);
-    process.exit(1);
+const check = process.argv.includes('--check');
+const stale: string[] = [];
+for (const [name, fresh] of generatedFiles()) {
+  const path = resolve(import.meta.dirname, '..', name);
+  if (check) {
+    let current = '';
+    try {
+      current = readFileSync(path, 'utf8');
+    } catch {}
+    if (current !== fresh) stale.push(name);
+  } else {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, fresh);
+    console.log(`wrote ${name}`);
   }
-  console.log(`${SPEC_JSON_PATH} is up to date`);
-} else {
-  writeFileSync(path, fresh);
-  console.log(`wrote ${SPEC_JSON_PATH}`);
 }
+if (stale.length > 0) {
+  console.error(`${stale.join(', ')} out of date with src/spec: run \`npm run gen\` and commit it`);
+  process.exit(1);
+}
+if (check) console.log('generated files are up to date');

@@ -1,7 +1,8 @@
 // Builds a pinned Go tool once per user and copies it into tools/: `npm run setup` runs it for k6, Toxiproxy and
 // actionlint. The build lands in a cache outside the clone (~/.cache/harness/<name>-<version>/), so a fresh clone
-// (CI) reuses an earlier build instead of compiling again.
-import { execFileSync } from 'node:child_process';
+// (CI) reuses an earlier build instead of compiling again. Without Go, a tool the cache lacks is left out with one
+// line saying what that costs: conformance needs none of them.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -25,6 +26,15 @@ export interface GoTool {
   readonly build: (out: string, go: Go) => void;
 }
 
+/** A tool `npm run setup` installs into tools/. */
+export interface SetupTool extends GoTool {
+  /** What is missing without it and how to get it: the end of the one line a setup without Go prints. */
+  readonly withoutIt: string;
+}
+
+/** What installGoTools did: `left out` when Go was needed and missing, `failed` when a build broke. */
+export type Installed = 'installed' | 'left out' | 'failed';
+
 const go: Go = (args, options = {}) => {
   execFileSync('go', args, {
     cwd: options.cwd,
@@ -40,6 +50,9 @@ const go: Go = (args, options = {}) => {
   });
 };
 
+/** The scratch module's go.mod (the Dockerfile's k6 stage writes the same). */
+export const SCRATCH_GO_MOD = 'module harness/gotool\n\ngo 1.25\n';
+
 /**
  * `go get` the pinned module into a scratch module, then `go build` the package: a plain build of the release. With
  * `sources` (a folder of harness's own Go files, package main), those are copied in and built instead, against the
@@ -51,7 +64,7 @@ export const buildInScratchModule =
     const work = join(dirname(out), 'module');
     mkdirSync(work, { recursive: true });
     if (sources !== undefined) cpSync(sources, work, { recursive: true });
-    writeFileSync(join(work, 'go.mod'), 'module harness/gotool\n\ngo 1.25\n');
+    writeFileSync(join(work, 'go.mod'), SCRATCH_GO_MOD);
     run(['get', `${module}@${version}`], { cwd: work });
     const built = sources === undefined ? pkg : '.';
     run(['build', '-trimpath', `-ldflags=-s -w${ldflags === '' ? '' : ` ${ldflags}`}`, '-o', out, built], {
@@ -65,13 +78,12 @@ export const goInstall =
   (out: string, run: Go): void =>
     run(['install', `${pkg}@${version}`], { env: { GOBIN: dirname(out) } });
 
+const cacheDirOf = (tool: GoTool): string =>
+  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'harness', `${tool.name}-${tool.version}`);
+
 /** The cached build of the pinned tool (~/.cache/harness/<name>-<version>/<binary>), built first if the cache lacks it. */
 export const cachedGoTool = (tool: GoTool): string => {
-  const cacheDir = join(
-    process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
-    'harness',
-    `${tool.name}-${tool.version}`,
-  );
+  const cacheDir = cacheDirOf(tool);
   const cached = join(cacheDir, tool.binary);
   if (!isPinned(tool, cached)) {
     console.log(`harness: building ${tool.name} ${tool.version} into ${cacheDir}`);
@@ -101,7 +113,7 @@ const isPinned = (tool: GoTool, bin: string): boolean => {
  * Compared by content, not by version: a build of harness's own Go sources says the same version before and after
  * they change.
  */
-export const installGoTool = (tool: GoTool, tools: string = TOOLS): void => {
+const installGoTool = (tool: GoTool, tools: string): void => {
   const target = join(tools, tool.binary);
   const cached = cachedGoTool(tool);
   if (existsSync(target) && readFileSync(target).equals(readFileSync(cached))) {
@@ -111,4 +123,38 @@ export const installGoTool = (tool: GoTool, tools: string = TOOLS): void => {
   mkdirSync(tools, { recursive: true });
   copyFileSync(cached, target);
   console.log(`harness: installed ${tool.binary} (${versionSaid(tool, target)}) at ${target}`);
+};
+
+const goOnPath = (): boolean =>
+  spawnSync('go', ['env', 'GOVERSION'], { stdio: 'ignore' }).error === undefined;
+
+/**
+ * Installs each tool (see installGoTool). Without Go, those the cache lacks are left out, and one line says what
+ * that costs; a failed build says so in one line below Go's own output.
+ */
+export const installGoTools = (list: readonly SetupTool[], tools: string = TOOLS): Installed => {
+  const hasGo = goOnPath();
+  const left: SetupTool[] = [];
+  for (const tool of list) {
+    if (!hasGo && !isPinned(tool, join(cacheDirOf(tool), tool.binary))) {
+      left.push(tool);
+      continue;
+    }
+    try {
+      installGoTool(tool, tools);
+    } catch (error) {
+      console.error(
+        `harness: ${tool.name} ${tool.version} not installed: ${(error as Error).message.split('\n')[0]}`,
+      );
+      return 'failed';
+    }
+  }
+  if (left.length === 0) return 'installed';
+  console.log(`no Go: conformance works; ${left.map((tool) => tool.withoutIt).join('; ')}`);
+  return 'left out';
+};
+
+/** For a script that installs one tool: exit 1 unless it is installed. */
+export const installOrExit = (tool: SetupTool): void => {
+  if (installGoTools([tool]) !== 'installed') process.exitCode = 1;
 };

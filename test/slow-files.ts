@@ -49,6 +49,8 @@ const SLOW_FILES: readonly SlowFile[] = [
   // A whole certify run (conformance, then k6 through every scenario): beside two other files it starved k6 and the
   // probes of the files next to it (INCONCLUSIVE where they assert a verdict) in two fresh-clone runs.
   { file: 'test/cli/certify-lost-reports.test.ts', project: 'long-alone' },
+  // The container image: k6 compiled inside it takes both cores for minutes, then three runs of harness inside it.
+  { file: 'test/image/image.test.ts', project: 'long-alone', seconds: 117 },
 ];
 
 const root = join(import.meta.dirname, '..');

@@ -202,7 +202,11 @@ export const conformanceCommand = () =>
         '--list',
         'print every check (ID, tags, clause, title), the names --only and --skip take, and exit',
       )
-      .option('--json', 'with --list: print the checks as JSON (--format names report formats, not this)'),
+      .option('--json', 'with --list: print the checks as JSON (--format names report formats, not this)')
+      .option(
+        '--print-profile-schema',
+        "print the profile's JSON Schema (schema/profile.schema.json, for an editor) and exit",
+      ),
   )
     .addHelpText('after', CONFORMANCE_HELP)
     .addHelpText('after', EXIT_CODES_HELP);

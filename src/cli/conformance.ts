@@ -3,7 +3,7 @@ import { allChecks } from '../../conformance/index.ts';
 import { harnessCommand } from '../command-line.ts';
 import { InputError } from '../errors.ts';
 import { EventStream } from '../events/stream.ts';
-import { complain, tty } from '../printable.ts';
+import { complain, say, terminalLines, tty } from '../printable.ts';
 import { loadProfile, validateProfile } from '../profile/read.ts';
 import { EMBEDDED_SCALE, startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
@@ -17,6 +17,7 @@ import { planChecks } from '../runner/plan-skips.ts';
 import { runConformance } from '../runner/runner.ts';
 import { selectChecks } from '../runner/select.ts';
 import type { ConformanceEvent, RunReport } from '../runner/types.ts';
+import { profileSchemaAsJson } from '../spec/export.ts';
 import type { Profile } from '../spec/index.ts';
 import { liveProgress } from '../terminal/live-progress.ts';
 import { lineProgress } from '../terminal/progress.ts';
@@ -203,5 +204,6 @@ export const runConformanceCommand = async (
 export const conformance = async (options: ConformanceOptions): Promise<void> => {
   if (options.json && !options.list) throw new InputError('--json applies to --list only');
   if (options.list) return listChecks(options.json === true);
+  if (options.printProfileSchema) return say(terminalLines(profileSchemaAsJson().trimEnd()));
   exitWith(await whileInterruptible(async (stop) => (await runConformanceCommand(options, stop)).exitCode));
 };

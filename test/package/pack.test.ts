@@ -24,6 +24,7 @@ interface Package {
   license: string;
   private?: boolean;
   bin: Record<string, string>;
+  engines: Record<string, string>;
   dependencies: Record<string, string>;
 }
 
@@ -132,6 +133,40 @@ describe('the npm package', SLOW, () => {
       /^\s*Apache License\s+Version 2\.0, January 2004/,
     );
     expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
+  });
+
+  it('ships what package.json files names and no test code, and says which Node it needs', () => {
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+    // npm adds the manifest, README and licence to what `files` names.
+    expect([...new Set(files.map((f) => f.split('/')[1]))].sort()).toEqual([
+      'LICENSE',
+      'README.md',
+      'bin',
+      'dist',
+      'package.json',
+      'schema',
+    ]);
+    expect(files).toContain('package/schema/profile.schema.json');
+    expect(files.filter((f) => /\.test\.[cm]?[jt]s$|\/(test|tests|__tests__|fixtures)\//.test(f))).toEqual(
+      [],
+    );
+    const repo = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Package;
+    expect(pkg.engines).toEqual({ node: '>=20.18.1 <21 || >=22' });
+    expect(pkg.engines).toEqual(repo.engines);
+    for (const bin of Object.values(pkg.bin)) {
+      expect(execFileSync('tar', ['-xzOf', tarball, `package/${bin}`], { encoding: 'utf8' })).toMatch(
+        /^#!\/usr\/bin\/env node\n/,
+      );
+    }
+  });
+
+  it('prints the profile schema it ships', async () => {
+    const printed = await run(folder, ['conformance', '--print-profile-schema'], bare);
+    expect(printed.status).toBe(0);
+    expect(printed.stdout).toBe(
+      readFileSync(join(folder, 'node_modules', pkg.name, 'schema/profile.schema.json'), 'utf8'),
+    );
+    expect(JSON.parse(printed.stdout)).toMatchObject({ title: 'harness profile' });
   });
 
   it('is published under a name free on npm (harness is taken) and still installs the harness command', () => {

@@ -60,6 +60,11 @@ export const TOOLS = {
     get: 'apt-get install bsdutils (util-linux)',
     skips: 'harness at a terminal: colour and the live progress line',
   },
+  podman: {
+    present: () => runs('podman', ['--version']),
+    get: 'apt-get install podman buildah debootstrap runc',
+    skips: 'the container image: its build and the runs inside it (npm run image)',
+  },
 } as const satisfies Record<string, Tool>;
 
 export type ToolName = keyof typeof TOOLS;
