@@ -101,3 +101,12 @@ it("@nestjs/throttler's 429s without a plain Retry-After FAIL LIMIT-RETRY-AFTER,
   expect(gradesOf(report)).toEqual({ 'LIMIT-RETRY-AFTER-RULES-SCHEDULE': 'FAIL' });
   expect(messagesOf(report)['LIMIT-RETRY-AFTER-RULES-SCHEDULE']).toMatch(/carries no Retry-After header/);
 });
+
+// Its default blockDuration blocks the key a window from the request that went over, past the window the limit
+// allows: an edge poll refused below the limit, and the request sent at once after it refused too, twice in a row,
+// decide it where outside traffic of the tenant might otherwise explain one refusal.
+it("@nestjs/throttler's default block FAILs LIMIT-ADMITS twice in a row, the tenant not exclusive", async () => {
+  const report = await gradeBehind(nestGateway, false, ['LIMIT-ADMITS-RULES-SCHEDULE'], false);
+  expect(gradesOf(report)).toEqual({ 'LIMIT-ADMITS-RULES-SCHEDULE': 'FAIL' });
+  expect(messagesOf(report)['LIMIT-ADMITS-RULES-SCHEDULE']).toMatch(/refused below the limit twice in a row/);
+});

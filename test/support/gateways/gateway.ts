@@ -157,11 +157,15 @@ const tenantsBy = (clients: Record<string, { client_id: string; tenant?: string 
   };
 };
 
-/** The RATELIMIT checks (and the rules-schedule probe they read), or the checks `only` names, through a gateway. */
+/**
+ * The RATELIMIT checks (and the rules-schedule probe they read), or the checks `only` names, through a gateway.
+ * `exclusive`: whether the profile says no other traffic uses the tenant (the embedded server's says so).
+ */
 export const gradeBehind = async (
   start: StartGateway,
   lie: boolean,
   only: readonly string[] = ['ratelimit'],
+  exclusive = true,
 ): Promise<RunReport> => {
   const { count } = BUCKETS['rules-schedule'].limit;
   // The gateway is the limiter: the server's own rules-schedule limit is raised far past anything the probe sends.
@@ -180,7 +184,8 @@ export const gradeBehind = async (
   try {
     // What harness is told is SPEC.md's limit, in the tests' minutes: the raised one is the server's affair alone.
     const { 'rules-schedule': _raised, ...limits } = profile.limits ?? {};
-    const target = resolveTarget({ ...profile, limits, ...routedThrough(profile, gateway.origin) });
+    const routed = { ...profile, limits, ...routedThrough(profile, gateway.origin) };
+    const target = resolveTarget({ ...routed, exclusive_tenant: exclusive });
     const selection = selectChecks(allChecks(target), { only, slow: true });
     return await runConformance(target, selection, { version: 'test', command: 'test' });
   } finally {
