@@ -9,7 +9,7 @@ import { EMBEDDED_SCALE, startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
 import { judgeRun } from '../report/outcome.ts';
 import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
-import { REPORT_FILES, type ReportFormat, writeReports } from '../report/write.ts';
+import { REPORT_FILES, type ReportFormat, type WriteOptions, writeReports } from '../report/write.ts';
 import { loadBaseline } from '../runner/baseline.ts';
 import { RequestBudget } from '../runner/budget.ts';
 import { liveProgress } from '../runner/live-progress.ts';
@@ -71,12 +71,27 @@ const budgetFor = (maxRequests: number | undefined, profile: Profile): RequestBu
  * Exit 3 in the formats asked for that a CI page shows (Markdown, JUnit): the job summary and test report say why
  * no check ran, where they would otherwise miss a file.
  */
-const reportUnreachable = (dir: string, reason: string, formats: readonly ReportFormat[]) => {
+const reportUnreachable = (
+  dir: string,
+  reason: string,
+  formats: readonly ReportFormat[],
+  options: WriteOptions,
+) => {
   const title = 'harness conformance';
-  return reportNoRun(dir, UNREACHABLE, 'check', reason, unreachableMarkdown(title, reason), {
-    ...(formats.includes('markdown') ? { [REPORT_FILES.markdown]: unreachableMarkdown(title, reason) } : {}),
-    ...(formats.includes('junit') ? { [REPORT_FILES.junit]: unreachableJUnit(title, reason) } : {}),
-  });
+  return reportNoRun(
+    dir,
+    UNREACHABLE,
+    'check',
+    reason,
+    unreachableMarkdown(title, reason),
+    {
+      ...(formats.includes('markdown')
+        ? { [REPORT_FILES.markdown]: unreachableMarkdown(title, reason) }
+        : {}),
+      ...(formats.includes('junit') ? { [REPORT_FILES.junit]: unreachableJUnit(title, reason) } : {}),
+    },
+    options,
+  );
 };
 
 export interface ConformanceCommandResult {
@@ -93,6 +108,8 @@ export interface ConformanceCommandResult {
 export interface RunAs {
   readonly command: string;
   readonly chosenBy?: string;
+  /** False for a replay: `latest` keeps naming the run replayed. */
+  readonly latest?: boolean;
 }
 
 export const runConformanceCommand = async (
@@ -152,6 +169,7 @@ export const runConformanceCommand = async (
         dir,
         hide(`${UNREACHABLE}, no check run: ${unreachable}`),
         options.format,
+        { latest: as.latest !== false },
       );
       return { exitCode, dir };
     }
@@ -160,7 +178,12 @@ export const runConformanceCommand = async (
       ? liveProgress(process.stderr)
       : lineProgress((escaped) => console.error(escaped));
     const files = reportFiles<ConformanceEvent>(({ report }) =>
-      writeReports(report, { dir, formats: options.format, strict: options.strict === true }),
+      writeReports(report, {
+        dir,
+        formats: options.format,
+        strict: options.strict === true,
+        latest: as.latest !== false,
+      }),
     );
     const events = new EventStream<ConformanceEvent>([
       progress,

@@ -6,6 +6,7 @@ import type { Network } from '../profile/network.ts';
 import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
 import { type UNREACHABLE, type UNUSABLE, writeUnreachableReports } from '../report/unreachable.ts';
+import type { WriteOptions } from '../report/write.ts';
 import { resolveTarget, type Target } from '../runner/target.ts';
 import type { Profile } from '../spec/index.ts';
 import { type ExitCode, exitCodeOf, TARGET_UNREACHABLE } from './exit-codes.ts';
@@ -84,6 +85,7 @@ export const reportNoRun = async (
   reason: string,
   markdown: string,
   files: Readonly<Record<string, string>>,
+  options?: WriteOptions,
 ): Promise<{
   readonly files: readonly string[];
   readonly exitCode: ExitCode;
@@ -91,7 +93,7 @@ export const reportNoRun = async (
 }> => {
   // The reason quotes what the target answered, or the error it caused.
   complain(tty`harness: ${reason}`);
-  const saved = await saveReports(() => writeUnreachableReports(dir, files), markdown);
+  const saved = await saveReports(() => writeUnreachableReports(dir, files, options), markdown);
   if (saved.files.length > 0) say(tty`reports: ${saved.files.join(', ')}`);
   const exitCode = exitCodeOf([TARGET_UNREACHABLE, saved.exitCode]);
   say(tty`summary: ${what}: no ${noun} run (exit ${exitCode})`);
