@@ -1,5 +1,6 @@
 // Markdown for a CI job page (GitHub's job summary, a GitLab merge request note): what needs attention first, one
 // table row per check that did not pass, then the summary last, where a reader scrolling to the end looks for it.
+import { plural } from '../plural.ts';
 import { GRADES, type Grade, gradeRank } from '../runner/grades.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { coverageSentence } from './coverage.ts';
@@ -51,7 +52,7 @@ export const toMarkdown = (report: RunReport, reportFiles: readonly string[] = [
   }
   if (passed.length > 0) {
     lines.push(
-      `<details><summary>${passed.length} checks passed</summary>`,
+      `<details><summary>${plural(passed.length, 'check')} passed</summary>`,
       '',
       ...passed.map((c) => `- \`${c.id}\` ${mdText(c.title, 'prose')} (${mdText(c.clause, 'prose')})`),
       '',

@@ -36,7 +36,7 @@ export const printPlan = (
   const running = listed.filter((s) => s.excluded === undefined);
   const leftOut = selection.length - listed.length;
   say(
-    tty`plan against ${hide(target.profile.base_url)}: ${running.length} checks run, ${listed.length - running.length} do not${
+    tty`plan against ${hide(target.profile.base_url)}: ${plural(running.length, 'check')} run, ${listed.length - running.length} do not${
       leftOut > 0 ? ` (${leftOut} more left out by --only/--skip)` : ''
     }`,
   );
