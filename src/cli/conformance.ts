@@ -8,6 +8,7 @@ import { loadProfile, validateProfile } from '../profile/read.ts';
 import { EMBEDDED_SCALE, startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
 import { judgeRun } from '../report/outcome.ts';
+import { artifactsUrl } from '../report/step-summary.ts';
 import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import { REPORT_FILES, type ReportFormat, type WriteOptions, writeReports } from '../report/write.ts';
 import { loadBaseline } from '../runner/baseline.ts';
@@ -188,7 +189,7 @@ export const runConformanceCommand = async (
     const events = new EventStream<ConformanceEvent>([
       progress,
       files.listen,
-      jobSummary(({ report }) => toMarkdown(report)),
+      jobSummary(({ report }) => toMarkdown(report, { artifacts: artifactsUrl() })),
     ]);
     events.emit({
       type: 'note',

@@ -209,7 +209,10 @@ const CONFORMANCE_REPORTERS: Readonly<Record<ReportFormat, Reporter<ConformanceR
   },
   junit: { file: () => REPORT_FILES.junit, render: ({ report, strict }) => toJUnit(report, { strict }) },
   html: { file: () => REPORT_FILES.html, render: ({ report }) => toHtml(report) },
-  markdown: { file: () => REPORT_FILES.markdown, render: ({ report }, names) => toMarkdown(report, names) },
+  markdown: {
+    file: () => REPORT_FILES.markdown,
+    render: ({ report }, names) => toMarkdown(report, { reportFiles: names }),
+  },
 };
 
 const conformanceIndex: Reporter<ConformanceRun> = {
