@@ -21,6 +21,7 @@ import {
   phaseCounts,
   writeLoadReports,
 } from '../report/load-reports.ts';
+import { reportsLine } from '../report/reports-line.ts';
 import { loadMarkdown } from '../report/step-summary.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import type { LoadOptions } from './commands.ts';
@@ -57,7 +58,7 @@ const reportUnjudged = async (
   };
   await stream.events.finish({ type: 'run-finished', run, alongside: [] });
   const saved = stream.saved();
-  if (saved.files.length > 0) say(tty`reports: ${saved.files.join(', ')}`);
+  if (saved.files.length > 0) say(tty`${reportsLine(saved.files)}`);
   say(tty`${phaseCounts(run.phases)}`);
   return {
     exitCode: exitCodeOf([exitCode, saved.exitCode]),

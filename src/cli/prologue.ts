@@ -5,6 +5,7 @@ import { complain, say, tty } from '../printable.ts';
 import type { Network } from '../profile/network.ts';
 import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
+import { reportsLine } from '../report/reports-line.ts';
 import { type UNREACHABLE, type UNUSABLE, writeUnreachableReports } from '../report/unreachable.ts';
 import type { WriteOptions } from '../report/write.ts';
 import { resolveTarget, type Target } from '../runner/target.ts';
@@ -94,7 +95,7 @@ export const reportNoRun = async (
   // The reason quotes what the target answered, or the error it caused.
   complain(tty`harness: ${reason}`);
   const saved = await saveReports(() => writeUnreachableReports(dir, files, options), markdown);
-  if (saved.files.length > 0) say(tty`reports: ${saved.files.join(', ')}`);
+  if (saved.files.length > 0) say(tty`${reportsLine(saved.files)}`);
   const exitCode = exitCodeOf([TARGET_UNREACHABLE, saved.exitCode]);
   say(tty`summary: ${what}: no ${noun} run (exit ${exitCode})`);
   return { files: saved.files, exitCode, ...lostReports(saved) };

@@ -7,9 +7,11 @@ import { latencyText, summaryHtml } from '../../core/report-html.ts';
 import { byGrade, phaseLine, reportJson } from '../../core/verdict.ts';
 import { harnessVersion } from '../cli/version.ts';
 import { plural } from '../plural.ts';
-import { type TerminalText, terminalLines } from '../printable.ts';
+import { joinTerminal, type TerminalText, terminalLines, tty } from '../printable.ts';
+import { type GradePainter, gradePainter } from '../runner/colour.ts';
 import { specDigest } from '../spec/digest.ts';
 import { type GradedPhase, type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from './junit.ts';
+import { reportsLine } from './reports-line.ts';
 import { RUN_INDEX, runIndex } from './run-index.ts';
 import { type Reporter, type Written, writeRun } from './write.ts';
 
@@ -75,14 +77,31 @@ export const writeLoadReports = (
     ...(run.summary === undefined ? [] : [indexReporter(alongside)]),
   ]);
 
-/** `3 phases: 1 FAIL, 2 PASS; failed: over_transactions`: the terminal's last line. */
-export const phaseCounts = (phases: readonly Pick<GradedPhase, 'name' | 'grade'>[]): string => {
-  const counts = GRADES.map((grade) => [grade, phases.filter((p) => p.grade === grade).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([grade, n]) => `${n} ${grade}`);
+type Counted = readonly Pick<GradedPhase, 'name' | 'grade'>[];
+
+/** Each grade given, with how many phases got it, worst first. */
+const tallies = (phases: Counted) =>
+  GRADES.map((grade) => [grade, phases.filter((p) => p.grade === grade).length] as const).filter(
+    ([, n]) => n > 0,
+  );
+
+const failedNames = (phases: Counted): string => {
   const failed = phases.filter((p) => p.grade === 'FAIL').map((p) => p.name);
-  return `summary: ${plural(phases.length, 'phase')}: ${counts.join(', ')}${failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''}`;
+  return failed.length > 0 ? `; failed: ${failed.join(', ')}` : '';
 };
+
+/** `3 phases: 1 FAIL, 2 PASS; failed: over_transactions`: the terminal's last line, and the job summary's. */
+export const phaseCounts = (phases: Counted): string =>
+  `summary: ${plural(phases.length, 'phase')}: ${tallies(phases)
+    .map(([grade, n]) => `${n} ${grade}`)
+    .join(', ')}${failedNames(phases)}`;
+
+/** phaseCounts with each count in its grade's colour, as conformance's summary line has them. */
+const phaseCountsLine = (phases: Counted, paint: GradePainter): TerminalText =>
+  tty`summary: ${plural(phases.length, 'phase')}: ${joinTerminal(
+    tallies(phases).map(([grade, n]) => paint(grade, tty`${n} ${grade}`)),
+    ', ',
+  )}${failedNames(phases)}`;
 
 /** Each phase's latency percentiles, on a line of its own below the verdicts. */
 const latencyLines = (run: LoadReportRun): string[] =>
@@ -95,10 +114,16 @@ const latencyLines = (run: LoadReportRun): string[] =>
  * not be written) and the counts. Phase names and messages come from summaries read back (`load merge` takes them
  * from any file), so every line is escaped.
  */
-export const loadSummaryLines = (run: LoadReportRun, files: readonly string[]): TerminalText[] =>
-  [
-    ...run.phases.map((p) => phaseLine(p.grade, p.name, p.message)),
-    ...latencyLines(run),
-    ...(files.length > 0 ? [`reports: ${files.join(', ')}`] : []),
-    phaseCounts(run.phases),
-  ].map(terminalLines);
+export const loadSummaryLines = (
+  run: LoadReportRun,
+  files: readonly string[],
+  paint: GradePainter = gradePainter(process.stdout),
+): TerminalText[] => [
+  ...run.phases.map((p) => {
+    // The grade in its colour, as conformance's: phaseLine starts with it, padded.
+    const line = phaseLine(p.grade, p.name, p.message);
+    return tty`${paint(p.grade)}${terminalLines(line.slice(p.grade.length))}`;
+  }),
+  ...[...latencyLines(run), ...(files.length > 0 ? [reportsLine(files)] : [])].map(terminalLines),
+  phaseCountsLine(run.phases, paint),
+];
