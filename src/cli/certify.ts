@@ -117,7 +117,7 @@ const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<E
     notCertifiable,
     conformance: {
       exitCode: conformance.exitCode,
-      summary: `exit ${conformance.exitCode}: ${report.checks.length} checks: ${GRADES.map((g) => `${report.counts[g]} ${g}`).join(', ')}`,
+      summary: `exit ${conformance.exitCode}: ${plural(report.checks.length, 'check')}: ${GRADES.map((g) => `${report.counts[g]} ${g}`).join(', ')}`,
     },
     load: { exitCode: load.exitCode, summary: loadSummary(load.exitCode, loadFiles) },
   };

@@ -285,9 +285,15 @@ export const replayCommand = () =>
       new Command('replay')
         .description(
           'Run one check again as conformance ran it (a limit check with its whole probe: bursts a loop of curls ' +
-            "cannot send in time), its verdict and evidence printed last; a limit FAIL's report names this command",
+            "cannot send in time), its verdict and evidence printed last; a limit FAIL's report names this command. " +
+            'With --failed, every check a run did not pass, each marked still failing, fixed or not verified. ' +
+            'A replay writes its reports but leaves the latest link where it was',
         )
-        .argument('<check-id>', 'the check to run (as --only takes it)'),
+        .argument('[check-id]', 'the check to run (as --only takes it)')
+        .option(
+          '--failed [run]',
+          "replay a run's FAIL, WARN and INCONCLUSIVE checks (run: its folder; default <report-dir>/latest)",
+        ),
     )
       .addOption(faultOption(`${EMBEDDED_ONLY}break one rule (see harness serve --list-faults)`))
       .addOption(tokensOption(`${EMBEDDED_ONLY}the access tokens it hands out`))

@@ -7,6 +7,7 @@ import { readRun } from '../compare/run-docs.ts';
 import { isHarnessError } from '../errors.ts';
 import { complain, say, tty } from '../printable.ts';
 import { writeWhole } from '../report/atomic.ts';
+import { reportsLine } from '../report/reports-line.ts';
 import { exitWith, FAILED, NO_VERDICT, PASSED, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 import type { CompareOptions } from './report-commands.ts';
 
@@ -27,7 +28,7 @@ export const compare = async (a: string, b: string, options: CompareOptions): Pr
       ['compare.html', comparisonHtml(comparison)],
       ['compare.json', comparisonJson(comparison)],
     ]);
-    say(tty`reports: ${files.join(', ')}`);
+    say(tty`${reportsLine(files)}`);
   } catch (error) {
     if (!isHarnessError(error, 'HARNESS_REPORT_WRITE')) throw error;
     complain(tty`harness: ${error.message}`);

@@ -8,8 +8,9 @@ import { loadProfile, validateProfile } from '../profile/read.ts';
 import { EMBEDDED_SCALE, startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
 import { judgeRun } from '../report/outcome.ts';
+import { artifactsUrl } from '../report/step-summary.ts';
 import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
-import { REPORT_FILES, type ReportFormat, writeReports } from '../report/write.ts';
+import { REPORT_FILES, type ReportFormat, type WriteOptions, writeReports } from '../report/write.ts';
 import { loadBaseline } from '../runner/baseline.ts';
 import { RequestBudget } from '../runner/budget.ts';
 import { runDeadlineMs } from '../runner/plan.ts';
@@ -72,12 +73,27 @@ const budgetFor = (maxRequests: number | undefined, profile: Profile): RequestBu
  * Exit 3 in the formats asked for that a CI page shows (Markdown, JUnit): the job summary and test report say why
  * no check ran, where they would otherwise miss a file.
  */
-const reportUnreachable = (dir: string, reason: string, formats: readonly ReportFormat[]) => {
+const reportUnreachable = (
+  dir: string,
+  reason: string,
+  formats: readonly ReportFormat[],
+  options: WriteOptions,
+) => {
   const title = 'harness conformance';
-  return reportNoRun(dir, UNREACHABLE, 'check', reason, unreachableMarkdown(title, reason), {
-    ...(formats.includes('markdown') ? { [REPORT_FILES.markdown]: unreachableMarkdown(title, reason) } : {}),
-    ...(formats.includes('junit') ? { [REPORT_FILES.junit]: unreachableJUnit(title, reason) } : {}),
-  });
+  return reportNoRun(
+    dir,
+    UNREACHABLE,
+    'check',
+    reason,
+    unreachableMarkdown(title, reason),
+    {
+      ...(formats.includes('markdown')
+        ? { [REPORT_FILES.markdown]: unreachableMarkdown(title, reason) }
+        : {}),
+      ...(formats.includes('junit') ? { [REPORT_FILES.junit]: unreachableJUnit(title, reason) } : {}),
+    },
+    options,
+  );
 };
 
 export interface ConformanceCommandResult {
@@ -94,6 +110,8 @@ export interface ConformanceCommandResult {
 export interface RunAs {
   readonly command: string;
   readonly chosenBy?: string;
+  /** False for a replay: `latest` keeps naming the run replayed. */
+  readonly latest?: boolean;
 }
 
 export const runConformanceCommand = async (
@@ -153,6 +171,7 @@ export const runConformanceCommand = async (
         dir,
         hide(`${UNREACHABLE}, no check run: ${unreachable}`),
         options.format,
+        { latest: as.latest !== false },
       );
       return { exitCode, dir };
     }
@@ -161,12 +180,17 @@ export const runConformanceCommand = async (
       ? liveProgress(process.stderr)
       : lineProgress((escaped) => console.error(escaped));
     const files = reportFiles<ConformanceEvent>(({ report }) =>
-      writeReports(report, { dir, formats: options.format, strict: options.strict === true }),
+      writeReports(report, {
+        dir,
+        formats: options.format,
+        strict: options.strict === true,
+        latest: as.latest !== false,
+      }),
     );
     const events = new EventStream<ConformanceEvent>([
       progress,
       files.listen,
-      jobSummary(({ report }) => toMarkdown(report)),
+      jobSummary(({ report }) => toMarkdown(report, { artifacts: artifactsUrl() })),
     ]);
     events.emit({
       type: 'note',

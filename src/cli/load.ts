@@ -19,13 +19,14 @@ import {
   judgedRun,
   junitFile,
   type LoadReportRun,
-  loadSummaryLines,
   phaseCounts,
   writeLoadReports,
 } from '../report/load-reports.ts';
+import { reportsLine } from '../report/reports-line.ts';
 import { loadMarkdown } from '../report/step-summary.ts';
 import { UNREACHABLE, UNUSABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import { loadTerminal } from '../terminal/load-progress.ts';
+import { loadSummaryLines } from '../terminal/load-summary.ts';
 import { harnessVersion } from '../version.ts';
 import type { LoadOptions } from './commands.ts';
 import { type ExitCode, exitCodeOf, exitWith, HARNESS_ERROR, NO_VERDICT, PASSED } from './exit-codes.ts';
@@ -58,7 +59,7 @@ const reportUnjudged = async (
   };
   await stream.events.finish({ type: 'run-finished', run, alongside: [] });
   const saved = stream.saved();
-  if (saved.files.length > 0) say(tty`reports: ${saved.files.join(', ')}`);
+  if (saved.files.length > 0) say(tty`${reportsLine(saved.files)}`);
   say(tty`${phaseCounts(run.phases)}`);
   return {
     exitCode: exitCodeOf([exitCode, saved.exitCode]),

@@ -6,7 +6,9 @@ import type { Network } from '../profile/network.ts';
 import { profileRedactor, warnOfPlainTextSecrets } from '../profile/secrets.ts';
 import { resolveTarget, type Target } from '../profile/target.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
+import { reportsLine } from '../report/reports-line.ts';
 import { type UNREACHABLE, type UNUSABLE, writeUnreachableReports } from '../report/unreachable.ts';
+import type { WriteOptions } from '../report/write.ts';
 import type { Profile } from '../spec/index.ts';
 import { type ExitCode, exitCodeOf, TARGET_UNREACHABLE } from './exit-codes.ts';
 import { type NetworkFlags, networkFor, unreachableOrigins, withNetworkFlags } from './network.ts';
@@ -84,6 +86,7 @@ export const reportNoRun = async (
   reason: string,
   markdown: string,
   files: Readonly<Record<string, string>>,
+  options?: WriteOptions,
 ): Promise<{
   readonly files: readonly string[];
   readonly exitCode: ExitCode;
@@ -91,8 +94,8 @@ export const reportNoRun = async (
 }> => {
   // The reason quotes what the target answered, or the error it caused.
   complain(tty`harness: ${reason}`);
-  const saved = await saveReports(() => writeUnreachableReports(dir, files), markdown);
-  if (saved.files.length > 0) say(tty`reports: ${saved.files.join(', ')}`);
+  const saved = await saveReports(() => writeUnreachableReports(dir, files, options), markdown);
+  if (saved.files.length > 0) say(tty`${reportsLine(saved.files)}`);
   const exitCode = exitCodeOf([TARGET_UNREACHABLE, saved.exitCode]);
   say(tty`summary: ${what}: no ${noun} run (exit ${exitCode})`);
   return { files: saved.files, exitCode, ...lostReports(saved) };

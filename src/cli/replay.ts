@@ -8,7 +8,8 @@ import { REPORT_FORMATS } from '../report/write.ts';
 import type { CheckResult } from '../runner/types.ts';
 import type { ReplayOptions } from './commands.ts';
 import { runConformanceCommand } from './conformance.ts';
-import { exitWith } from './exit-codes.ts';
+import { exitWith, PASSED } from './exit-codes.ts';
+import { checksToReplay, markReplayed, runToReplay } from './replay-failed.ts';
 import { whileInterruptible } from './signals.ts';
 
 /** Headers that say how the bytes travelled, not what the server decided. */
@@ -54,22 +55,71 @@ const printReplayed = (check: CheckResult): void => {
 const named = (check: CheckResult, name: string): boolean =>
   check.id.toLowerCase() === name.toLowerCase() || check.tags.includes(name.toLowerCase());
 
-export const replay = async (checkId: string, options: ReplayOptions): Promise<void> => {
-  exitWith(
-    await whileInterruptible(async (stop) => {
-      const { exitCode, report } = await runConformanceCommand(
-        // Naming the check is the choice --slow stands for.
-        { ...options, only: [checkId], slow: true, format: [...REPORT_FORMATS] },
-        stop,
-        { command: `harness replay ${checkId}`, chosenBy: 'replaying one check' },
-      ).catch((error: unknown) => {
-        // Selection reports the name as --only's; on this command line it is the argument.
-        if (isHarnessError(error, 'HARNESS_INPUT') && error.message.startsWith('--only:'))
-          throw new InputError(error.message.replace(/^--only:/, 'replay <check-id>:'));
-        throw error;
-      });
-      for (const check of report?.checks.filter((c) => named(c, checkId)) ?? []) printReplayed(check);
-      return exitCode;
-    }),
-  );
+/** One conformance run of `only`, on the target the flags name, its reports beside the run's but `latest` unmoved. */
+const replayRun = (
+  only: readonly string[],
+  options: Omit<ReplayOptions, 'failed'>,
+  stop: AbortSignal,
+  as: { readonly command: string; readonly chosenBy: string; readonly named: string },
+) =>
+  runConformanceCommand(
+    // Naming the checks is the choice --slow stands for.
+    { ...options, only: [...only], slow: true, format: [...REPORT_FORMATS] },
+    stop,
+    { command: as.command, chosenBy: as.chosenBy, latest: false },
+  ).catch((error: unknown) => {
+    // Selection reports the name as --only's; on this command line it is the argument.
+    if (isHarnessError(error, 'HARNESS_INPUT') && error.message.startsWith('--only:'))
+      throw new InputError(error.message.replace(/^--only:/, `${as.named}:`));
+    throw error;
+  });
+
+const replayOne = (checkId: string, options: Omit<ReplayOptions, 'failed'>) =>
+  whileInterruptible(async (stop) => {
+    const { exitCode, report } = await replayRun([checkId], options, stop, {
+      command: `harness replay ${checkId}`,
+      chosenBy: 'replaying one check',
+      named: 'replay <check-id>',
+    });
+    for (const check of report?.checks.filter((c) => named(c, checkId)) ?? []) printReplayed(check);
+    return exitCode;
+  });
+
+const replayFailed = (run: string, options: Omit<ReplayOptions, 'failed'>) => {
+  const before = checksToReplay(run);
+  if (before.length === 0) {
+    say(
+      tty`replay --failed: ${run} has no FAIL, WARN or INCONCLUSIVE check: nothing to replay (exit ${PASSED})`,
+    );
+    return Promise.resolve(PASSED);
+  }
+  return whileInterruptible(async (stop) => {
+    const { exitCode, report } = await replayRun(
+      before.map((check) => check.id),
+      options,
+      stop,
+      {
+        command: 'harness replay --failed',
+        chosenBy: 'replaying the checks a run did not pass',
+        named: `replay --failed ${run}`,
+      },
+    );
+    const marked = markReplayed(before, report, exitCode);
+    say(tty``);
+    for (const line of marked.lines) say(line);
+    return marked.exitCode;
+  });
+};
+
+export const replay = async (
+  checkId: string | undefined,
+  { failed, ...options }: ReplayOptions,
+): Promise<void> => {
+  if (failed !== undefined && checkId !== undefined)
+    throw new InputError(`replay: a check ID (${checkId}) or --failed, not both`);
+  if (failed !== undefined)
+    return exitWith(await replayFailed(runToReplay(failed, options.reportDir), options));
+  if (checkId === undefined)
+    throw new InputError('replay: name a check ID, or give --failed to replay what a run did not pass');
+  exitWith(await replayOne(checkId, options));
 };

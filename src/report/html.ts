@@ -71,7 +71,7 @@ const summary = (report: RunReport, groups: readonly SectionGroup[]): Markup => 
   const toc = groups.map((g) => html`<a href="#${anchor(g)}">${g.name.replace(/^SPEC\.md /, '')}</a>`);
   return html`<header class="card g-${runVerdict(report).grade}">
 <h1>SPEC.md conformance report</h1>
-<div class="muted">${report.checks.length} checks against ${target.base_url}</div>
+<div class="muted">${plural(report.checks.length, 'check')} against ${target.base_url}</div>
 ${verdictHtml(report)}${harnessErrors}
 <div class="badges">${countBadges(report.counts)}</div>
 <dl class="meta">${meta.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>

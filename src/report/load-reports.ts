@@ -1,12 +1,11 @@
 // The reports of a load run, whichever command judged it (`harness load`, and `harness load merge` of instances run
-// elsewhere): load-<label>.xml for CI, the merged summary's JSON and HTML (k6 writes only its runners'), and the lines the
-// terminal shows.
+// elsewhere): load-<label>.xml for CI, the merged summary's JSON and HTML (k6 writes only its runners'), and what the
+// terminal shows of it is terminal/load-summary.ts's.
 import type { LoadSummary } from '../../core/evidence.ts';
 import { GRADES } from '../../core/grade.ts';
-import { latencyText, summaryHtml } from '../../core/report-html.ts';
-import { byGrade, phaseLine, reportJson } from '../../core/verdict.ts';
+import { summaryHtml } from '../../core/report-html.ts';
+import { byGrade, reportJson } from '../../core/verdict.ts';
 import { plural } from '../plural.ts';
-import { type TerminalText, terminalLines } from '../printable.ts';
 import { specDigest } from '../spec/digest.ts';
 import { harnessVersion } from '../version.ts';
 import { type GradedPhase, type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from './junit.ts';
@@ -75,30 +74,21 @@ export const writeLoadReports = (
     ...(run.summary === undefined ? [] : [indexReporter(alongside)]),
   ]);
 
-/** `3 phases: 1 FAIL, 2 PASS; failed: over_transactions`: the terminal's last line. */
-export const phaseCounts = (phases: readonly Pick<GradedPhase, 'name' | 'grade'>[]): string => {
-  const counts = GRADES.map((grade) => [grade, phases.filter((p) => p.grade === grade).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([grade, n]) => `${n} ${grade}`);
-  const failed = phases.filter((p) => p.grade === 'FAIL').map((p) => p.name);
-  return `summary: ${plural(phases.length, 'phase')}: ${counts.join(', ')}${failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''}`;
-};
+export type Counted = readonly Pick<GradedPhase, 'name' | 'grade'>[];
 
-/** Each phase's latency percentiles, on a line of its own below the verdicts. */
-const latencyLines = (run: LoadReportRun): string[] =>
-  (run.summary?.phases ?? []).flatMap(({ plan, latencyMs }) =>
-    latencyMs === undefined ? [] : [`latency  ${plan.name.padEnd(34)} ${latencyText(latencyMs)}`],
+/** Each grade given, with how many phases got it, worst first. */
+export const tallies = (phases: Counted) =>
+  GRADES.map((grade) => [grade, phases.filter((p) => p.grade === grade).length] as const).filter(
+    ([, n]) => n > 0,
   );
 
-/**
- * What the terminal shows of a judged run: a line per phase, failures first, then the reports (none when they could
- * not be written) and the counts. Phase names and messages come from summaries read back (`load merge` takes them
- * from any file), so every line is escaped.
- */
-export const loadSummaryLines = (run: LoadReportRun, files: readonly string[]): TerminalText[] =>
-  [
-    ...run.phases.map((p) => phaseLine(p.grade, p.name, p.message)),
-    ...latencyLines(run),
-    ...(files.length > 0 ? [`reports: ${files.join(', ')}`] : []),
-    phaseCounts(run.phases),
-  ].map(terminalLines);
+export const failedNames = (phases: Counted): string => {
+  const failed = phases.filter((p) => p.grade === 'FAIL').map((p) => p.name);
+  return failed.length > 0 ? `; failed: ${failed.join(', ')}` : '';
+};
+
+/** `3 phases: 1 FAIL, 2 PASS; failed: over_transactions`: the terminal's last line, and the job summary's. */
+export const phaseCounts = (phases: Counted): string =>
+  `summary: ${plural(phases.length, 'phase')}: ${tallies(phases)
+    .map(([grade, n]) => `${n} ${grade}`)
+    .join(', ')}${failedNames(phases)}`;

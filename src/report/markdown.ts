@@ -1,5 +1,7 @@
-// Markdown for a CI job page (GitHub's job summary, a GitLab merge request note): what needs attention first, one
-// table row per check that did not pass, then the summary last, where a reader scrolling to the end looks for it.
+// Markdown for a CI job page (GitHub's job summary, a GitLab merge request note): the verdict with its status mark and
+// the coverage first, then what needs attention (a row per FAIL, ERROR, INCONCLUSIVE and WARN, each FAIL's
+// reproduction open), the rest folded, and the summary last, where a reader scrolling to the end looks for it.
+import { plural } from '../plural.ts';
 import { GRADES, type Grade, gradeRank } from '../runner/grades.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { coverageSentence } from './coverage.ts';
@@ -8,6 +10,7 @@ import { formatDuration } from './html.ts';
 import { mdText } from './markdown-text.ts';
 import { runVerdict, verdictHeadline } from './outcome.ts';
 import { quoteSource } from './sections.ts';
+import { artifactsLine, marked } from './step-summary.ts';
 
 /** A fence longer than any run of backticks inside, so reproduction commands cannot close it early. */
 const fenced = (lines: readonly string[]): string => {
@@ -18,55 +21,75 @@ const fenced = (lines: readonly string[]): string => {
 };
 
 const row = (check: CheckResult): string =>
-  `| ${check.grade} | \`${check.id}\` ${mdText(check.title)} | ${mdText(quoteSource(check))} | ${mdText(check.message)} |`;
+  `| ${marked(check.grade)} | \`${check.id}\` ${mdText(check.title)} | ${mdText(quoteSource(check))} | ${mdText(check.message)} |`;
 
-/** FAIL checks with a way to reproduce them, one collapsed block each. */
+const table = (checks: readonly CheckResult[]): string[] =>
+  checks.length === 0 ? [] : ['| grade | check | rule | why |', '|---|---|---|---|', ...checks.map(row), ''];
+
+/** Checks folded under a line that says what they are: on a green run, a page of them would bury the verdict. */
+const folded = (summary: string, lines: readonly string[]): string[] =>
+  lines.length === 0 ? [] : [`<details><summary>${summary}</summary>`, '', ...lines, '</details>', ''];
+
+/** What needs attention: the grades that fail a run, or leave it without a verdict, or warn. */
+const ATTENTION: ReadonlySet<Grade> = new Set(['ERROR', 'FAIL', 'INCONCLUSIVE', 'WARN']);
+
+/** Each FAIL's reproduction, open: it is what a reader of a red job page copies first. */
 const reproductions = (checks: readonly CheckResult[]): string[] =>
   checks
     .filter((c) => c.grade === 'FAIL' && c.repro.length > 0)
-    .map((c) =>
-      [`<details><summary>Reproduce ${c.id}</summary>`, '', fenced(c.repro), '', '</details>', ''].join('\n'),
-    );
+    .flatMap((c) => [`**Reproduce \`${c.id}\`:**`, '', fenced(c.repro), '']);
 
-export const toMarkdown = (report: RunReport, reportFiles: readonly string[] = []): string => {
-  const attention = report.checks
-    .filter((c) => c.grade !== 'PASS')
-    .sort((a, b) => gradeRank(a.grade) - gradeRank(b.grade));
-  const passed = report.checks.filter((c) => c.grade === 'PASS');
+export interface MarkdownOptions {
+  /** The report files beside it, listed in the summary. */
+  readonly reportFiles?: readonly string[];
+  /** The job's artifacts page (step-summary.ts's artifactsUrl), linked under the verdict. */
+  readonly artifacts?: string;
+}
+
+export const toMarkdown = (
+  report: RunReport,
+  { reportFiles = [], artifacts }: MarkdownOptions = {},
+): string => {
+  const byRank = [...report.checks].sort((a, b) => gradeRank(a.grade) - gradeRank(b.grade));
+  const attention = byRank.filter((c) => ATTENTION.has(c.grade));
+  const withGrade = (grade: Grade) => report.checks.filter((c) => c.grade === grade);
+  const passed = withGrade('PASS');
   const counts = GRADES.filter((g: Grade) => report.counts[g] > 0)
     .map((g) => `${report.counts[g]} ${g}`)
     .join(', ');
   const certifiable = report.certifiable
     ? 'yes'
     : `no\n${report.notCertifiable.map((reason) => `  - ${mdText(reason, 'prose')}`).join('\n')}`;
+  const verdict = runVerdict(report);
   const lines = [
-    `## harness conformance: ${verdictHeadline(runVerdict(report))}`,
+    `## ${marked(verdict.grade, `harness conformance: ${verdictHeadline(verdict)}`)}`,
     '',
     `**Coverage:** ${mdText(coverageSentence(report), 'prose')}`,
     '',
-  ];
-  if (attention.length > 0) {
-    lines.push('| grade | check | rule | why |', '|---|---|---|---|', ...attention.map(row), '');
-    lines.push(...reproductions(attention));
-  }
-  if (passed.length > 0) {
-    lines.push(
-      `<details><summary>${passed.length} checks passed</summary>`,
-      '',
-      ...passed.map((c) => `- \`${c.id}\` ${mdText(c.title, 'prose')} (${mdText(c.clause, 'prose')})`),
-      '',
-      '</details>',
-      '',
-    );
-  }
-  lines.push(
+    ...artifactsLine(artifacts),
+    ...table(attention),
+    ...reproductions(attention),
+    ...folded(`${plural(withGrade('SKIP').length, 'check')} skipped`, table(withGrade('SKIP'))),
+    ...folded(
+      `${plural(withGrade('INFO').length, 'observation')} (INFO, not graded)`,
+      table(withGrade('INFO')),
+    ),
+    ...folded(
+      `${plural(passed.length, 'check')} passed`,
+      passed.length === 0
+        ? []
+        : [
+            ...passed.map((c) => `- \`${c.id}\` ${mdText(c.title, 'prose')} (${mdText(c.clause, 'prose')})`),
+            '',
+          ],
+    ),
     '### Summary',
     '',
     `- **Target:** ${mdText(report.target.base_url, 'prose')} (tenant ${mdText(report.target.tenant, 'prose')})`,
     `- **Checks:** ${report.checks.length} in ${formatDuration(report.durationMs)}: ${counts}`,
     `- **Certifiable:** ${certifiable}`,
     `- **harness:** ${mdText(report.harness.version, 'prose')}, started ${report.startedAt}`,
-  );
+  ];
   if (reportFiles.length > 0) lines.push(`- **Reports:** ${reportFiles.map((f) => `\`${f}\``).join(', ')}`);
   return `${lines.join('\n')}\n`;
 };

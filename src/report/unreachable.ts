@@ -1,7 +1,7 @@
 // What a run that reached no target leaves behind (exit 3): the files CI publishes, each saying "target unreachable"
 // and why, so a pipeline page shows that staging was down instead of a missing-file error in the next step.
 import { escapeAttr, escapeText } from './escape.ts';
-import { fixedReporter, type Written, writeRun } from './write.ts';
+import { fixedReporter, type WriteOptions, type Written, writeRun } from './write.ts';
 
 export const UNREACHABLE = 'target unreachable';
 /** It answered, but gave no token or id to start with (load's pre-flight): exit 3 all the same. */
@@ -41,13 +41,15 @@ export const unreachableMarkdown = (
     '',
   ].join('\n');
 
-/** Writes `files` (name to content) into the run's folder and points `latest` at it. */
+/** Writes `files` (name to content) into the run's folder and points `latest` at it, unless told not to. */
 export const writeUnreachableReports = (
   dir: string,
   files: Readonly<Record<string, string>>,
+  options?: WriteOptions,
 ): Promise<Written> =>
   writeRun(
     dir,
     undefined,
     Object.entries(files).map(([name, content]) => fixedReporter(name, content)),
+    options,
   );

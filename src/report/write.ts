@@ -154,6 +154,12 @@ export interface Written {
   readonly latestNotMoved?: string;
 }
 
+export interface WriteOptions {
+  readonly write?: WriteNew;
+  /** False for a replay: `latest` stays at the run replayed, which `replay --failed` reads by default. */
+  readonly latest?: boolean;
+}
+
 /** A file whose content is known without a run, such as the reason no check ran. */
 export const fixedReporter = (file: string, content: string): Reporter<unknown> => ({
   file: () => file,
@@ -169,7 +175,7 @@ export const writeRun = async <Run>(
   dir: string,
   run: Run,
   reporters: readonly Reporter<Run>[],
-  write?: WriteNew,
+  { write, latest = true }: WriteOptions = {},
 ): Promise<Written> => {
   const names = reporters.map((r) => r.file(run));
   const contents = reporters.map((r) => r.render(run, names));
@@ -178,7 +184,7 @@ export const writeRun = async <Run>(
     names.map((name, i) => [name, contents[i]!] as const),
     write,
   );
-  const latestNotMoved = await pointLatest(dir);
+  const latestNotMoved = latest ? await pointLatest(dir) : undefined;
   return { dir, files, ...(latestNotMoved === undefined ? {} : { latestNotMoved }) };
 };
 
@@ -203,7 +209,10 @@ const CONFORMANCE_REPORTERS: Readonly<Record<ReportFormat, Reporter<ConformanceR
   },
   junit: { file: () => REPORT_FILES.junit, render: ({ report, strict }) => toJUnit(report, { strict }) },
   html: { file: () => REPORT_FILES.html, render: ({ report }) => toHtml(report) },
-  markdown: { file: () => REPORT_FILES.markdown, render: ({ report }, names) => toMarkdown(report, names) },
+  markdown: {
+    file: () => REPORT_FILES.markdown,
+    render: ({ report }, names) => toMarkdown(report, { reportFiles: names }),
+  },
 };
 
 const conformanceIndex: Reporter<ConformanceRun> = {
@@ -219,7 +228,7 @@ const conformanceIndex: Reporter<ConformanceRun> = {
 
 export const writeReports = (
   report: RunReport,
-  options: { dir: string; formats: readonly ReportFormat[]; strict?: boolean; write?: WriteNew },
+  options: { dir: string; formats: readonly ReportFormat[]; strict?: boolean } & WriteOptions,
 ): Promise<Written> =>
   writeRun(
     options.dir,
@@ -229,5 +238,5 @@ export const writeReports = (
       // A page to open first, where there is a page to open.
       ...(options.formats.includes('html') ? [conformanceIndex] : []),
     ],
-    options.write,
+    options,
   );

@@ -2,6 +2,7 @@
 // selection, what was not verified, why the run cannot certify the target (if so), and the counts.
 
 import { createHash } from 'node:crypto';
+import { plural } from '../plural.ts';
 import { profileRedactor } from '../profile/secrets.ts';
 import type { Target } from '../profile/target.ts';
 import { specDigest } from '../spec/digest.ts';
@@ -86,7 +87,9 @@ export const buildReport = (ran: readonly Ran[], record: RunRecord): RunReport =
     ...target.notCertifiable,
     ...(leftOut === 0
       ? []
-      : [`${leftOut} checks SPEC.md requires were left out by ${options.chosenBy ?? '--only/--skip'}`]),
+      : [
+          `${plural(leftOut, 'check')} SPEC.md requires ${leftOut === 1 ? 'was' : 'were'} left out by ${options.chosenBy ?? '--only/--skip'}`,
+        ]),
     ...results
       // A harness error leaves the check unjudged, required or not.
       .filter(

@@ -1,7 +1,9 @@
 // Progress on a terminal, as k6 shows it: one line rewritten in place (checks done of all, FAILs so far, time
 // left, and the longest wait under way), with each check that did not pass printed above it as it finishes.
 // Off a terminal, lineProgress (progress.ts) writes a line per event instead, which a CI log keeps.
+
 import type { Listener } from '../events/stream.ts';
+import { plural } from '../plural.ts';
 import { ERASE_LINE, fitted, type TerminalText, terminalLines, terminalSink, tty } from '../printable.ts';
 import type { Grade } from '../runner/grades.ts';
 import type { ConformanceEvent } from '../runner/types.ts';
@@ -36,7 +38,7 @@ export const liveProgress = (
     const undecided = counts.get('INCONCLUSIVE') ?? 0;
     const left = expectedMs - (now() - startedAt);
     const [id, wait] = [...waits.entries()].sort((a, b) => b[1].until - a[1].until)[0] ?? [];
-    const line = tty`conformance: ${done} of ${total} checks, ${failed > 0 ? paint('FAIL', tty`${failed} FAIL`) : '0 FAIL'}${
+    const line = tty`conformance: ${done} of ${plural(total, 'check')}, ${failed > 0 ? paint('FAIL', tty`${failed} FAIL`) : '0 FAIL'}${
       undecided > 0 ? `, ${undecided} INCONCLUSIVE` : ''
     }, about ${seconds(left)} left${wait ? tty`; ${id ?? ''} waiting ${seconds(wait.until - now())} ${wait.why}` : ''}`;
     return fitted(line, terminal.columns ?? 120);

@@ -4,6 +4,7 @@ import { plural } from '../plural.ts';
 import { joinTerminal, say, terminalTable, tty } from '../printable.ts';
 import type { BucketLimit, Target } from '../profile/target.ts';
 import { coverageSentence } from '../report/coverage.ts';
+import { reportsLine } from '../report/reports-line.ts';
 import type { Difference } from '../runner/baseline.ts';
 import { TOKEN_ENDPOINT_KEY } from '../runner/counting-client.ts';
 import { GRADES, gradeRank } from '../runner/grades.ts';
@@ -36,7 +37,7 @@ export const printPlan = (
   const running = listed.filter((s) => s.excluded === undefined);
   const leftOut = selection.length - listed.length;
   say(
-    tty`plan against ${hide(target.profile.base_url)}: ${running.length} checks run, ${listed.length - running.length} do not${
+    tty`plan against ${hide(target.profile.base_url)}: ${plural(running.length, 'check')} run, ${listed.length - running.length} do not${
       leftOut > 0 ? ` (${leftOut} more left out by --only/--skip)` : ''
     }`,
   );
@@ -133,7 +134,6 @@ export const printSummary = (
   const listed = report.checks
     .filter((c) => everyCheck || c.grade !== 'PASS')
     .sort((a, b) => gradeRank(a.grade) - gradeRank(b.grade));
-  say(tty``);
   const rows = terminalTable(
     listed.map((c) => [c.grade, c.id, c.clause, c.message]),
     {
@@ -147,7 +147,7 @@ export const printSummary = (
     say(tty`differences from the baseline (${differences.length}):`);
     for (const d of differences) say(tty`  ${d.id}: expected ${d.expected}, got ${d.actual}`);
   }
-  if (files.length > 0) say(tty`reports: ${files.join(', ')}`);
+  if (files.length > 0) say(tty`${reportsLine(files)}`);
   // Beside the verdict: a run that skipped a third of its checks must not read as a full one.
   say(tty`coverage: ${coverageSentence(report)}`);
   const reasons = report.notCertifiable;

@@ -108,7 +108,7 @@ describe("action.yml's steps run as a job would run them", () => {
       const latest = realpathSync(join(run.workspace, 'reports/latest'));
       expect(run.outputs['report-path']).toBe(latest);
       expect(existsSync(join(latest, REPORT_FILES.junit))).toBe(true);
-      expect(run.jobSummary).toMatch(/^## harness conformance: PASS$/m);
+      expect(run.jobSummary).toMatch(/^## ✅ harness conformance: PASS$/m);
       // The package's route from the action's own checkout: its dependencies, the tarball, a global install of it.
       expect(run.npmCalls).toEqual([
         `${ROOT}: npm ci --no-audit --no-fund`,

@@ -44,9 +44,9 @@ it(
       expect(html).toContain(
         `<span class="outcome">PASS</span><span class="detail">with 1 FAIL accepted by --baseline</span>`,
       );
-      expect(read('conformance.md')).toContain(`## harness conformance: ${ACCEPTED}\n`);
+      expect(read('conformance.md')).toContain(`## ✅ harness conformance: ${ACCEPTED}\n`);
       expect(read('index.html')).toContain(`<p>${ACCEPTED}`);
-      expect(readFileSync(summary, 'utf8')).toContain(`## harness conformance: ${ACCEPTED}\n`);
+      expect(readFileSync(summary, 'utf8')).toContain(`## ✅ harness conformance: ${ACCEPTED}\n`);
       const junit = read('conformance.xml');
       expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
       expect(junit).toMatch(

@@ -81,6 +81,6 @@ describe('a check with a bug', () => {
     expect(await file('html')).toMatch(
       /Harness error in 2 checks \(a fault of harness, no verdict on the server\): <a href="#check-HARNESS-THROWS">/,
     );
-    expect(await file('markdown')).toMatch(/^## harness conformance: ERROR \(a fault of harness itself/);
+    expect(await file('markdown')).toMatch(/^## 🛑 harness conformance: ERROR \(a fault of harness itself/);
   });
 });

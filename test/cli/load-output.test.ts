@@ -1,7 +1,8 @@
 // What `harness load` prints, as a user reads it in a terminal or a CI log: each verdict once, report paths
 // absolute, a line per phase as it starts, and advice when a phase decided nothing.
 import { execFile } from 'node:child_process';
-import { isAbsolute } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, type Finished, tmp } from './run.ts';
 
@@ -31,10 +32,11 @@ describe('harness load output', () => {
     }
   });
 
-  it('prints report paths absolute, as conformance does', () => {
-    const reports = run.stdout.match(/^reports: (.*)$/m)?.[1]?.split(', ') ?? [];
-    expect(reports.length).toBeGreaterThan(0);
-    for (const file of reports) expect(isAbsolute(file), file).toBe(true);
+  it('prints the reports as one absolute folder and the page to open, as conformance does', () => {
+    const [, folder] = /^reports: (\S+\/) \(open index\.html\)$/m.exec(run.stdout) ?? [];
+    expect(folder, run.stdout).toBeDefined();
+    expect(isAbsolute(folder!)).toBe(true);
+    expect(existsSync(join(folder!, 'index.html'))).toBe(true);
   });
 
   it('says in a CI log (no terminal) when each phase starts', () => {

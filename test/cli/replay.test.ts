@@ -1,6 +1,6 @@
 // `harness replay`: the reproduction a limit FAIL's report names is a command, and that command FAILs the same check
 // against the same faulty server (a shell loop of curls, the old reproduction, cannot send a burst in one window).
-import { readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformanceCommand, parsedOptions } from '../../src/cli/commands.ts';
@@ -51,7 +51,8 @@ describe('harness replay against the embedded reference server', () => {
   }, 120_000);
 
   it('passes the same check against the faithful server', async () => {
-    const replayed = await harness(['replay', 'LIMIT-ADMITS-TRANSACTION-EVENT', '--report-dir', tmp()]);
+    const reportDir = tmp();
+    const replayed = await harness(['replay', 'LIMIT-ADMITS-TRANSACTION-EVENT', '--report-dir', reportDir]);
     expect(replayed.status, replayed.stderr).toBe(0);
     expect(replayed.stdout).toMatch(replayedLine('LIMIT-ADMITS-TRANSACTION-EVENT', 'PASS'));
     // It says what it is, and does not blame flags it was never given for the checks it left out.
@@ -61,6 +62,13 @@ describe('harness replay against the embedded reference server', () => {
     expect(replayed.stdout).toMatch(/^summary: 1 check in /m);
     expect(replayed.stdout).toMatch(/checks SPEC\.md requires were left out by replaying one check/);
     expect(replayed.stdout).not.toContain('--only/--skip');
+    // Its reports count one check as one, and `latest` is not moved: it names the run a replay was taken from.
+    const [run, ...others] = readdirSync(reportDir);
+    expect(others).toEqual([]);
+    expect(readFileSync(join(reportDir, run!, 'conformance.html'), 'utf8')).toContain('1 check against');
+    expect(readFileSync(join(reportDir, run!, 'conformance.md'), 'utf8')).toContain(
+      '<summary>1 check passed</summary>',
+    );
   }, 120_000);
 
   it('shows the answer that proves the grade, its headers and body, each request once', async () => {

@@ -8,6 +8,13 @@ import { judgedRun } from '../../src/report/load-reports.ts';
 import { NETWORKS, simulate } from '../load/simulate.ts';
 import { harness, tmp } from './run.ts';
 
+/** What GitHub sets in a job: the run's page, where its artifacts are. */
+const GITHUB_RUN = {
+  GITHUB_SERVER_URL: 'https://github.com',
+  GITHUB_REPOSITORY: 'acme/gateway',
+  GITHUB_RUN_ID: '42',
+};
+
 const summaryFile = () => {
   const file = join(tmp(), 'step-summary.md');
   writeFileSync(file, 'an earlier step\n');
@@ -28,22 +35,28 @@ afterEach(() => {
 });
 
 describe('$GITHUB_STEP_SUMMARY', () => {
-  it('gets a conformance run appended: the FAIL first, then the summary', async () => {
+  it('gets a conformance run appended: the marked verdict, the link to the artifacts, the FAIL, then the summary', async () => {
     const file = summaryFile();
     const run = await harness(
       ['conformance', '--fault', 'token-type-lowercase', '--only', 'token', '--report-dir', tmp()],
-      { GITHUB_STEP_SUMMARY: file },
+      { GITHUB_STEP_SUMMARY: file, ...GITHUB_RUN },
     );
     expect(run.status, run.stderr).toBe(1);
     const page = readFileSync(file, 'utf8');
-    expect(page.startsWith('an earlier step\n## harness conformance: ')).toBe(true);
-    expect(page).toMatch(/^\| FAIL \| `AUTH-TOKEN-TYPE` /m);
+    expect(page.startsWith('an earlier step\n## ❌ harness conformance: FAIL\n\n**Coverage:** ')).toBe(true);
+    expect(page).toContain(
+      "\n\nReports and evidence: [this run's artifacts](https://github.com/acme/gateway/actions/runs/42#artifacts)\n\n",
+    );
+    expect(page).toMatch(/^\| ❌ FAIL \| `AUTH-TOKEN-TYPE` /m);
+    expect(page).toContain('**Reproduce `AUTH-TOKEN-TYPE`:**');
     expect(page.indexOf('AUTH-TOKEN-TYPE')).toBeLessThan(page.indexOf('### Summary'));
   }, 60_000);
 
-  it('gets a load run appended: a row per phase, failures first, and the counts', async () => {
+  it('gets a load run appended: the worst grade marked, the counts, then a row per phase, failures first', async () => {
     const file = summaryFile();
     vi.stubEnv('GITHUB_STEP_SUMMARY', file);
+    // Off GitHub (as where this test may run on GitHub): no artifacts line.
+    vi.stubEnv('GITHUB_RUN_ID', '');
     vi.spyOn(console, 'log').mockImplementation(() => {});
     const run = judged(1.5);
     await finishLoad(
@@ -52,13 +65,15 @@ describe('$GITHUB_STEP_SUMMARY', () => {
       { files: [], exitCodes: [] },
     );
     const rows = readFileSync(file, 'utf8').split('\n');
-    expect(rows.slice(0, 4)).toEqual([
+    expect(rows.slice(0, 6)).toEqual([
       'an earlier step',
-      '## harness load: transactions',
+      '## ❌ harness load: transactions',
+      '',
+      expect.stringMatching(new RegExp(`^summary: ${run.phases.length} phases: \\d FAIL`)),
       '',
       '| grade | phase | why |',
     ]);
-    expect(rows[5]).toMatch(/^\| FAIL \| `\w+` \| .+ \|$/);
+    expect(rows[7]).toMatch(/^\| ❌ FAIL \| `\w+` \| .+ \|$/);
     expect(rows.filter((r) => r.startsWith('| '))).toHaveLength(run.phases.length + 1);
     expect(rows).toContainEqual(
       expect.stringMatching(new RegExp(`^summary: ${run.phases.length} phases: \\d FAIL`)),

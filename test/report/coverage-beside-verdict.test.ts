@@ -40,7 +40,7 @@ describe('coverage beside the verdict', () => {
 
   it('follows the headline in conformance.md (and so the job summary), escaped', () => {
     const lines = toMarkdown(PARTIAL).split('\n');
-    expect(lines[0]).toBe('## harness conformance: PASS');
+    expect(lines[0]).toBe('## ✅ harness conformance: PASS');
     expect(lines[2]).toBe(
       '**Coverage:** 7 of 10 checks ran; 3 skipped: 3 because the profile has no clients.restricted \\<b>',
     );

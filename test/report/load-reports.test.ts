@@ -8,8 +8,10 @@ import { gradeRank } from '../../core/grade.ts';
 import { summaryHtml } from '../../core/report-html.ts';
 import { judgeAll, reportJson } from '../../core/verdict.ts';
 import { toLoadJUnit } from '../../src/report/junit.ts';
-import { judgedRun, loadSummaryLines, phaseCounts, writeLoadReports } from '../../src/report/load-reports.ts';
+import { judgedRun, phaseCounts, writeLoadReports } from '../../src/report/load-reports.ts';
 import { specDigest } from '../../src/spec/digest.ts';
+import { gradePainter } from '../../src/terminal/colour.ts';
+import { loadSummaryLines } from '../../src/terminal/load-summary.ts';
 import { harnessVersion } from '../../src/version.ts';
 import { NETWORKS, simulate } from '../load/simulate.ts';
 
@@ -78,16 +80,33 @@ describe('load reporters', () => {
     expect(await readdir(dir)).toEqual(['load-transactions.xml']);
   });
 
-  it('print a line per phase, the reports, then the counts naming what failed', () => {
-    const lines = loadSummaryLines(run, ['/r/a.xml', '/r/b.html']).map((line) => line.text);
+  it('print a line per phase, the reports folder, then the counts naming what failed', () => {
+    const plainText = gradePainter({ isTTY: false });
+    const lines = loadSummaryLines(run, ['/r/a.xml', '/r/b.html'], plainText).map((line) => line.text);
     expect(lines.slice(0, -2)).toEqual(
       run.phases.map((p) => `${p.grade.padEnd(12)} ${p.name.padEnd(34)} ${p.message}`),
     );
-    expect(lines.at(-2)).toBe('reports: /r/a.xml, /r/b.html');
+    expect(lines.at(-2)).toBe('reports: /r/ (a.xml, b.html)');
+    expect(loadSummaryLines(run, ['/r/a.xml', '/r/index.html'], plainText).at(-2)?.text).toBe(
+      'reports: /r/ (open index.html)',
+    );
     const failed = run.phases.filter((p) => p.grade === 'FAIL').map((p) => p.name);
     expect(lines.at(-1)).toBe(
       `summary: 3 phases: ${failed.length} FAIL, ${3 - failed.length} PASS; failed: ${failed.join(', ')}`,
     );
     expect(phaseCounts([{ name: 'over_x', grade: 'INCONCLUSIVE' }])).toBe('summary: 1 phase: 1 INCONCLUSIVE');
+  });
+
+  it('colour each grade as conformance colours its grades, at a terminal', () => {
+    const lines = loadSummaryLines(run, [], gradePainter({ isTTY: true }, {})).map((line) => line.text);
+    const failed = run.phases.filter((p) => p.grade === 'FAIL');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const p of run.phases) {
+      const colour = p.grade === 'FAIL' ? '\u001b[31m' : '\u001b[32m';
+      expect(lines).toContain(
+        `${colour}${p.grade}\u001b[39m${' '.repeat(12 - p.grade.length)} ${p.name.padEnd(34)} ${p.message}`,
+      );
+    }
+    expect(lines.at(-1)).toContain(`\u001b[31m${failed.length} FAIL\u001b[39m`);
   });
 });

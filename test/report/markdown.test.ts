@@ -1,21 +1,41 @@
 import { describe, expect, it } from 'vitest';
+import type { GradedPhase } from '../../src/report/junit.ts';
 import { toMarkdown } from '../../src/report/markdown.ts';
 import { mdCode, mdText } from '../../src/report/markdown-text.ts';
+import { artifactsUrl, loadMarkdown } from '../../src/report/step-summary.ts';
 import { gradeRank } from '../../src/runner/grades.ts';
 import { CONVENTIONS, citeConvention } from '../../src/spec/index.ts';
 import { FIXTURE, FIXTURE_CHECKS, reportOf } from './fixture.ts';
 
-const tableRows = (markdown: string): string[] => markdown.split('\n').filter((l) => /^\| [A-Z]+ \|/.test(l));
+/** Rows of a grade table: a status mark, then the grade. */
+const tableRows = (markdown: string): string[] =>
+  markdown.split('\n').filter((l) => /^\| \S+ [A-Z]+ \|/.test(l));
+const gradeOf = (row: string): string => row.split(' | ')[0]!.split(' ').at(-1)!;
 /** Cell separators: pipes not escaped with a backslash. */
 const separators = (line: string): number => line.match(/(?<!\\)\|/g)?.length ?? 0;
 
 describe('toMarkdown', () => {
-  it('lists what needs attention first, most severe first, and the summary last', () => {
-    const markdown = toMarkdown(FIXTURE, ['conformance.json', 'conformance.md']);
-    expect(markdown.split('\n')[0]).toBe('## harness conformance: FAIL');
-    const grades = tableRows(markdown).map((l) => l.split(' | ')[0]!.slice(2));
+  it('puts the verdict with its mark, then coverage, then FAIL, INCONCLUSIVE and WARN rows; the rest folded', () => {
+    const markdown = toMarkdown(FIXTURE, { reportFiles: ['conformance.json', 'conformance.md'] });
+    expect(markdown.split('\n').slice(0, 3)).toEqual([
+      '## ❌ harness conformance: FAIL',
+      '',
+      '**Coverage:** 9 of 10 checks ran; 1 skipped: 1 because the profile has no clients.restricted',
+    ]);
+    const rows = tableRows(markdown);
+    const grades = rows.map(gradeOf);
     expect(grades).toEqual(['FAIL', 'FAIL', 'INCONCLUSIVE', 'WARN', 'SKIP', 'INFO']);
+    expect(rows[0]).toMatch(/^\| ❌ FAIL \| /);
     expect([...grades].sort((a, b) => gradeRank(a as 'FAIL') - gradeRank(b as 'FAIL'))).toEqual(grades);
+    // The rows that need no attention come after every one that does, each kind inside its own <details>.
+    const firstFold = markdown.indexOf('<details>');
+    expect(markdown.indexOf(rows[3]!)).toBeLessThan(firstFold);
+    for (const quiet of [rows[4]!, rows[5]!]) {
+      const at = markdown.indexOf(quiet);
+      expect(markdown.lastIndexOf('<details>', at)).toBeGreaterThan(markdown.lastIndexOf('</details>', at));
+    }
+    expect(markdown).toContain('<details><summary>1 observation (INFO, not graded)</summary>');
+    expect(markdown).toContain('<details><summary>1 check skipped</summary>');
     const passing = FIXTURE_CHECKS.filter((c) => c.grade === 'PASS');
     expect(markdown).toContain(`<summary>${passing.length} checks passed</summary>`);
     const summaryAt = markdown.indexOf('### Summary');
@@ -26,12 +46,18 @@ describe('toMarkdown', () => {
     expect(summary).toContain('`conformance.json`, `conformance.md`');
   });
 
-  it('offers the reproduction of each FAIL in a fence nothing inside can close', () => {
+  it('shows the reproduction of each FAIL open, in a fence nothing inside can close', () => {
     const [failing] = FIXTURE_CHECKS.filter((c) => c.grade === 'FAIL');
     const repro = ['curl -sS ```x``` "$ACCESS_TOKEN"'];
     const markdown = toMarkdown(reportOf([{ ...failing!, repro }]));
-    expect(markdown).toContain(`<summary>Reproduce ${failing!.id}</summary>`);
-    expect(markdown).toContain('````sh\ncurl -sS ```x``` "$ACCESS_TOKEN"\n````');
+    expect(markdown).toContain(
+      `**Reproduce \`${failing!.id}\`:**\n\n\`\`\`\`sh\ncurl -sS \`\`\`x\`\`\` "$ACCESS_TOKEN"\n\`\`\`\``,
+    );
+    // Not folded away: the fence is outside every <details>.
+    const fence = markdown.indexOf('````sh');
+    expect(markdown.lastIndexOf('<details>', fence)).toBeLessThanOrEqual(
+      markdown.lastIndexOf('</details>', fence),
+    );
   });
 
   it('keeps text from the server inert: no markup, no extra table cells, one line', () => {
@@ -109,13 +135,62 @@ describe('toMarkdown', () => {
     const noToken = { ...passed[0]!, id: 'AUTH-BEARER-MISSING', grade: 'SKIP' as const, message: 'no token' };
     const markdown = toMarkdown({ ...reportOf([...passed, noToken]), unverified: [noToken.id] });
     expect(markdown.split('\n')[0]).toBe(
-      "## harness conformance: NO VERDICT (1 check INCONCLUSIVE or SKIPped for the target's doing)",
+      "## ❔ harness conformance: NO VERDICT (1 check INCONCLUSIVE or SKIPped for the target's doing)",
     );
   });
 
   it('says PASS when nothing needs attention', () => {
     const markdown = toMarkdown(reportOf(FIXTURE_CHECKS.filter((c) => c.grade === 'PASS')));
-    expect(markdown.split('\n')[0]).toBe('## harness conformance: PASS');
+    expect(markdown.split('\n')[0]).toBe('## ✅ harness conformance: PASS');
     expect(tableRows(markdown)).toEqual([]);
+    expect(markdown).not.toContain('artifacts');
+  });
+});
+
+describe('the link to the run', () => {
+  const GITHUB = {
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_REPOSITORY: 'acme/gateway',
+    GITHUB_RUN_ID: '1234567890',
+  };
+
+  it("links the job's artifacts under the verdict when GitHub's variables name them", () => {
+    const url = artifactsUrl(GITHUB);
+    expect(url).toBe('https://github.com/acme/gateway/actions/runs/1234567890#artifacts');
+    const lines = toMarkdown(FIXTURE, { artifacts: url! }).split('\n');
+    expect(lines.indexOf(`Reports and evidence: [this run's artifacts](${url})`)).toBe(4);
+  });
+
+  it('links nothing off GitHub, or when a variable is not what GitHub sets', () => {
+    expect(artifactsUrl({})).toBeUndefined();
+    for (const bent of [
+      { GITHUB_SERVER_URL: 'javascript:alert(1)' },
+      { GITHUB_SERVER_URL: 'https://github.com/x)(y' },
+      { GITHUB_REPOSITORY: 'acme/gateway)[x](https://evil.example.test' },
+      { GITHUB_REPOSITORY: 'acme' },
+      { GITHUB_RUN_ID: '12#x' },
+    ])
+      expect(artifactsUrl({ ...GITHUB, ...bent }), JSON.stringify(bent)).toBeUndefined();
+  });
+
+  it('gives a load run the same mark before its heading and rows, and the same link', () => {
+    const phase = { name: 'over_transactions', probe: 'transactions', message: 'admitted 2x' };
+    const page = loadMarkdown(
+      'transactions',
+      [
+        { ...phase, grade: 'PASS' },
+        { ...phase, grade: 'FAIL' },
+      ] as GradedPhase[],
+      '2 phases: 1 FAIL, 1 PASS',
+      artifactsUrl(GITHUB),
+    );
+    expect(page.split('\n').slice(0, 5)).toEqual([
+      '## ❌ harness load: transactions',
+      '',
+      '2 phases: 1 FAIL, 1 PASS',
+      '',
+      "Reports and evidence: [this run's artifacts](https://github.com/acme/gateway/actions/runs/1234567890#artifacts)",
+    ]);
+    expect(page).toMatch(/\| ❌ FAIL \| `over_transactions` \|[^\n]*\n\| ✅ PASS \|/);
   });
 });

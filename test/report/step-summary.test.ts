@@ -16,12 +16,12 @@ const phase = (name: string): GradedPhase => ({
 const rowOf = (name: string): string | undefined =>
   loadMarkdown('run', [phase(name)], '1 phase: 1 FAIL')
     .split('\n')
-    .find((line) => line.startsWith('| FAIL |'));
+    .find((line) => line.startsWith('| ❌ FAIL |'));
 
 it('shows a phase name with a backtick and a backslash exactly, in a span no backtick inside closes', () => {
-  expect(rowOf('burst`x\\*y')).toBe('| FAIL | ``burst`x\\*y`` | why |');
+  expect(rowOf('burst`x\\*y')).toBe('| ❌ FAIL | ``burst`x\\*y`` | why |');
 });
 
 it('keeps a pipe in a phase name inside its table cell', () => {
-  expect(rowOf('a|b')).toBe('| FAIL | `a\\|b` | why |');
+  expect(rowOf('a|b')).toBe('| ❌ FAIL | `a\\|b` | why |');
 });

@@ -127,6 +127,15 @@ describe('the terminal outputs', () => {
     expect(printed(() => printSummary(allRan, [], []))).toContain('\ncoverage: all 9 checks ran\n');
   });
 
+  it('start with the first check, not a blank line, and name the reports by their folder and the page to open', () => {
+    const files = ['conformance.json', 'conformance.html', 'index.html'].map(
+      (name) => `/abs/reports/run/${name}`,
+    );
+    const output = printed(() => printSummary(FIXTURE, files, [], { paint: gradePainter({}) }));
+    expect(output.split('\n')[0]).toMatch(/^FAIL +[A-Z]/);
+    expect(output).toContain('\nreports: /abs/reports/run/ (open index.html)\n');
+  });
+
   it('take only terminal text: the compiler refuses a raw string', () => {
     const lines = printed(() => {
       // @ts-expect-error a string, however it was built, is not TerminalText: it must go through tty or printable.
