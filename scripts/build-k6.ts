@@ -1,5 +1,5 @@
 // Builds the pinned k6 into tools/ from the Go module proxy, with harness's output and token reader added
-// (load/checkpoint). See README "k6" for why this is a plain `go build` rather than an xk6 run.
+// (load/checkpoint). See CONTRIBUTING.md, "k6", for why this is a plain `go build` rather than an xk6 run.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,5 +1,5 @@
 // The exit codes every command shares, in one table: each code's number, its meaning as `--help` prints it, and its
-// rank when several apply (the one rule that picks a run's code: README's exit table). Adding a code is one row here.
+// rank when several apply (the one rule that picks a run's code: docs/exit-codes.md). Adding a code is one row here.
 import { type ErrorCode, isHarnessError } from '../errors.ts';
 import { plural } from '../plural.ts';
 

@@ -1,4 +1,4 @@
-// The rate-limiting algorithms real gateways run (README: "The reference server"), each allowing `count`
+// The rate-limiting algorithms real gateways run (docs/conformance.md, "The reference server"), each allowing `count`
 // requests per window of `ms`. SPEC.md §8 says "N requests / window" and names no algorithm, so the reference server
 // can run any of them, and harness's checks must read every one right.
 //

@@ -1,6 +1,6 @@
 // One double-quoted shell word of a reproduction, built from parts: text kept as it is (from evidence, which may quote
 // a target), variables standing for secrets, and shell text harness itself wrote (a token cut as a check cut it).
-// Each secret has one documented name (README, Reading the report): a client's id and secret by its role
+// Each secret has one documented name (docs/reports.md): a client's id and secret by its role
 // ($CLIENT_ID and $CLIENT_SECRET for the primary, $RESTRICTED_CLIENT_SECRET and the like for another), a token
 // $ACCESS_TOKEN, a credential header its name ($X_API_KEY), any other value the run hides $SECRET.
 import { REDACTED } from '../client/index.ts';

@@ -23,6 +23,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const EXAMPLES = join(ROOT, 'examples/ci');
 const GITHUB = join(EXAMPLES, 'github-actions.yml');
 const GITLAB = join(EXAMPLES, 'gitlab-ci.yml');
+const RELEASE = join(EXAMPLES, 'release.yml');
 const ACTIONLINT = process.env.ACTIONLINT_BIN ?? toolsActionlintPath();
 /** GitLab's CI schema (test/fixtures/gitlab-ci/SOURCE.md says where it comes from). */
 const GITLAB_SCHEMA = resolve(import.meta.dirname, '../fixtures/gitlab-ci/ci.json');
@@ -51,6 +52,7 @@ const actionlint = (workflow: string) => {
   });
 };
 const example = readFileSync(GITHUB, 'utf8');
+const release = readFileSync(RELEASE, 'utf8');
 
 interface Step {
   id?: string;
@@ -116,6 +118,15 @@ describe.skipIf(!hasTool('actionlint'))(needing('actionlint', `actionlint ${ACTI
     const run = actionlint(example.replace('check_name:', 'check_nam:'));
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('input "check_nam" is not defined');
+  });
+
+  it('finds nothing wrong with examples/ci/release.yml, and would catch a broken step in it', () => {
+    const run = actionlint(release);
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const broken = actionlint(release.replace('node-version: 22', 'node-versio: 22'));
+    expect(broken.status).toBe(1);
+    expect(broken.stdout).toContain('input "node-versio" is not defined');
   });
 
   it('ignores only the queue key: any other unknown key in concurrency is still caught', () => {
@@ -186,6 +197,26 @@ describe('examples/ci/github-actions.yml', () => {
       expect(step(job, (s) => s.uses === HARNESS_ACTION)).toMatchObject({ id: 'harness' });
     }
     expect(example).not.toMatch(/upload-artifact|reports\/latest/);
+  });
+});
+
+describe('examples/ci/release.yml', () => {
+  const steps = (parse(release) as { jobs: { release: { steps: Step[] } } }).jobs.release.steps;
+  const script = steps.map((s) => s.run ?? '').join('\n');
+
+  it("releases on a version tag, refusing a tag that is not package.json's version", () => {
+    expect((parse(release) as { on: { push: { tags: string[] } } }).on.push.tags).toEqual(['v*']);
+    expect(script).toContain('if [ "$GITHUB_REF_NAME" != "v$version" ]; then');
+  });
+
+  it("attaches the npm package's tarball and the saved image, the two files the README tells a user to take", () => {
+    expect(script).toContain('npm pack');
+    expect(script).toMatch(
+      /docker save "harness:\$GITHUB_REF_NAME" \| gzip > "harness-image-\$GITHUB_REF_NAME\.tar\.gz"/,
+    );
+    expect(script).toMatch(
+      /gh release create .*\n.*conformance-harness-\*\.tgz "harness-image-\$GITHUB_REF_NAME\.tar\.gz"/,
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 // What a user hands harness that could hurt it: an archive with unsigned data after its end, a gzip bomb or an
 // endless gzip stream, a profile with a YAML alias bomb, a `reports/latest` an artifact cache restored as a folder.
-// Each ends quickly with the exit code README gives, through the real binary.
+// Each ends quickly with the exit code docs/exit-codes.md gives, through the real binary.
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Every relative link in README.md and docs/*.md leads somewhere: the file exists and, for `#anchor`, so does a
+// Every relative link in README.md, CONTRIBUTING.md and docs/*.md leads somewhere: the file exists and, for `#anchor`, so does a
 // heading with that GitHub slug. Moving a section between files breaks links silently otherwise.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -8,6 +8,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const DOCS = join(ROOT, 'docs');
 const FILES = [
   join(ROOT, 'README.md'),
+  join(ROOT, 'CONTRIBUTING.md'),
   ...readdirSync(DOCS)
     .filter((name) => name.endsWith('.md'))
     .map((name) => join(DOCS, name)),
@@ -53,7 +54,7 @@ const links = FILES.flatMap(linksOf);
 const screenshotNotMade = (link: Link) =>
   link.image && !existsSync(resolve(ROOT, dirname(link.from), link.target));
 
-describe('relative links in README.md and docs/', () => {
+describe('relative links in README.md, CONTRIBUTING.md and docs/', () => {
   it('are there to check', () => {
     expect(links.length).toBeGreaterThan(30);
     expect(links.some((link) => link.from.startsWith('docs/'))).toBe(true);

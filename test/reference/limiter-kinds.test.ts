@@ -1,4 +1,4 @@
-// Each limiter kind against its defining property (README: "The reference server"), driven by an
+// Each limiter kind against its defining property (docs/conformance.md, "The reference server"), driven by an
 // injected clock, and every kind's wait checked to be exact on random request times.
 import { describe, expect, it } from 'vitest';
 import { retryAfterFor } from '../../src/reference/limiter.ts';
