@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import type { FaultName, LimiterKind } from '../src/reference/index.ts';
 import type { NetworkCondition } from '../src/reference/toxiproxy.ts';
 import type { RunReport } from '../src/runner/types.ts';
+import { BUCKETS, type BucketId } from '../src/spec/index.ts';
 import { runAgainst } from '../test/support/testbed.ts';
 
 const MINUTE_MS = 2000;
@@ -23,6 +24,10 @@ interface AdversaryClass {
   readonly only: readonly string[];
   /** The checks whose FAIL (or `grade`) catches it; none for a faithful control. */
   readonly caughtBy: readonly string[];
+  /** The profile says other traffic may use the tenant (exclusive_tenant: false): one refusal decides nothing. */
+  readonly shared?: boolean;
+  /** Caught only when every check of caughtBy is (a property stated for every bucket), not any one of them. */
+  readonly every?: boolean;
   /** The grade that catches it where not FAIL: a WARN, for the RateLimit fields SPEC.md is silent on. */
   readonly grade?: 'WARN';
   /** The RateLimit fields the server sends (a RateLimit fault sends the draft's whatever this says). */
@@ -104,6 +109,47 @@ export const CLASSES: readonly AdversaryClass[] = [
     'LIMIT-RETRY-HONOURED-RULES-EXECUTE',
     12_000,
   ),
+  ...(['anchored', 'aligned'] as const).map((limiter) =>
+    execute(
+      `fails open in 5 % of each window, ${limiter}`,
+      'limit-fail-open-slice',
+      limiter,
+      'LIMIT-ENFORCED-RULES-EXECUTE',
+    ),
+  ),
+  // Refusals below the limit, the tenant not exclusive: decided by two in a row, which harness's own traffic makes.
+  ...(['anchored', 'aligned'] as const).map(
+    (limiter): AdversaryClass => ({
+      ...execute(
+        `window 1.25 × stated, ${limiter}, tenant not exclusive`,
+        'limit-window-long',
+        limiter,
+        'LIMIT-ADMITS-RULES-EXECUTE',
+      ),
+      shared: true,
+    }),
+  ),
+  {
+    ...execute(
+      'refused requests counted, tenant not exclusive',
+      'limit-counts-refused',
+      'anchored',
+      'LIMIT-ADMITS-RULES-EXECUTE',
+    ),
+    shared: true,
+  },
+  {
+    // A token is back moments after any refusal: one admitted request of the other tenant proved nothing.
+    name: 'one limit shared by every tenant, token bucket, every bucket',
+    fault: 'limit-shared-across-tenants',
+    limiter: 'token-bucket',
+    only: ['tenant-isolation'],
+    caughtBy: (Object.keys(BUCKETS) as BucketId[]).map((b) =>
+      b === 'rules-schedule' ? 'LIMIT-TENANT-ISOLATED' : `LIMIT-TENANT-ISOLATED-${b.toUpperCase()}`,
+    ),
+    every: true,
+    windowMs: MINUTE_MS,
+  },
   ...(['anchored', 'aligned', 'sliding-log', 'token-bucket'] as const).map(
     (limiter): AdversaryClass => ({
       name: `faithful ${limiter}`,
@@ -155,11 +201,13 @@ const outcomeOf = (report: RunReport, adversary: AdversaryClass, phaseMs: number
   const right =
     adversary.caughtBy.length === 0
       ? Object.keys(deviations).length === 0
-      : report.checks.some(
-          (c) =>
-            adversary.caughtBy.includes(c.id) &&
-            (c.grade === (adversary.grade ?? 'FAIL') ||
-              (c.grade === 'INCONCLUSIVE' && adversary.named?.test(c.message) === true)),
+      : adversary.caughtBy[adversary.every ? 'every' : 'some']((id) =>
+          report.checks.some(
+            (c) =>
+              c.id === id &&
+              (c.grade === (adversary.grade ?? 'FAIL') ||
+                (c.grade === 'INCONCLUSIVE' && adversary.named?.test(c.message) === true)),
+          ),
         );
   const lengths = report.checks
     .filter((c) => ENFORCED.test(c.id) && c.grade === 'PASS')
@@ -177,7 +225,12 @@ const runCell = async (adversary: AdversaryClass, network: NetworkCondition): Pr
       minuteMs: adversary.windowMs,
       tokenLifetimeSeconds: 3600,
     },
-    { network, only: adversary.only, phaseMs },
+    {
+      network,
+      only: adversary.only,
+      phaseMs,
+      ...(adversary.shared ? { adjust: (p) => ({ ...p, exclusive_tenant: false }) } : {}),
+    },
   );
   return outcomeOf(report!, adversary, phaseMs);
 };

@@ -23,6 +23,7 @@ import { sleep } from './sleep.ts';
 /** Beyond this, requests queue in the client and a burst stops being one. */
 const MAX_AT_ONCE = 1024;
 const RETRY_TEST = 'retry test';
+const SPENT_POLL = 'spent poll';
 /** What a 429 promises of when the quota is back: §8 rule 2's Retry-After, and a RateLimit field's reset time. */
 const PROMISED_WAITS = [retryAfterSeconds, rateLimitResetSeconds];
 export const WINDOW_END = 'window end';
@@ -272,6 +273,25 @@ export class BucketProbe {
       await this.fire(`${RETRY_TEST} #${++this.#retryTests}`);
     }
     return seconds > 0;
+  }
+
+  /**
+   * While the window end is awaited, with the bucket spent by the fresh burst: one request at a point the run's seed
+   * draws in each twenty-fourth of a window (a slice a twentieth wide holds one) until a tenth of a window before
+   * `until`, and after one admitted, a limit's worth and one at once. A limiter that fails open in a slice of its
+   * window admits them all, past (U) after the fresh burst's refusal; a faithful one admits no more than its refill.
+   */
+  async spentPolls(until: number): Promise<void> {
+    const { windowMs, count } = this.limit;
+    const slot = windowMs / 24;
+    const from = clock();
+    for (let i = 0; from + (i + 1) * slot < until - windowMs / 10; i++) {
+      await this.until(from + (i + this.random()) * slot, 'for the end of the window after the edge');
+      if (isSuccess((await this.fire(`${SPENT_POLL} #${i + 1}`))?.status)) {
+        await this.burst(`${SPENT_POLL}, at once`, count + 1);
+        return;
+      }
+    }
   }
 
   async variant(variant: Variant, options: CallOptions): Promise<VariantResult> {

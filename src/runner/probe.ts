@@ -19,7 +19,8 @@
 //      the edge: a window shorter than stated opens another by then. It goes after step 4, or before step 3 where
 //      the edge came so soon after the spend (a token bucket) that steps 3 and 4 would leave it too late;
 //   6. retry test: where no Retry-After was yet seen short, one more 429, waited out when it is short; before step 5
-//      when that wait ends before it, else after it;
+//      when that wait ends before it, else after it; then, until step 5, spent polls at points the run's seed draws
+//      (one in each twenty-fourth of a window), a limit's worth at once after one admitted;
 //   7. window end again: where step 5's answers came too late to show the length, a limit's worth, the edge after
 //      it as in step 2 (polled from its first 429's answer, the rest still under way) and another window-end burst,
 //      up to twice; a length never shown is not verified.
@@ -81,6 +82,7 @@ const filledWindowEnd = async (probe: BucketProbe, after: LoggedRequest, like: r
   // While the window end is awaited, where half a window or more of it is left (a round trip of the test must not
   // make the window end late): the fill's 429s come early in a window, with the most to wait out.
   if (fits && at - clock() >= probe.limit.windowMs / 2) await probe.retryTest(at);
+  if (fits) await probe.spentPolls(at);
   return probe.windowEnd(at);
 };
 
@@ -249,6 +251,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   // While the window end is awaited, where its wait fits: after it, a 429's Retry-After is the short rest of a
   // window, and waiting it out would add that much to every run.
   await probe.retryTest(lastAt);
+  if (lastAt !== undefined) await probe.spentPolls(lastAt);
   const lastBurst = lastAt === undefined ? windowEnd : await probe.windowEnd(lastAt);
   // A variant that must share the bucket, admitted after the stretch the fresh burst found free of a fixed window's
   // edge (a loaded runner sent it late), may have met that edge: once more, after another fresh burst.

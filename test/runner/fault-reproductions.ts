@@ -51,6 +51,7 @@ export const REPLAYED: Partial<Record<FaultName, readonly string[]>> = {
   'limit-penalty-box': ['rules-schedule'],
   'limit-window-short': ['rules-execute'],
   'limit-early-reset': ['rules-execute'],
+  'limit-fail-open-slice': ['rules-execute'],
   'observability-split': ['observability'],
   'limit-first-window-low': ['batch-upload-url'],
   'limit-counts-refused': ['rules-execute'],
