@@ -102,9 +102,12 @@ const ms = (value: number) => `${value < 10 ? value.toFixed(1) : Math.round(valu
 const swatch = (colour: string, text: string) =>
   `<span><i class="sw" style="background:${colour}"></i>${text}</span>`;
 
+/** A phase's section id, which index.html links to: phase names are k6 scenario names, but come from files. */
+export const phaseAnchor = (name: string): string => `phase-${name.replace(/[^0-9A-Za-z_-]/g, '')}`;
+
 const phaseSection = ({ result, verdict }: Judged): string => {
   const other = result.refused + result.networkErrors;
-  return `<section class="phase phase-${verdict.grade}"><h3>${esc(result.plan.name)} <span class="${verdict.grade}">${verdict.grade}</span></h3>
+  return `<section class="phase phase-${verdict.grade}" id="${phaseAnchor(result.plan.name)}"><h3>${esc(result.plan.name)} <span class="${verdict.grade}">${verdict.grade}</span></h3>
 <div class="legend">${swatch(COLOURS.admitted, `admitted (${result.admitted})`)}${swatch(COLOURS.limited, `429 (${result.limited})`)}${swatch(COLOURS.other, `other status or no answer (${other}, not drawn: their send times are not recorded)`)}</div>
 ${result.latencyMs === undefined ? '' : `<p class="latency">latency (k6's http_req_duration): ${latencyText(result.latencyMs)}</p>`}
 ${phaseChart(result, verdict.enforcedPerWindow, verdict.grade === 'FAIL' ? verdict.proof : undefined)}</section>`;
