@@ -62,7 +62,7 @@ const badge = (grade: Grade, text: string, extra = ''): Markup =>
 const fileItem = (name: string): Markup => {
   const role = FILE_ROLES[rank(name)]?.[1];
   const verdictPage = rank(name) < VERDICT_PAGES ? ' class="verdict-page"' : '';
-  return html`<li${trusted(verdictPage)}><a href="${name}">${name}</a>${role === undefined ? '' : html` <span class="muted">: ${role}</span>`}</li>`;
+  return html`<li${trusted(verdictPage)}><a href="${name}">${name}</a>${role === undefined ? '' : html` <span class="muted">— ${role}</span>`}</li>`;
 };
 
 const entryItem = (entry: IndexEntry): Markup =>
@@ -71,7 +71,11 @@ const entryItem = (entry: IndexEntry): Markup =>
 const certifiableLine = (certifiable: RunIndexPage['certifiable']): Markup | '' =>
   certifiable === undefined
     ? ''
-    : html`<p class="muted"><span class="badge cert cert-${certifiable.yes ? 'yes' : 'no'}">Certifiable: ${certifiable.yes ? 'yes' : 'no'}</span> ${certifiable.why.join('; ')}</p>`;
+    : html`<p><span class="badge cert cert-${certifiable.yes ? 'yes' : 'no'}">Certifiable: ${certifiable.yes ? 'yes' : 'no'}</span></p>${
+        certifiable.why.length === 0
+          ? ''
+          : html`<div class="reasons">Why this run cannot certify the target:<ul>${certifiable.why.map((why) => html`<li>${why}</li>`)}</ul></div>`
+      }`;
 
 export const runIndex = (page: RunIndexPage): string => {
   const files = [...new Set(page.files)]

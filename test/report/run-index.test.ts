@@ -26,7 +26,9 @@ describe('index.html', () => {
     expect(page).toContain('<p class="coverage">all 9 checks ran</p>');
     expect(page).toContain('<span class="badge g-FAIL big">FAIL 1</span>');
     expect(page).toContain('<span class="badge g-SKIP zero big">SKIP 0</span>');
-    expect(page).toContain('Certifiable: no</span> profile sets the token lifetime to 5 s');
+    expect(page).toContain(
+      'Certifiable: no</span></p><div class="reasons">Why this run cannot certify the target:<ul><li>profile sets the token lifetime to 5 s</li></ul></div>',
+    );
   });
 
   it('links each check that needs attention into the verdict page', () => {
@@ -38,7 +40,7 @@ describe('index.html', () => {
   });
 
   it("tells the verdict page from k6's dashboard, and lists the verdict page first", () => {
-    const files = [...page.matchAll(/<li[^>]*><a href="([^"]+)">[^<]*<\/a> <span class="muted">: ([^<]*)</g)];
+    const files = [...page.matchAll(/<li[^>]*><a href="([^"]+)">[^<]*<\/a> <span class="muted">— ([^<]*)</g)];
     expect(files.map((m) => [m[1], m[2]])).toEqual([
       ['conformance.html', 'the verdict: every check with its evidence and how to reproduce it'],
       [
