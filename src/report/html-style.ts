@@ -93,5 +93,12 @@ table.plan{border-collapse:collapse;width:100%;background:var(--card)}
 table.plan th,table.plan td{border:1px solid var(--line);padding:4px 8px;text-align:left;font-size:.85rem}
 table.plan td.n{text-align:right}
 footer{margin-top:40px;color:var(--muted);font-size:.8rem}
+mark{background:#ffe08a;color:inherit;border-radius:2px;padding:0 2px;outline:1px solid #e0b000}
+.check .head code{font-size:.85em;background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:0 4px}
+label.only-not-pass{display:inline-flex;gap:8px;align-items:center;margin:16px 0 0;padding:6px 12px;background:var(--card);
+  border:1px solid var(--line);border-radius:999px;font-weight:600;cursor:pointer}
+/* The "not PASS only" toggle, with no script: PASS checks go, and with them each section left with nothing else. */
+main:has(#not-pass-only:checked) .check.g-PASS,
+main:has(#not-pass-only:checked) section:not(:has(.check:not(.g-PASS))){display:none}
 ${gradeRules}
 `;
