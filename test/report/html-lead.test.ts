@@ -80,3 +80,40 @@ describe('the offending value', () => {
     expect(card).toContain('{&quot;token_type&quot;:&quot;<mark>&lt;img src=x&gt;</mark>&quot;}');
   });
 });
+
+describe('a limit FAIL over the bound', () => {
+  it('colours the admits past the bound apart, and says so in the legend', () => {
+    // 5 per window; 8 admitted in the stretch, then two 429s: admits 6 to 8 are the excess.
+    const over = {
+      limit: { count: 5, windowMs: 1000 },
+      from: 0,
+      until: 900,
+      claim: 'over' as const,
+      counted: 8,
+      bound: 5,
+      requests: Array.from({ length: 10 }, (_, i) => ({
+        sent: i * 100,
+        answered: i * 100 + 5,
+        status: i < 8 ? 200 : 429,
+        counted: i < 8,
+      })),
+    };
+    const html = toHtml(reportOf([{ ...FIXTURE_CHECKS[5]!, timeline: over }]));
+    const classes = [...html.matchAll(/<line class="req ([a-z]+)/g)].map((m) => m[1]);
+    expect(classes).toEqual([
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+      'excess',
+      'excess',
+      'excess',
+      'refused',
+      'refused',
+    ]);
+    expect(html).toContain('<i class="sw excess"></i>admitted over the limit');
+    // An under claim has no excess to show.
+    expect(page).not.toContain('sw excess');
+  });
+});
