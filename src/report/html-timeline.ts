@@ -52,9 +52,7 @@ export const timelineSvg = (timeline: LimitTimeline): Markup => {
   const counted = requests.flatMap((r, i) => (r.counted ? [i] : []));
   // Over: the counted admits past the bound-th are the excess the limit let through, coloured apart.
   const excess = new Set(
-    timeline.claim === 'over'
-      ? counted.filter((i) => kind(requests[i]!) === 'ok').slice(timeline.bound)
-      : [],
+    timeline.claim === 'over' ? counted.filter((i) => kind(requests[i]!) === 'ok').slice(timeline.bound) : [],
   );
   const marks = requests.map((r, i) => {
     const x1 = x(r.sent);
