@@ -12,9 +12,11 @@ import { codeSpans, quoteHtml } from './html-quote.ts';
 import { STYLE } from './html-style.ts';
 import { timelineFigure } from './html-timeline.ts';
 import { runVerdict, verdictHeadline } from './outcome.ts';
+import { NEEDS_ATTENTION } from './run-index.ts';
 import { groupBySection, quoteSource, type SectionGroup } from './sections.ts';
 
-const OPEN_BY_DEFAULT: ReadonlySet<Grade> = new Set(['ERROR', 'FAIL', 'INCONCLUSIVE', 'WARN']);
+/** Open from the start, and their evidence marked: what index.html lists as needing attention. */
+const OPEN_BY_DEFAULT = NEEDS_ATTENTION;
 
 export const formatDuration = (ms: number): string => {
   if (ms < 1000) return `${Math.round(ms)} ms`;

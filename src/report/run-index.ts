@@ -21,6 +21,7 @@ const rank = (name: string): number => {
   const at = FILE_ROLES.findIndex(([pattern]) => pattern.test(name));
   return at < 0 ? FILE_ROLES.length : at;
 };
+/** The first two roles above are the verdict pages, set in bold. */
 const VERDICT_PAGES = 2;
 
 /** The grades the index lists one by one: the rest are only counted. */
