@@ -40,8 +40,8 @@ export const archiveIndex = (body: ManifestBody, paths: readonly string[], finge
 <header class="card g-${yes ? 'PASS' : 'FAIL'}">
 <h1>harness certification: <span class="mono">${body.target.base_url}</span></h1>
 <p class="verdict"><span class="outcome">${yes ? 'CERTIFIABLE' : 'NOT CERTIFIABLE'}</span></p>
-${yes ? '' : html`<div class="reasons">Why this run cannot certify the target:<ul>${body.notCertifiable.map((reason) => html`<li>${reason}</li>`)}</ul></div>`}
 <dl class="meta">${meta}<dt>Signed by</dt><dd>Ed25519 key, public key SHA-256 <code class="fingerprint">${fingerprint}</code></dd></dl>
+${yes ? '' : html`<div class="reasons">Why this run cannot certify the target:<ul>${body.notCertifiable.map((reason) => html`<li>${reason}</li>`)}</ul></div>`}
 </header>
 <p><code>manifest.json</code> lists every file with its SHA-256, and <code>manifest.json.sig</code> signs it:
 <code>npx --no-install harness verify ARCHIVE --public-key KEY</code> checks both, and prints the fingerprint above.</p>

@@ -99,8 +99,8 @@ export const runIndex = (page: RunIndexPage): string => {
 <h1>${page.title}</h1>
 <p class="verdict"><span class="outcome">${page.verdict}</span></p>
 ${page.coverage === undefined ? '' : html`<p class="coverage">${page.coverage}</p>`}
-${certifiableLine(page.certifiable)}
 <div class="badges">${counts}</div>
+${certifiableLine(page.certifiable)}
 </header>
 <h2>Needs attention (${page.entries.length})</h2>
 ${entries}
