@@ -16,6 +16,7 @@ const FILE_ROLES: readonly (readonly [RegExp, string])[] = [
   [/\.xml$/, 'JUnit, for a CI test tab'],
   [/^conformance\.json$|-summary\.json$/, 'the whole result, for tools (harness compare, harness trend)'],
   [/\.md$/, 'Markdown, for a pull-request comment or a job summary'],
+  [/^runners\//, "one k6 runner's raw results, which the verdict is judged from"],
 ];
 const rank = (name: string): number => {
   const at = FILE_ROLES.findIndex(([pattern]) => pattern.test(name));
