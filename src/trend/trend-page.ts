@@ -23,7 +23,7 @@ td.PASS{background:#e3f4e8;color:#17803d}td.FAIL,td.ERROR{background:#fdecec;col
 td.WARN{background:#fdf4e6;color:#a15c00;font-weight:600}td.INCONCLUSIVE{background:#f3effb;color:#5b3fa0}
 td.SKIP,td.INFO{background:#f1f2f5;color:#5b6475}td.none{background:#fff;color:#b8bfcc}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:12px}
-details{margin:8px 0}summary{cursor:pointer;color:#5b6475}
+details{margin:8px 0}ul.left-out{margin:0 0 8px;color:#5b6475}summary{cursor:pointer;color:#5b6475}
 .phase{background:#fff;border:1px solid #d9dde5;padding:8px 10px;margin-bottom:12px}
 svg.trend-chart{display:block;width:100%;height:auto;font:12px system-ui,sans-serif;fill:#1d2330}
 svg.trend-chart .axis{stroke:#1d2330}svg.trend-chart .grid{stroke:#e6e9ef}svg.trend-chart .title{fill:#5b6475;font-weight:600}
@@ -154,9 +154,9 @@ export const trendPage = (dir: string, { runs, leftOut }: TrendRuns): string => 
 <title>harness trend: ${dir}</title><style>${STYLE}</style></head><body>
 <h1>harness trend: ${runs.length} runs in ${dir}</h1>
 <p class="muted">${conformance.length} conformance runs and ${load.length} load runs, ${span} (UTC). The grids show the newest run first, at the left; the charts run oldest to newest, each point in its run's verdict colour. Hover a column head for its folder.</p>
+${leftOut.length > 0 && html`<p class="muted">Left out:</p><ul class="left-out">${leftOut.map((why) => html`<li>${why}</li>`)}</ul>`}
 ${grid('Verdicts per check', conformance, conformance.length === 0 ? [] : checkRows(conformance))}
 ${loadSections(load)}
-${leftOut.length > 0 && html`<h2>Left out</h2><ul>${leftOut.map((why) => html`<li>${why}</li>`)}</ul>`}
 </body></html>
 `.text;
 };
