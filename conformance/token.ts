@@ -186,7 +186,7 @@ export const tokenChecks = (): CheckSpec[] => [
     ...base,
     id: 'AUTH-TOKEN-EXPIRES-IN',
     failsWith: ['FAIL'],
-    title: 'expires_in is the integer token lifetime (3600)',
+    title: 'expires_in is the integer token lifetime, in seconds',
     ...cite(tokenResponseRow('expires_in')),
     run: async (ctx) => {
       const { expires_in: expiresIn } = await okBody(ctx);

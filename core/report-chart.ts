@@ -10,8 +10,9 @@ import { escapeMarkup as escapeHtml } from './markup.ts';
 import type { ProofSpan } from './proofs.ts';
 
 const WIDTH = 1200;
-const HEIGHT = 270;
-const PLOT = { left: 64, right: 14, top: 14, bottom: 52 } as const;
+const HEIGHT = 290;
+// Room at the left for the axis title beside a four-digit tick ("1000") at the larger text of a narrow page.
+const PLOT = { left: 96, right: 14, top: 14, bottom: 52 } as const;
 const PLOT_W = WIDTH - PLOT.left - PLOT.right;
 const PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
 /** Bars per chart at most: neighbouring slots are added up beyond that, so a long phase stays a small page. */
@@ -163,6 +164,6 @@ ${level(edge, 'edge', `${edge}: the most a faithful fixed window or token bucket
 <line x1="${PLOT.left}" x2="${PLOT.left}" y1="${PLOT.top}" y2="${PLOT.top + PLOT_H}" class="axis"/><line x1="${PLOT.left}" x2="${WIDTH - PLOT.right}" y1="${PLOT.top + PLOT_H}" y2="${PLOT.top + PLOT_H}" class="axis"/>
 ${xTicks.join('')}
 <text x="${PLOT.left + PLOT_W / 2}" y="${HEIGHT - 6}" text-anchor="middle" class="title">send time (s since the run's start)</text>
-<text transform="translate(18 ${PLOT.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" class="title">sent in the ${window} before</text>
+<text transform="translate(20 ${PLOT.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" class="title">sent in the ${window} before</text>
 </svg>`;
 };

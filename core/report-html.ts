@@ -27,7 +27,8 @@ tr.row-FAIL td{background:#fdecec}tr.row-INCONCLUSIVE td{background:#f3effb}tr.r
 .phase-FAIL{border-left:6px solid #c0262d}.phase-INCONCLUSIVE{border-left:6px solid #5b3fa0}.phase-WARN{border-left:6px solid #a15c00}
 .legend span{margin-right:16px;white-space:nowrap}.sw{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:middle}
 svg.chart{display:block;width:100%;height:auto;margin-top:6px;font:13px system-ui,sans-serif;fill:#1d2330}
-@media (max-width:1000px){svg.chart{font-size:21px}}svg.chart text{paint-order:stroke;stroke:#fff;stroke-width:3px}
+@media (max-width:1000px){svg.chart{font-size:21px}svg.chart .title{font-size:18px}
+table{font-size:13px}th,td{padding:4px 5px}}svg.chart text{paint-order:stroke;stroke:#fff;stroke-width:3px}
 svg.chart .axis{stroke:#1d2330}svg.chart .grid{stroke:#e6e9ef}svg.chart .limit{stroke:#1d2330;stroke-dasharray:6 4}
 svg.chart .end{stroke:#5b6475;stroke-dasharray:2 3}svg.chart .title{fill:#5b6475}
 svg.chart .reading{stroke:#7b3fa0;stroke-dasharray:2 2}svg.chart .proof-span{fill:#c0262d;fill-opacity:.08}
@@ -88,7 +89,8 @@ const row = ({ result, verdict }: Judged): string => {
       ? ''
       : `${verdict.enforcedPerWindow.toFixed(2)} (${(verdict.errorPercent ?? 0).toFixed(2)} %)`;
   const notes = verdict.notes.map((n) => `<div class="note">INFO: ${esc(n)}</div>`).join('');
-  return `<tr class="phase-row row-${verdict.grade}"><td class="name">${esc(plan.name)}<div class="endpoint">${esc(plan.endpoints.join(', '))}</div></td><td class="n">${(plan.startMs / 1000).toFixed(1)}&nbsp;s</td><td>${esc(describeLimit(plan))}</td>
+  // A break allowed after each underscore: a long phase name no longer widens the table past a narrow page.
+  return `<tr class="phase-row row-${verdict.grade}"><td class="name">${esc(plan.name).replace(/_/g, '_<wbr>')}<div class="endpoint">${esc(plan.endpoints.join(', '))}</div></td><td class="n">${(plan.startMs / 1000).toFixed(1)}&nbsp;s</td><td>${esc(describeLimit(plan))}</td>
 <td class="n">${perSecond(offeredAt(plan, plan.durationMs), plan).toFixed(2)}/s</td><td class="n">${(result.admitted / seconds).toFixed(2)}/s</td>
 <td class="n">${(result.limited / seconds).toFixed(2)}/s</td><td class="n">${ra}</td><td class="n">${enforced}</td></tr>
 <tr class="row-${verdict.grade}"><td class="msg" colspan="${COLUMNS.length}"><span class="${verdict.grade}">${verdict.grade}</span>: ${esc(verdict.message)}${notes}</td></tr>`;
@@ -102,9 +104,12 @@ const ms = (value: number) => `${value < 10 ? value.toFixed(1) : Math.round(valu
 const swatch = (colour: string, text: string) =>
   `<span><i class="sw" style="background:${colour}"></i>${text}</span>`;
 
+/** A phase's section id, which index.html links to: phase names are k6 scenario names, but come from files. */
+export const phaseAnchor = (name: string): string => `phase-${name.replace(/[^0-9A-Za-z_-]/g, '')}`;
+
 const phaseSection = ({ result, verdict }: Judged): string => {
   const other = result.refused + result.networkErrors;
-  return `<section class="phase phase-${verdict.grade}"><h3>${esc(result.plan.name)} <span class="${verdict.grade}">${verdict.grade}</span></h3>
+  return `<section class="phase phase-${verdict.grade}" id="${phaseAnchor(result.plan.name)}"><h3>${esc(result.plan.name)} <span class="${verdict.grade}">${verdict.grade}</span></h3>
 <div class="legend">${swatch(COLOURS.admitted, `admitted (${result.admitted})`)}${swatch(COLOURS.limited, `429 (${result.limited})`)}${swatch(COLOURS.other, `other status or no answer (${other}, not drawn: their send times are not recorded)`)}</div>
 ${result.latencyMs === undefined ? '' : `<p class="latency">latency (k6's http_req_duration): ${latencyText(result.latencyMs)}</p>`}
 ${phaseChart(result, verdict.enforcedPerWindow, verdict.grade === 'FAIL' ? verdict.proof : undefined)}</section>`;

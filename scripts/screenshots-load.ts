@@ -1,6 +1,7 @@
 // Screenshots of the load HTML report for the README and docs/: real short `harness load` runs against the embedded
 // reference server, one with a limit 10 % low (FAILs) and one faithful (PASSes), photographed in headless Chromium at
-// 1400 and 800 px. Run: `npx tsx scripts/screenshots-load.ts` (CHROMIUM names another browser binary).
+// 1400 and 800 px, each with its index.html.
+// Run: `npx tsx scripts/screenshots-load.ts` (CHROMIUM names another browser binary).
 // The transaction limit is lowered to 200 / second and phases last 4 s to keep k6 unstarved on a small machine.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,12 @@ try {
     for (const width of WIDTHS) {
       const file = join(root, 'docs', `load-${name}-${width}.png`);
       shootPage(page, file, width, width < 1000 ? height + 500 : height);
+      shootPage(
+        join(dir, 'latest', 'index.html'),
+        join(root, 'docs', `index-load-${name}-${width}.png`),
+        width,
+        800,
+      );
     }
   }
 } finally {

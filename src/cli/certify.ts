@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { archiveIndex, INDEX_PAGE } from '../certify/index-page.ts';
-import { readPrivateKey, redactProfile, sealArchive, sha256 } from '../certify/manifest.ts';
+import { keyFingerprint, readPrivateKey, redactProfile, sealArchive, sha256 } from '../certify/manifest.ts';
 import type { TarEntry } from '../certify/tar.ts';
 import { InputError } from '../errors.ts';
 import { findK6, k6VersionLine } from '../k6-driver/k6.ts';
@@ -127,6 +127,7 @@ const runCertify = async (options: CertifyOptions, stop: AbortSignal): Promise<E
       archiveIndex(
         body,
         files.map((f) => f.path),
+        keyFingerprint(key),
       ),
     ),
   };

@@ -51,5 +51,9 @@ export const trendCommand = () =>
         'enforced-limit readings and p95 latency per phase over time',
     )
     .argument('<dir>', 'a folder of runs, as --report-dir writes them (reports/<timestamp>/...)')
-    .option('--out <file>', 'the page to write (default: <dir>/trend.html)');
+    .option('--out <file>', 'the page to write (default: <dir>/trend.html)')
+    .option(
+      '--include-partial',
+      'also show replays and --only runs (left out by default: they grade only some checks)',
+    );
 export type TrendOptions = OptionsOf<typeof trendCommand>;

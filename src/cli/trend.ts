@@ -11,7 +11,7 @@ import { exitWith, REPORTS_NOT_WRITTEN } from './exit-codes.ts';
 import type { TrendOptions } from './report-commands.ts';
 
 export const trend = async (dir: string, options: TrendOptions): Promise<void> => {
-  const found = readRuns(dir);
+  const found = readRuns(dir, { includePartial: options.includePartial === true });
   for (const why of found.leftOut) say(tty`left out: ${why}`);
   const out = options.out ?? join(dir, 'trend.html');
   try {

@@ -5,6 +5,7 @@
 import { html, joinMarkup, trusted } from '../../core/markup.ts';
 import { plural } from '../plural.ts';
 import { type TerminalText, tty } from '../printable.ts';
+import { STYLE } from '../report/html-style.ts';
 import { mdCode, mdText } from '../report/markdown-text.ts';
 import type { Comparison, GradeChange, ReadingMove } from './compare.ts';
 
@@ -66,38 +67,54 @@ export const comparisonMarkdown = (c: Comparison): string => {
   return lines.join('\n');
 };
 
-const STYLE = trusted(
-  'body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#1d2330}' +
-    'table{border-collapse:collapse;width:100%;margin:1rem 0}th,td{border:1px solid #d9dde5;padding:4px 8px;text-align:left;vertical-align:top}' +
-    'tr.worse td{background:#fdecec}tr.unverified td{background:#fdf4e6}td{overflow-wrap:anywhere}.muted{color:#5b6475}code{font-size:14px}',
-);
+/**
+ * Badge and number columns as narrow as their content and never broken; the ID takes what is left, and B's message
+ * runs under its row across the table, so no column is squeezed into breaking words.
+ */
+const COMPARE_STYLE = `table.compare{border-collapse:collapse;width:100%;margin:12px 0;background:var(--card)}
+table.compare th,table.compare td{border:1px solid var(--line);padding:6px 8px;text-align:left;vertical-align:top}
+table.compare td.fit,table.compare th.fit{width:1%;white-space:nowrap}table.compare td.id{overflow-wrap:break-word}
+table.compare td.n{text-align:right;font-variant-numeric:tabular-nums}
+table.compare tr.head-row td{border-bottom:none}table.compare td.says{border-top:none;padding:0 8px 8px 24px}
+tr.worse td{background:#fdecec}tr.unverified td{background:#f3effb}
+.badge.dir-worse{background:#c62828}.badge.dir-unverified{background:#6a1b9a}.badge.dir-changed{background:#607d8b}
+.badge.absent{background:#fff;color:var(--muted);border:1px solid var(--line)}`;
+
+const gradeBadge = (grade: GradeChange['a']) =>
+  html`<span class="badge ${grade === 'absent' ? 'absent' : `g-${grade}`}">${grade}</span>`;
 
 export const comparisonHtml = (c: Comparison): string => {
   const changes = c.changes.map(
     (x) =>
-      html`<tr class="${x.direction}"><td>${x.direction}</td><td><code>${x.id}</code> (${x.kind})</td><td>${x.a}</td><td>${x.b}</td><td>${x.why}</td></tr>`,
+      html`<tr class="${x.direction} head-row"><td class="fit"><span class="badge dir-${x.direction}">${x.direction}</span></td><td class="id"><code>${x.id}</code> <span class="muted">(${x.kind})</span></td><td class="fit">${gradeBadge(x.a)}</td><td class="fit">${gradeBadge(x.b)}</td></tr>
+<tr class="${x.direction}"><td class="says" colspan="4"><span class="muted">B says:</span> ${x.why}</td></tr>`,
   );
   const moves = c.moves.map(
     (m) =>
-      html`<tr><td>${m.phase}</td><td>${m.reading}</td><td>${readingText(m, m.a)}</td><td>${readingText(m, m.b)}</td><td>${movedOf(m)}</td></tr>`,
+      html`<tr><td class="id"><code>${m.phase}</code></td><td class="fit">${m.reading}</td><td class="n fit">${readingText(m, m.a)}</td><td class="n fit">${readingText(m, m.b)}</td><td>${movedOf(m)}</td></tr>`,
   );
+  const grade = c.worse ? 'FAIL' : c.unverified ? 'INCONCLUSIVE' : 'PASS';
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>harness compare</title><style>${STYLE}</style></head><body>
+<title>harness compare: ${headline(c)}</title><style>${trusted(STYLE + COMPARE_STYLE)}</style></head><body><main>
+<header class="card g-${grade}">
 <h1>harness compare: ${headline(c)}</h1>
 <p class="muted">A: <code>${c.a}</code><br>B: <code>${c.b}</code></p>
+<p><b>${comparisonLine(c)}</b></p>
+</header>
+<h2>Grades that changed</h2>
 ${
   changes.length === 0
     ? html`<p>No grade changed.</p>`
-    : html`<table><tr><th></th><th>check or phase</th><th>A</th><th>B</th><th>B says</th></tr>${joinMarkup(changes, '')}</table>`
+    : html`<div class="table-wrap"><table class="compare"><thead><tr><th class="fit">change</th><th>check or phase</th><th class="fit">A</th><th class="fit">B</th></tr></thead><tbody>${joinMarkup(changes, '\n')}</tbody></table></div>`
 }
+<h2>Readings that moved</h2>
 ${
   moves.length === 0
     ? html`<p>No reading moved beyond its tolerance.</p>`
-    : html`<table><tr><th>phase</th><th>reading</th><th>A</th><th>B</th><th>moved</th></tr>${joinMarkup(moves, '')}</table>`
+    : html`<div class="table-wrap"><table class="compare"><thead><tr><th>phase</th><th>reading</th><th>A</th><th>B</th><th>moved</th></tr></thead><tbody>${joinMarkup(moves, '')}</tbody></table></div>`
 }
-<p><b>${comparisonLine(c)}</b></p>
-</body></html>
+</main></body></html>
 `.text;
 };
 

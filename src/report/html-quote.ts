@@ -2,8 +2,8 @@
 // this subset of Markdown occurs in quotes (src/spec/quotes.ts), and anything else stays text.
 import { html, type Markup } from '../../core/markup.ts';
 
-/** Text with `code spans` as <code>. */
-const inline = (text: string): Markup[] =>
+/** Text with `code spans` as <code>: each part escaped first, then marked up (check titles use it too). */
+export const codeSpans = (text: string): Markup[] =>
   text.split(/`([^`]+)`/).map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : html`${part}`));
 
 const cells = (line: string): string[] =>
@@ -19,10 +19,10 @@ const isDelimiter = (line: string): boolean => /^\s*\|(\s*:?-+:?\s*\|)+\s*$/.tes
 
 export const quoteHtml = (quote: string): Markup => {
   const lines = quote.split('\n');
-  if (!lines.every(isTableRow)) return html`${inline(quote)}`;
+  if (!lines.every(isTableRow)) return html`${codeSpans(quote)}`;
   const headed = lines.length > 1 && isDelimiter(lines[1]!);
   const row = (line: string, cell: 'th' | 'td') =>
-    html`<tr>${cells(line).map((c) => (cell === 'th' ? html`<th>${inline(c)}</th>` : html`<td>${inline(c)}</td>`))}</tr>`;
+    html`<tr>${cells(line).map((c) => (cell === 'th' ? html`<th>${codeSpans(c)}</th>` : html`<td>${codeSpans(c)}</td>`))}</tr>`;
   const body = (headed ? lines.slice(2) : lines).map((line) => row(line, 'td'));
   return html`<table class="quote">${headed ? html`<thead>${row(lines[0]!, 'th')}</thead>` : ''}<tbody>${body}</tbody></table>`;
 };

@@ -65,9 +65,12 @@ figure.timeline{margin:12px 0;padding:10px 12px;border:1px solid var(--line);bor
 figure.timeline figcaption{margin-bottom:6px}
 /* Labels stay legible on a narrow screen: below 640 px the picture scrolls rather than shrinks further. */
 svg.timeline{display:block;width:100%;min-width:640px;height:auto;font:14px system-ui,sans-serif;fill:var(--fg)}
+/* Drawn at 1000 units wide: on a narrow page the picture shrinks, so its text grows to stay about 13 px. */
+@media (max-width:1000px){svg.timeline{font-size:19px}}
 svg.timeline .req{stroke-linecap:butt;opacity:.35}
 svg.timeline .req.counted{opacity:1}
 svg.timeline .ok{stroke:#2e7d32}svg.timeline .refused{stroke:#c62828}svg.timeline .other{stroke:#8c959f}
+svg.timeline .excess{stroke:#ef6c00}
 svg.timeline .stretch{fill:#fff3c4;stroke:#e0b000;stroke-dasharray:4 3}
 svg.timeline .bound{stroke:#1f2328;stroke-width:1.5;stroke-dasharray:6 4}
 svg.timeline .refusal{fill:none;stroke:#c62828;stroke-width:2}
@@ -75,7 +78,7 @@ svg.timeline .axis,svg.timeline .tick{stroke:#656d76}
 svg.timeline .bound-label,svg.timeline .stretch-label{font-weight:600}
 .legend{display:flex;flex-wrap:wrap;gap:4px 16px;font-size:.85rem;color:var(--muted);margin-top:4px}
 .sw{display:inline-block;width:14px;height:10px;margin-right:5px;vertical-align:middle;border-radius:2px}
-.sw.ok{background:#2e7d32}.sw.refused{background:#c62828}.sw.other{background:#8c959f}
+.sw.ok{background:#2e7d32}.sw.excess{background:#ef6c00}.sw.refused{background:#c62828}.sw.other{background:#8c959f}
 .sw.stretch{background:#fff3c4;border:1px dashed #e0b000}.sw.bound{height:0;border-top:2px dashed #1f2328;border-radius:0}
 details.evidence,details.repro,details.refresh{margin-top:10px}
 details > summary{cursor:pointer}
@@ -93,5 +96,12 @@ table.plan{border-collapse:collapse;width:100%;background:var(--card)}
 table.plan th,table.plan td{border:1px solid var(--line);padding:4px 8px;text-align:left;font-size:.85rem}
 table.plan td.n{text-align:right}
 footer{margin-top:40px;color:var(--muted);font-size:.8rem}
+mark{background:#ffe08a;color:inherit;border-radius:2px;padding:0 2px;outline:1px solid #e0b000}
+.check .head code{font-size:.85em;background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:0 4px}
+label.only-not-pass{display:inline-flex;gap:8px;align-items:center;margin:16px 0 0;padding:6px 12px;background:var(--card);
+  border:1px solid var(--line);border-radius:999px;font-weight:600;cursor:pointer}
+/* The "not PASS only" toggle, with no script: PASS checks go, and with them each section left with nothing else. */
+main:has(#not-pass-only:checked) .check.g-PASS,
+main:has(#not-pass-only:checked) section:not(:has(.check:not(.g-PASS))){display:none}
 ${gradeRules}
 `;

@@ -49,13 +49,17 @@ export const timelineSvg = (timeline: LimitTimeline): Markup => {
   const rowH = PLOT_H / Math.max(requests.length, 1);
   const y = (row: number) => TOP + (row + 0.5) * rowH;
   const stroke = f(Math.max(1, Math.min(4, rowH * 0.8)));
+  const counted = requests.flatMap((r, i) => (r.counted ? [i] : []));
+  // Over: the counted admits past the bound-th are the excess the limit let through, coloured apart.
+  const excess = new Set(
+    timeline.claim === 'over' ? counted.filter((i) => kind(requests[i]!) === 'ok').slice(timeline.bound) : [],
+  );
   const marks = requests.map((r, i) => {
     const x1 = x(r.sent);
     // At least a dash: a request answered within a millisecond on a minute-wide scale still shows.
     const x2 = Math.max(x(r.answered), x1 + 3);
-    return html`<line class="req ${kind(r)}${r.counted ? ' counted' : ''}" x1="${f(x1)}" x2="${f(x2)}" y1="${f(y(i))}" y2="${f(y(i))}" stroke-width="${stroke}"><title>#${i + 1}: sent ${formatOffset(r.sent)}, answered ${formatOffset(r.answered)}: ${answer(r)}${r.counted ? ' (counted)' : ''}</title></line>`;
+    return html`<line class="req ${excess.has(i) ? 'excess' : kind(r)}${r.counted ? ' counted' : ''}" x1="${f(x1)}" x2="${f(x2)}" y1="${f(y(i))}" y2="${f(y(i))}" stroke-width="${stroke}"><title>#${i + 1}: sent ${formatOffset(r.sent)}, answered ${formatOffset(r.answered)}: ${answer(r)}${r.counted ? ' (counted)' : ''}${excess.has(i) ? ', over the limit' : ''}</title></line>`;
   });
-  const counted = requests.flatMap((r, i) => (r.counted ? [i] : []));
   const refusal = requests.findIndex((r) => r.refusal === true);
   // Over: the line between the bound-th counted request and the next, so every counted row past it is the excess.
   // Under: the row of the 429 that came too soon.
@@ -109,6 +113,6 @@ export const timelineFigure = (timeline: LimitTimeline): Markup => {
   return html`<figure class="timeline">
 <figcaption>${claim} Each line is one request, from when it was sent to when its answer arrived; the ones the proof counted are solid.</figcaption>
 ${timelineSvg(timeline)}
-<div class="legend"><span><i class="sw ok"></i>admitted (2xx)</span><span><i class="sw refused"></i>429</span><span><i class="sw other"></i>other answer</span><span><i class="sw stretch"></i>stretch the proof counted in</span><span><i class="sw bound"></i>the bound it broke</span></div>
+<div class="legend"><span><i class="sw ok"></i>admitted (2xx)</span>${timeline.claim === 'over' ? html`<span><i class="sw excess"></i>admitted over the limit</span>` : ''}<span><i class="sw refused"></i>429</span><span><i class="sw other"></i>other answer</span><span><i class="sw stretch"></i>stretch the proof counted in</span><span><i class="sw bound"></i>the bound it broke</span></div>
 </figure>`;
 };

@@ -7,14 +7,16 @@ import { plural } from '../plural.ts';
 import { GRADES, type Grade } from '../runner/grades.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { coverageSentence } from './coverage.ts';
-import { evidenceHtml } from './html-evidence.ts';
-import { quoteHtml } from './html-quote.ts';
+import { evidenceHtml, offendingValues } from './html-evidence.ts';
+import { codeSpans, quoteHtml } from './html-quote.ts';
 import { STYLE } from './html-style.ts';
 import { timelineFigure } from './html-timeline.ts';
 import { runVerdict, verdictHeadline } from './outcome.ts';
+import { NEEDS_ATTENTION } from './run-index.ts';
 import { groupBySection, quoteSource, type SectionGroup } from './sections.ts';
 
-const OPEN_BY_DEFAULT: ReadonlySet<Grade> = new Set(['ERROR', 'FAIL', 'INCONCLUSIVE', 'WARN']);
+/** Open from the start, and their evidence marked: what index.html lists as needing attention. */
+const OPEN_BY_DEFAULT = NEEDS_ATTENTION;
 
 export const formatDuration = (ms: number): string => {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -76,7 +78,18 @@ ${verdictHtml(report)}${harnessErrors}
 <div class="badges">${countBadges(report.counts)}</div>
 <dl class="meta">${meta.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
 <nav class="toc">${toc}</nav>
-</header>`;
+</header>
+${notPassToggle(report)}`;
+};
+
+/**
+ * A checkbox that hides every PASS (and the sections left empty) through the stylesheet's :has() rules: the page
+ * runs no script. Checked from the start when something needs attention, so that leads.
+ */
+const notPassToggle = (report: RunReport): Markup => {
+  const passed = report.counts.PASS;
+  const attention = report.checks.some((c) => OPEN_BY_DEFAULT.has(c.grade));
+  return html`<label class="only-not-pass"><input type="checkbox" id="not-pass-only"${trusted(attention ? ' checked' : '')}> Show only what is not PASS (hides ${plural(passed, 'passing check')})</label>`;
 };
 
 const checkHtml = (check: CheckResult): Markup => {
@@ -85,7 +98,7 @@ const checkHtml = (check: CheckResult): Markup => {
       ? ''
       : html`\n<details class="repro"><summary>Reproduce</summary><pre>${check.repro.join('\n\n')}</pre></details>`;
   return html`<details class="check g-${check.grade}" id="check-${check.id}"${trusted(OPEN_BY_DEFAULT.has(check.grade) ? ' open' : '')}>
-<summary><span class="head">${badge(check.grade)}<span class="id mono">${check.id}</span><span>${check.title}</span><span class="muted">${check.clause} · ${formatDuration(check.durationMs)}</span></span>
+<summary><span class="head">${badge(check.grade)}<span class="id mono">${check.id}</span><span>${codeSpans(check.title)}</span><span class="muted">${check.clause} · ${formatDuration(check.durationMs)}</span></span>
 <div class="msg">${check.message}</div></summary>
 <div class="body">${
     check.quote === ''
@@ -94,7 +107,7 @@ const checkHtml = (check: CheckResult): Markup => {
   }${check.tags.length === 0 ? '' : html`\n<div class="muted">Tags: ${check.tags.join(', ')}</div>`}${
     check.timeline === undefined ? '' : html`\n${timelineFigure(check.timeline)}`
   }
-${evidenceHtml(check.evidence)}${repro}
+${evidenceHtml(check.evidence, OPEN_BY_DEFAULT.has(check.grade) ? offendingValues(check.message) : [])}${repro}
 </div>
 </details>`;
 };

@@ -2,14 +2,14 @@
 // elsewhere): load-<label>.xml for CI, the merged summary's JSON and HTML (k6 writes only its runners'), and what the
 // terminal shows of it is terminal/load-summary.ts's.
 import type { LoadSummary } from '../../core/evidence.ts';
-import { GRADES } from '../../core/grade.ts';
-import { summaryHtml } from '../../core/report-html.ts';
+import { GRADES, type Grade } from '../../core/grade.ts';
+import { phaseAnchor, summaryHtml } from '../../core/report-html.ts';
 import { byGrade, reportJson } from '../../core/verdict.ts';
 import { plural } from '../plural.ts';
 import { specDigest } from '../spec/digest.ts';
 import { harnessVersion } from '../version.ts';
 import { type GradedPhase, type LoadJUnitOptions, phaseAsRun, toLoadJUnit } from './junit.ts';
-import { RUN_INDEX, runIndex } from './run-index.ts';
+import { attentionEntries, RUN_INDEX, runIndex } from './run-index.ts';
 import { type Reporter, type Written, writeRun } from './write.ts';
 
 export interface LoadReportRun extends LoadJUnitOptions {
@@ -51,11 +51,31 @@ const summaryReporters = (summary: LoadSummary): Reporter<LoadReportRun>[] => [
   { file: (run) => summaryFile(run.label, 'html'), render: () => summaryHtml(summary) },
 ];
 
-/** index.html: the verdict page first, then the other reports and `alongside` (k6's files, relative to the folder). */
+/** The worst phase grade, as load's exit code reads it: an INCONCLUSIVE phase leaves the run without a verdict. */
+const loadVerdict = (phases: readonly GradedPhase[]): { verdict: string; grade: Grade } => {
+  const grade = GRADES.find((g) => phases.some((p) => p.grade === g)) ?? 'PASS';
+  return { verdict: grade === 'INCONCLUSIVE' ? 'NO VERDICT' : grade, grade };
+};
+
+/** index.html: the verdict and the phases that need attention, then the reports and `alongside` (k6's files). */
 const indexReporter = (alongside: readonly string[]): Reporter<LoadReportRun> => ({
   file: () => RUN_INDEX,
   render: (run, names) =>
-    runIndex(`harness load: ${run.label}`, phaseCounts(run.phases), [...names, ...alongside]),
+    runIndex({
+      title: `harness load: ${run.label}`,
+      ...loadVerdict(run.phases),
+      counts: Object.fromEntries(
+        GRADES.map((g) => [g, run.phases.filter((p) => p.grade === g).length]).filter(([, n]) => n !== 0),
+      ),
+      coverage: phaseCounts(run.phases).replace(/^summary: /, ''),
+      entries: attentionEntries(run.phases, ({ name, grade, message }) => ({
+        id: name,
+        grade,
+        title: message,
+        href: `${summaryFile(run.label, 'html')}#${phaseAnchor(name)}`,
+      })),
+      files: [...names, ...alongside],
+    }),
 });
 
 /**

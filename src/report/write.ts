@@ -15,7 +15,7 @@ import { toHtml } from './html.ts';
 import { toJUnit } from './junit.ts';
 import { toMarkdown } from './markdown.ts';
 import { runVerdict, verdictHeadline } from './outcome.ts';
-import { RUN_INDEX, runIndex } from './run-index.ts';
+import { attentionEntries, RUN_INDEX, runIndex } from './run-index.ts';
 import { conformanceSchema } from './schema.ts';
 
 export const REPORT_FORMATS = ['json', 'junit', 'html', 'markdown'] as const;
@@ -217,13 +217,24 @@ const CONFORMANCE_REPORTERS: Readonly<Record<ReportFormat, Reporter<ConformanceR
 
 const conformanceIndex: Reporter<ConformanceRun> = {
   file: () => RUN_INDEX,
-  render: ({ report }, names) =>
-    runIndex(
-      `harness conformance: ${report.target.base_url}`,
-      verdictHeadline(runVerdict(report)),
-      names,
-      coverageSentence(report),
-    ),
+  render: ({ report }, names) => {
+    const verdict = runVerdict(report);
+    return runIndex({
+      title: `harness conformance: ${report.target.base_url}`,
+      verdict: verdictHeadline(verdict),
+      grade: verdict.grade,
+      counts: report.counts,
+      coverage: coverageSentence(report),
+      certifiable: { yes: report.certifiable, why: report.notCertifiable },
+      entries: attentionEntries(report.checks, ({ id, grade, title }) => ({
+        id,
+        grade,
+        title,
+        href: `${REPORT_FILES.html}#check-${id}`,
+      })),
+      files: names,
+    });
+  },
 };
 
 export const writeReports = (

@@ -1,6 +1,7 @@
 // A small SVG line chart with both axes labelled: one value per run, runs evenly spaced in time order, a gap where
-// a run has no value, and an optional dashed reference line (SPEC.md's limit). Static markup, no script.
+// a run has no value, each point coloured by its run's verdict, and an optional dashed reference line (SPEC.md's limit). Static markup, no script.
 // Every label (a phase's name, a run's) is interpolated through `html`, which escapes it.
+import type { Grade } from '../../core/grade.ts';
 import { html, joinMarkup, type Markup } from '../../core/markup.ts';
 import { niceStep } from '../../core/report-chart.ts';
 
@@ -13,6 +14,8 @@ export interface ChartSeries {
   readonly runs: readonly string[];
   readonly xLabel: string;
   readonly reference?: { readonly value: number; readonly label: string };
+  /** Per run, the verdict its point is coloured by. */
+  readonly grades?: readonly (Grade | undefined)[];
 }
 
 const WIDTH = 560;
@@ -60,7 +63,7 @@ export const lineChart = (series: ChartSeries): Markup => {
   const dots = series.values.map(
     (v, i) =>
       v !== undefined &&
-      html`<circle class="point" cx="${x(i)}" cy="${y(v)}" r="3.5"><title>${series.runs[i]}: ${tickText(v)}</title></circle>`,
+      html`<circle class="point${series.grades?.[i] === undefined ? '' : ` ${series.grades[i]}`}" cx="${x(i)}" cy="${y(v)}" r="4.5"><title>${series.runs[i]}: ${tickText(v)}${series.grades?.[i] === undefined ? '' : ` (${series.grades[i]})`}</title></circle>`,
   );
   const reference =
     series.reference !== undefined &&

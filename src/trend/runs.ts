@@ -19,6 +19,14 @@ export interface TrendRuns {
 
 const NOT_A_RUN = /holds no conformance\.json/;
 
+/** A replay or an --only run grades a few checks: as a column of the grid it is mostly empty. */
+const isPartial = (run: RunDocs): boolean =>
+  run.conformance !== undefined && /\bharness replay\b|\s--only[\s=]/.test(`${run.conformance.command} `);
+
+/** What `--include-partial` brings back: the page and the terminal both say how many, and how. */
+export const partialLeftOut = (count: number): string =>
+  `${count} replay and --only ${count === 1 ? 'run' : 'runs'}, which grade only some checks (harness trend --include-partial shows them)`;
+
 /** The run in `path`, or undefined for a folder that holds no report; a bad report is thrown (exit 2). */
 const runIn = (path: string): RunDocs | undefined => {
   try {
@@ -29,7 +37,7 @@ const runIn = (path: string): RunDocs | undefined => {
   }
 };
 
-export const readRuns = (dir: string): TrendRuns => {
+export const readRuns = (dir: string, options: { readonly includePartial?: boolean } = {}): TrendRuns => {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -43,7 +51,10 @@ export const readRuns = (dir: string): TrendRuns => {
     .flatMap((path) => runIn(path) ?? [])
     .sort((a, b) => startOf(a) - startOf(b));
   const leftOut: string[] = [];
+  const partial = options.includePartial === true ? [] : found.filter(isPartial);
+  if (partial.length > 0) leftOut.push(partialLeftOut(partial.length));
   const runs = found.filter((run) => {
+    if (partial.includes(run)) return false;
     const digest = stampsOf(run)[0]?.specDigest;
     if (digest === specDigest()) return true;
     leftOut.push(

@@ -3,26 +3,32 @@
 // string from the runs (IDs, grades, phase names, endpoints, folder names) is interpolated through `html`, which
 // escapes it: a report's text never becomes markup.
 import type { Grade } from '../../core/grade.ts';
-import { gradeRank } from '../../core/grade.ts';
+import { GRADES, gradeRank } from '../../core/grade.ts';
 import { html, joinMarkup, type Markup, trusted } from '../../core/markup.ts';
 import { gradesByPhase, startOf } from '../compare/run-docs.ts';
 import type { RunDocs } from '../compare/run-types.ts';
+import { GRADE_COLOURS } from '../report/html-style.ts';
 import { lineChart } from './line-chart.ts';
 import type { TrendRuns } from './runs.ts';
+
+/** Each point in its run's verdict colour, as the reports colour grades. */
+const pointColours = GRADES.map((g) => `svg.trend-chart .point.${g}{fill:${GRADE_COLOURS[g]}}`).join('');
 
 const STYLE = trusted(`body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#f6f7f9}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}h3{font-size:15px;margin:12px 0 4px}.muted{color:#5b6475}
 .table-wrap{overflow-x:auto;max-width:100%}table{border-collapse:collapse;background:#fff}
 th,td{border:1px solid #d9dde5;padding:3px 6px;text-align:center;white-space:nowrap}th.id,td.id{text-align:left;font-family:ui-monospace,monospace;font-size:13px}
+th.id,td.id{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #d9dde5}
 td.PASS{background:#e3f4e8;color:#17803d}td.FAIL,td.ERROR{background:#fdecec;color:#c0262d;font-weight:600}
 td.WARN{background:#fdf4e6;color:#a15c00;font-weight:600}td.INCONCLUSIVE{background:#f3effb;color:#5b3fa0}
 td.SKIP,td.INFO{background:#f1f2f5;color:#5b6475}td.none{background:#fff;color:#b8bfcc}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:12px}
-details{margin:8px 0}summary{cursor:pointer;color:#5b6475}
+details{margin:8px 0}ul.left-out{margin:0 0 8px;color:#5b6475}summary{cursor:pointer;color:#5b6475}
 .phase{background:#fff;border:1px solid #d9dde5;padding:8px 10px;margin-bottom:12px}
 svg.trend-chart{display:block;width:100%;height:auto;font:12px system-ui,sans-serif;fill:#1d2330}
 svg.trend-chart .axis{stroke:#1d2330}svg.trend-chart .grid{stroke:#e6e9ef}svg.trend-chart .title{fill:#5b6475;font-weight:600}
-svg.trend-chart .series{fill:none;stroke:#2f6fd0;stroke-width:2}svg.trend-chart .point{fill:#2f6fd0}
+svg.trend-chart .series{fill:none;stroke:#8c959f;stroke-width:2}svg.trend-chart .point{fill:#2f6fd0;stroke:#fff;stroke-width:1.5}
+${pointColours}
 svg.trend-chart .reference{stroke:#1d2330;stroke-dasharray:6 4}svg.trend-chart .reference-label{fill:#5b6475}
 `);
 
@@ -50,9 +56,12 @@ const gridRow = (row: Row): Markup =>
 /** Graded alike in every run: folded under the rows that changed, so what moved leads. */
 const steady = (row: Row): boolean => row.grades.every((g) => g !== undefined && g === row.grades[0]);
 
-const grid = (caption: string, runs: readonly RunDocs[], rows: Row[]): Markup => {
-  if (runs.length === 0) return html``;
-  const head = html`<tr><th class="id">run (start, UTC)</th>${runs.map((run) => html`<th title="${run.source}">${runLabel(run)}</th>`)}</tr>`;
+/** The grid's columns newest first, so the latest run is in view however many there are. */
+const grid = (caption: string, oldestFirst: readonly RunDocs[], rowsOldestFirst: Row[]): Markup => {
+  if (oldestFirst.length === 0) return html``;
+  const runs = [...oldestFirst].reverse();
+  const rows = rowsOldestFirst.map((row) => ({ ...row, grades: [...row.grades].reverse() }));
+  const head = html`<tr><th class="id">run (start, UTC), newest first</th>${runs.map((run) => html`<th title="${run.source}">${runLabel(run)}</th>`)}</tr>`;
   const moved = ordered(rows.filter((row) => !steady(row)));
   const same = ordered(rows.filter(steady));
   const counts = [...new Set(same.map((row) => row.grades[0]!))]
@@ -110,6 +119,7 @@ const loadSections = (runs: readonly RunDocs[]): Markup => {
   const charts = names.map((name) => {
     const plan = phases.map((p) => p.get(name)?.plan).find((p) => p !== undefined)!;
     const readings = phases.map((p) => p.get(name)?.enforced);
+    const grades = phases.map((p) => p.get(name)?.grade);
     // A within phase offers less than the limit, so it reads none: no chart of nothing.
     const enforced = readings.every((v) => v === undefined)
       ? html`<p class="muted">${name} reads no enforced limit in any run (a within phase offers less than the limit).</p>`
@@ -120,6 +130,7 @@ const loadSections = (runs: readonly RunDocs[]): Markup => {
           runs: labels,
           xLabel,
           reference: { value: plan.limit.count, label: `SPEC.md: ${plan.limit.count} / ${plan.limit.per}` },
+          grades,
         });
     const latency = lineChart({
       title: `${name}: p95 latency`,
@@ -127,6 +138,7 @@ const loadSections = (runs: readonly RunDocs[]): Markup => {
       values: phases.map((p) => p.get(name)?.p95),
       runs: labels,
       xLabel,
+      grades,
     });
     return html`<section class="phase"><h3>${name}</h3><p class="muted">${plan.endpoints.join(', ')}</p><div class="charts">${enforced}${latency}</div></section>`;
   });
@@ -141,10 +153,10 @@ export const trendPage = (dir: string, { runs, leftOut }: TrendRuns): string => 
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>harness trend: ${dir}</title><style>${STYLE}</style></head><body>
 <h1>harness trend: ${runs.length} runs in ${dir}</h1>
-<p class="muted">${conformance.length} conformance runs and ${load.length} load runs, ${span} (UTC). Hover a column head for its folder.</p>
+<p class="muted">${conformance.length} conformance runs and ${load.length} load runs, ${span} (UTC). The grids show the newest run first, at the left; the charts run oldest to newest, each point in its run's verdict colour. Hover a column head for its folder.</p>
+${leftOut.length > 0 && html`<p class="muted">Left out:</p><ul class="left-out">${leftOut.map((why) => html`<li>${why}</li>`)}</ul>`}
 ${grid('Verdicts per check', conformance, conformance.length === 0 ? [] : checkRows(conformance))}
 ${loadSections(load)}
-${leftOut.length > 0 && html`<h2>Left out</h2><ul>${leftOut.map((why) => html`<li>${why}</li>`)}</ul>`}
 </body></html>
 `.text;
 };

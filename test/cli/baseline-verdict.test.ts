@@ -45,7 +45,7 @@ it(
         `<span class="outcome">PASS</span><span class="detail">with 1 FAIL accepted by --baseline</span>`,
       );
       expect(read('conformance.md')).toContain(`## ✅ harness conformance: ${ACCEPTED}\n`);
-      expect(read('index.html')).toContain(`<p>${ACCEPTED}`);
+      expect(read('index.html')).toContain(`<span class="outcome">${ACCEPTED}</span>`);
       expect(readFileSync(summary, 'utf8')).toContain(`## ✅ harness conformance: ${ACCEPTED}\n`);
       const junit = read('conformance.xml');
       expect(junit).toMatch(/<testsuites [^>]*failures="0"/);

@@ -71,15 +71,23 @@ describe('harness compare', () => {
 });
 
 describe('harness trend', () => {
-  it('writes one page over every run of the folder', async () => {
+  it('leaves --only runs out by default, and says how to show them', async () => {
     const run = await harness(['trend', reports]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      'left out: 3 replay and --only runs, which grade only some checks (harness trend --include-partial shows them)',
+    );
+  });
+
+  it('writes one page over every run of the folder, newest first, with --include-partial', async () => {
+    const run = await harness(['trend', reports, '--include-partial']);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout.trim().split('\n').at(-1)).toBe(
       'trend: 3 conformance runs and 0 load runs, 0 left out',
     );
     const page = readFileSync(join(reports, 'trend.html'), 'utf8');
     expect(page).toMatch(
-      /<td class="id">AUTH-TOKEN-TYPE<\/td><td class="PASS">PASS<\/td><td class="FAIL">FAIL<\/td><td class="(SKIP">SKIP|none">–)<\/td>/,
+      /<td class="id">AUTH-TOKEN-TYPE<\/td><td class="(SKIP">SKIP|none">–)<\/td><td class="FAIL">FAIL<\/td><td class="PASS">PASS<\/td>/,
     );
   });
 });

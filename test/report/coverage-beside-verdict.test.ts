@@ -50,7 +50,7 @@ describe('coverage beside the verdict', () => {
     const dir = mkdtempSync(join(tmpdir(), 'coverage-'));
     await writeReports(PARTIAL, { dir, formats: ['html'] });
     expect(readFileSync(join(dir, RUN_INDEX), 'utf8')).toContain(
-      '<p>PASS</p>\n<p>7 of 10 checks ran; 3 skipped: 3 because the profile has no clients.restricted &lt;b&gt;</p>',
+      '<span class="outcome">PASS</span></p>\n<p class="coverage">7 of 10 checks ran; 3 skipped: 3 because the profile has no clients.restricted &lt;b&gt;</p>',
     );
   });
 });

@@ -54,13 +54,13 @@ describe('load reporters', () => {
       'load-transactions.xml',
       'index.html',
     ]);
-    // The page to open first: the verdict page, then the other reports and k6's files beside them.
+    // The page to open first: the verdict page, k6's dashboard, then the other reports and k6's files.
     const index = await readFile(join(dir, 'index.html'), 'utf8');
-    expect([...index.matchAll(/<a href="([^"]+)">/g)].map((m) => m[1])).toEqual([
+    expect([...index.matchAll(/<li[^>]*><a href="([^"]+)">/g)].map((m) => m[1])).toEqual([
       'load-transactions-summary.html',
-      'load-transactions-summary.json',
-      'load-transactions.xml',
       'load-transactions.html',
+      'load-transactions.xml',
+      'load-transactions-summary.json',
       'runners/runner-1.json',
     ]);
     // Stamped with who wrote it and the SPEC.md data it was judged against, for harness compare.

@@ -36,10 +36,10 @@ describe('writeReports', () => {
       ),
     });
     // The page to open first links the verdict page first, then the other reports.
-    const links = [...(await readFile(join(dir, 'index.html'), 'utf8')).matchAll(/<a href="([^"]+)">/g)].map(
-      (m) => m[1],
-    );
-    expect(links).toEqual(['conformance.html', 'conformance.json', 'conformance.xml', 'conformance.md']);
+    const links = [
+      ...(await readFile(join(dir, 'index.html'), 'utf8')).matchAll(/<li[^>]*><a href="([^"]+)">/g),
+    ].map((m) => m[1]);
+    expect(links).toEqual(['conformance.html', 'conformance.xml', 'conformance.json', 'conformance.md']);
     const json = JSON.parse(await readFile(join(dir, 'conformance.json'), 'utf8'));
     expect(json).toEqual(JSON.parse(JSON.stringify(FIXTURE)));
     expect(conformanceErrors(json)).toEqual([]);

@@ -74,6 +74,35 @@ describe('readRuns', () => {
     expect(readRuns(dir).runs.map((r) => r.source.slice(dir.length + 1))).toEqual(['b', 'a', 'd']);
   });
 
+  it('leaves out replays and --only runs unless asked, saying how many and how to show them', () => {
+    const dir = folderOfRuns();
+    const put = (name: string, command: string) => {
+      mkdirSync(join(dir, name));
+      const run = { ...conformanceAt('2026-11-27T09:30:00.000Z'), command };
+      writeFileSync(join(dir, name, 'conformance.json'), JSON.stringify(run));
+    };
+    put('replay', 'npx --no-install harness replay AUTH-TOKEN-TYPE');
+    put('only', 'npx --no-install harness conformance --only token,limits --report-dir reports');
+    put('onlyish', 'npx --no-install harness conformance --report-dir reports/--only-later');
+    const shown = (runs: readonly { source: string }[]) => runs.map((r) => r.source.slice(dir.length + 1));
+    const { runs, leftOut } = readRuns(dir);
+    expect(shown(runs)).toEqual(['b', 'onlyish', 'a', 'd']);
+    expect(leftOut[0]).toBe(
+      '2 replay and --only runs, which grade only some checks (harness trend --include-partial shows them)',
+    );
+    expect(trendPage('reports', readRuns(dir))).toContain(
+      '<li>2 replay and --only runs, which grade only some checks',
+    );
+    expect(shown(readRuns(dir, { includePartial: true }).runs)).toEqual([
+      'b',
+      'only',
+      'onlyish',
+      'replay',
+      'a',
+      'd',
+    ]);
+  });
+
   it('refuses the folder, naming the file, when one run is not JSON', () => {
     const dir = folderOfRuns();
     mkdirSync(join(dir, 'broken'));
@@ -93,8 +122,11 @@ describe('trendPage', () => {
     // The check whose grade changed leads the grid; those graded alike in every run are folded below it.
     const grid = page.slice(page.indexOf('Verdicts per check'), page.indexOf('Verdicts per load phase'));
     const [changed, folded] = grid.split('<details>');
+    // The newest run first: the FAIL of 10:00 before the PASS of 09:00.
+    expect(changed).toContain('<th class="id">run (start, UTC), newest first</th><th title=');
+    expect(changed!.indexOf('>11-27 10:00:00</th>')).toBeLessThan(changed!.indexOf('>11-27 09:00:00</th>'));
     expect(changed).toMatch(
-      /<td class="id">AUTH-TOKEN-SCHEMA<\/td><td class="PASS">PASS<\/td><td class="FAIL">FAIL<\/td><\/tr>/,
+      /<td class="id">AUTH-TOKEN-SCHEMA<\/td><td class="FAIL">FAIL<\/td><td class="PASS">PASS<\/td><\/tr>/,
     );
     expect(changed).not.toContain('LIMIT-ADMITS-RULES-SCHEDULE');
     expect(folded).toMatch(/graded the same in every run \(2 FAIL, .*\)<\/summary>/);
@@ -104,7 +136,12 @@ describe('trendPage', () => {
     expect(page).toContain('over_transactions: limit enforced, per 1 s window');
     expect(page).toContain('over_transactions: p95 latency');
     expect(page).toContain('SPEC.md: 200 / second');
-    expect(page).toContain('<h2>Left out</h2>');
+    // What is left out is said under the title, before the grids it would have widened.
+    const leftOut = page.indexOf('<p class="muted">Left out:</p><ul class="left-out"><li>');
+    expect(leftOut).toBeGreaterThan(0);
+    expect(leftOut).toBeLessThan(page.indexOf('Verdicts per check'));
+    // The check column stays in view while the runs scroll sideways.
+    expect(page).toContain('th.id,td.id{position:sticky;left:0;');
   });
 });
 
@@ -124,5 +161,25 @@ describe('lineChart', () => {
     expect(svg).toContain('>run start, UTC</text>');
     for (const label of ['r1', 'r5', '>0<', '>150<']) expect(svg).toContain(label);
     expect(svg).toContain('class="reference"');
+  });
+
+  it("colours each point by its run's verdict", () => {
+    const svg = lineChart({
+      title: 't',
+      yLabel: 'ms',
+      values: [1, 2, 3],
+      runs: ['r1', 'r2', 'r3'],
+      xLabel: 'run',
+      grades: ['PASS', 'FAIL', undefined],
+    }).text;
+    expect([...svg.matchAll(/<circle class="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      'point PASS',
+      'point FAIL',
+      'point',
+    ]);
+    expect(svg).toContain('r2: 2 (FAIL)</title>');
+    const page = trendPage('reports', readRuns(folderOfRuns()));
+    expect(page).toContain('svg.trend-chart .point.FAIL{fill:#c62828}');
+    expect(page).toMatch(/<circle class="point (PASS|FAIL|INCONCLUSIVE)"/);
   });
 });
