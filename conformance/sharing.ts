@@ -10,7 +10,6 @@ import {
   fail,
   inconclusive,
   isSuccess,
-  type LoggedRequest,
   refusedBelowLimit,
   skip,
 } from '../src/runner/checks.ts';
@@ -50,34 +49,32 @@ const graded =
       result.limit,
       ctx.bucketView(rule.bucket, ownView, found.requests),
     );
-    const isAdmitted = (r: LoggedRequest) => isSuccess(r.status);
-    const admitted = found.requests.filter(isAdmitted).length;
+    const admitted = found.requests.filter((r) => isSuccess(r.status)).length;
     // "Spent" by this tenant's own traffic only if some of it was admitted: a blocked tenant spends nothing.
     const blocked = allRefused(bucketView(ctx, rule.bucket, result));
     if (blocked !== undefined) return inconclusive(`the ${rule.bucket} bucket: ${blocked}`);
-    if (!rule.shares && refusedAlone !== undefined) {
-      // A limit set lower than stated refuses every tenant's first burst as soon: only one refused sooner than this
-      // tenant's own first burst (the spend, spread over the bucket's endpoints as the variant's) is its traffic.
-      const spent = result.spend.requests.filter(isAdmitted).length;
-      if (refusedAlone.atMost >= spent) {
-        return inconclusive(
-          `${rule.variant} was refused with ${refusedAlone.atMost} of its own admitted in the window before (${refusedAlone.explain(at)}), but this tenant's own first burst was admitted no more (${spent}): a limit lower than stated, which LIMIT-ADMITS judges, explains it as well as a shared one`,
+    if (!rule.shares) {
+      if (refusedAlone !== undefined) {
+        return fail(
+          `${rule.variant} shares this tenant's limit: ${refusedAlone.explain(at)}`,
+          showProof(ctx, ownLog, result.limit, result.origin, refusedAlone),
         );
       }
-      return fail(
-        `${rule.variant} shares this tenant's limit: ${refusedAlone.explain(at)}, fewer than this tenant's own first burst was (${spent})`,
-        showProof(ctx, ownLog, result.limit, result.origin, refusedAlone),
-      );
+      if (admitted > 0)
+        return `with the ${rule.bucket} limit spent, ${rule.variant} got ${found.requests[0]!.status}`;
+      const status = found.requests[0]!.status ?? 'no answer';
+      if (status !== 429) {
+        return inconclusive(
+          `with the ${rule.bucket} limit spent, ${rule.variant} got ${status}: neither admitted nor refused for the limit, so whether this tenant's traffic limits it cannot be told`,
+        );
+      }
+      return inconclusive(`${rule.variant} got 429, but not so soon that its own limit could not explain it`);
     }
-    if (rule.shares && refusedAlone !== undefined)
+    if (refusedAlone !== undefined)
       return `with the ${rule.bucket} limit spent, ${rule.variant} got 429: it shares the limit (${refusedAlone.explain(at)})`;
-    // Were the variant sharing the bucket, its admits and the bucket's own together obey the bounds. Another
-    // tenant's requests are counted as the tenant's own, as one limit shared by both would count them.
-    const variantLog = ctx
-      .bucketView(rule.bucket, ownView, found.requests)
-      .map((o) => ({ ...o, ours: true }));
-    const without = bucketView(ctx, rule.bucket, result).filter((o) => !found.requests.includes(o.request));
-    const shared = [...without, ...variantLog];
+    // Were the variant sharing the bucket, its admits and the bucket's own together obey the bounds.
+    const shared = bucketView(ctx, rule.bucket, result);
+    const without = shared.filter((o) => !found.requests.includes(o.request));
     const proof = (view: typeof shared) =>
       admittedAfterRefusal(view, result.limit) ??
       result.fresh.map((b) => admittedInSpan(view, result.limit, b.edgeFree)).find((p) => p !== undefined);
@@ -87,44 +84,10 @@ const graded =
       );
     }
     const apart = proof(shared);
-    if (apart !== undefined && !rule.shares)
-      return `with the ${rule.bucket} limit spent, ${admitted} of ${found.requests.length} requests of ${rule.variant} were admitted: a limit of its own, as counted together ${apart.explain(at)}`;
     if (apart !== undefined) {
       return fail(
         `${rule.variant} draws from a limit of its own: counted together, ${apart.explain(at)}`,
         showProof(ctx, shared, result.limit, result.origin, apart),
-      );
-    }
-    if (!rule.shares && admitted === 0) {
-      const status = found.requests[0]!.status ?? 'no answer';
-      return inconclusive(
-        status === 429
-          ? `${rule.variant} got 429, but not so soon that its own limit could not explain it`
-          : `with the ${rule.bucket} limit spent, ${rule.variant} got ${status}: neither admitted nor refused for the limit, so whether this tenant's traffic limits it cannot be told`,
-      );
-    }
-    if (!rule.shares) {
-      console.error(
-        rule.bucket,
-        JSON.stringify(
-          result.fresh.map((b) => ({
-            name: b.name,
-            ef: b.edgeFree && [at(b.edgeFree.from), at(b.edgeFree.until)],
-            sent: [
-              at(Math.min(...b.requests.map((r) => r.sent))),
-              at(Math.max(...b.requests.map((r) => r.answered))),
-            ],
-            adm: b.requests.filter((r) => isSuccess(r.status)).length,
-          })),
-        ),
-        'variant',
-        at(Math.min(...found.requests.map((r) => r.sent))),
-        at(Math.max(...found.requests.map((r) => r.answered))),
-        'edge',
-        result.edge && [at(result.edge.after), at(result.edge.by)],
-      );
-      return inconclusive(
-        `with the ${rule.bucket} limit spent, ${admitted} of ${found.requests.length} requests of ${rule.variant} were admitted, but not so soon after a refusal of this tenant's that one limit shared by both could not have admitted them (a token bucket refills; a loaded runner answers late), and none was refused below its own limit`,
       );
     }
     return inconclusive(

@@ -12,9 +12,7 @@
 //      limit's worth plus two at once to one endpoint: every faithful limiter admits the first N; repeated when it was
 //      refused below the limit;
 //   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides; one that
-//      must share, admitted past the stretch step 3 found free of a window edge, is sent again after another burst.
-//      Another tenant's goes right after the edge instead (a limit's worth and one at once): counted with the edge's
-//      admits, within a window of the refusal before it, they exceed what one shared limit admits there;
+//      must share, admitted past the stretch step 3 found free of a window edge, is sent again after another burst;
 //   5. window end: a limit's worth plus one answered just before a window has passed since the last refusal before
 //      the edge: a window shorter than stated opens another by then. It goes after step 4, or before step 3 where
 //      the edge came so soon after the spend (a token bucket) that steps 3 and 4 would leave it too late;
@@ -200,24 +198,8 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
     return { ...base, ...none, unauthorised: probe.unauthorised };
   }
 
-  const variants = new Map<string, VariantResult>();
-  const sendVariants = async (only: (v: Variant) => boolean) => {
-    for (const [i, variant] of plan.variants.entries()) {
-      const options = variantOptions[i];
-      // A variant whose options could not be had (no second id) is left out; its check says why.
-      if (options === undefined || !only(variant)) continue;
-      const sent = await probe.variant(variant, options);
-      const before = variants.get(variant.name)?.requests ?? [];
-      variants.set(variant.name, { ...sent, requests: [...before, ...sent.requests] });
-    }
-  };
   const seconds = firstRefusal.exchange && retryAfterSeconds(firstRefusal.exchange);
   const { polls, edge, windowEndAfter } = await nextEdge(probe, firstRefusal);
-  // Another tenant's variant right after the edge, while the refusal before it is less than a window old: its
-  // admits and the edge's, counted as one shared limit would count them, exceed what that limit admits in the window
-  // after a refusal (U). Later, a shared token bucket would have refilled what it was admitted.
-  const isolating = (v: Variant) => !v.shares;
-  if (windowEndAfter !== undefined) await sendVariants(isolating);
   // The window-end burst must be answered within a window of that refusal, and the fresh burst must wait until
   // the bursts before it are a window old. Where the edge came soon after the spend burst (a token bucket, a fixed
   // window that was nearly over), the fresh burst and the variants would end too late, and the window end goes
@@ -235,8 +217,18 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
     : (await probe.burst('fresh, more', limit.count + 1)).requests;
   // Right after the fresh burst is refused, inside the stretch it found free of a fixed window's edge: a variant that
   // shares the bucket must be refused, and one with a limit of its own shows as more than one window admits.
-  if ([...fresh[0]!.requests, ...overflow].some((r) => r.status === 429))
-    await sendVariants((v) => !isolating(v) || windowEndAfter === undefined);
+  const variants = new Map<string, VariantResult>();
+  const sendVariants = async (only: (v: Variant) => boolean) => {
+    for (const [i, variant] of plan.variants.entries()) {
+      const options = variantOptions[i];
+      // A variant whose options could not be had (no second id) is left out; its check says why.
+      if (options === undefined || !only(variant)) continue;
+      const sent = await probe.variant(variant, options);
+      const before = variants.get(variant.name)?.requests ?? [];
+      variants.set(variant.name, { ...sent, requests: [...before, ...sent.requests] });
+    }
+  };
+  if ([...fresh[0]!.requests, ...overflow].some((r) => r.status === 429)) await sendVariants(() => true);
   // Refused below the limit in the fresh burst but not before (in the spend burst or a poll): repeated, so two in
   // a row decide, and nothing is sent between them to share their windows.
   const pollRefusedBelow = refusedBelowLimit(probe.view(), limit, probe.view(polls)) !== undefined;

@@ -240,19 +240,11 @@ const FACTORS: Partial<Record<FaultName, number>> = {
  * a Retry-After given before harness's next polls, when a poll is sent where it pointed.
  */
 const ALSO_DEVIATES: Partial<Record<FaultName, Readonly<Record<string, string | readonly string[]>>>> = {
-  // Another tenant's admits prove a limit of their own only against a bucket that keeps its stated limit: where this
-  // tenant's own traffic already breaks it, or a limit lower than stated admits both tenants alike, isolation is
-  // not verified.
-  'limit-window-short': { 'LIMIT-TENANT-ISOLATED-RULES-EXECUTE': 'INCONCLUSIVE' },
-  'limit-early-reset': { 'LIMIT-TENANT-ISOLATED-RULES-EXECUTE': 'INCONCLUSIVE' },
   // A fresh burst that lands in the slice is admitted whole: nothing is refused for the variants to follow.
   'limit-fail-open-slice': {
     'LIMIT-TENANT-ISOLATED-RULES-EXECUTE': ['INCONCLUSIVE', 'SKIP'],
     'LIMIT-TENANT-SHARED-RULES-EXECUTE': ['SKIP'],
   },
-  'wrong-limit-execute': { 'LIMIT-TENANT-ISOLATED-RULES-EXECUTE': 'INCONCLUSIVE' },
-  'wrong-limit-transaction': { 'LIMIT-TENANT-ISOLATED-TRANSACTION-EVENT': 'INCONCLUSIVE' },
-  'limit-first-window-low': { 'LIMIT-TENANT-ISOLATED-BATCH-UPLOAD-URL': 'INCONCLUSIVE' },
   // Its Retry-After is honest: the retry test honours one of a second or two, where the shut nears its end, and
   // else sees only those longer than the window (INCONCLUSIVE).
   'limit-penalty-box': { 'LIMIT-RETRY-HONOURED-RULES-SCHEDULE': 'INCONCLUSIVE' },
@@ -261,14 +253,10 @@ const ALSO_DEVIATES: Partial<Record<FaultName, Readonly<Record<string, string | 
   'limit-counts-refused': {
     'LIMIT-RETRY-HONOURED-RULES-EXECUTE': ['FAIL', 'WARN'],
     'LIMIT-ENFORCED-RULES-EXECUTE': ['INCONCLUSIVE'],
-    'LIMIT-TENANT-ISOLATED-RULES-EXECUTE': ['INCONCLUSIVE'],
   },
   // Shares that add up to the limit break the sharing rule too: where the window-end tries after a refusal spend
   // across the endpoints, more than the limit is admitted within a window of it.
-  'observability-split': {
-    'LIMIT-OBSERVABILITY-SHARED': 'FAIL',
-    'LIMIT-TENANT-ISOLATED-OBSERVABILITY': 'INCONCLUSIVE',
-  },
+  'observability-split': { 'LIMIT-OBSERVABILITY-SHARED': 'FAIL' },
 };
 
 /** Where a grade is not the whole verdict: what the message of a deviating check must say. */
@@ -342,18 +330,7 @@ const BEYOND_FAULTS: Record<
   ],
   // The independence check runs before the probes, so the other bucket has room and the limits' being low is no
   // matter to it.
-  // Another tenant's admits are as few as the tenant's own: isolation is not verified (ALSO_DEVIATES says why).
-  'every limit lower than stated': [
-    {},
-    statedHigher,
-    [
-      LIMITS,
-      {
-        ...all('FAIL', everyBucket('LIMIT-ADMITS')),
-        ...all('INCONCLUSIVE', ids('tenant-isolation', Object.keys(BUCKETS) as BucketId[])),
-      },
-    ],
-  ],
+  'every limit lower than stated': [{}, statedHigher, [LIMITS, all('FAIL', everyBucket('LIMIT-ADMITS'))]],
   // Without exclusive_tenant one refusal below the limit is undecided: the request sent at once after it, or the
   // next poll, refused too decides it (twice in a row), as harness's own earlier traffic made the pattern.
   'limit-counts-refused, the tenant not exclusive': [

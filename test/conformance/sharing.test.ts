@@ -8,9 +8,7 @@ import { resolveOptions } from '../../src/reference/options.ts';
 import { buildProfile } from '../../src/reference/profile.ts';
 import { planChecks } from '../../src/runner/plan-skips.ts';
 import { selectChecks } from '../../src/runner/select.ts';
-import type { RunReport } from '../../src/runner/types.ts';
 import { BUCKETS, type BucketId, LIMIT_RULES, type Profile } from '../../src/spec/index.ts';
-import { runAgainst } from '../support/testbed.ts';
 
 const full = buildProfile(resolveOptions(), 'http://127.0.0.1:9', 'http://127.0.0.1:9/oauth2/token');
 const buckets = Object.keys(BUCKETS) as BucketId[];
@@ -113,31 +111,5 @@ describe('a profile without what a property needs: not verified, decided by the 
     expect(plan.get('LIMIT-PATH-ID-SHARED-RULES-STATUS')).toBe(
       'not verified: the profile does not say where execution_id comes from (ids.execution_id), and sharing needs two of them',
     );
-  });
-});
-
-// One limit shared by every tenant that refills continuously has a token back moments after any refusal: one
-// admitted request of another tenant proves nothing there. Its limit's worth, right after the edge, does either way.
-describe('tenant isolation under a token bucket, every bucket', () => {
-  const isolation = (report: RunReport) =>
-    Object.fromEntries(
-      report.checks.filter((c) => c.tags.includes('tenant-isolation')).map((c) => [c.id, c]),
-    );
-
-  it.each([
-    ['shared by every tenant', 'limit-shared-across-tenants', 'FAIL'],
-    ['kept per tenant', undefined, 'PASS'],
-  ] as const)('a limit %s: every LIMIT-TENANT-ISOLATED-* graded as it should be', async (_, fault, grade) => {
-    const [report] = await runAgainst(
-      { limiter: 'token-bucket', ...(fault ? { fault } : {}) },
-      { only: ['tenant-isolation'] },
-    );
-    const checks = isolation(report!);
-    expect(Object.keys(checks)).toHaveLength(buckets.length);
-    for (const check of Object.values(checks)) {
-      expect([check.id, check.grade]).toEqual([check.id, grade]);
-      // The proof is the other tenant's limit's worth counted with this tenant's, not one admitted request.
-      if (grade === 'PASS') expect(check.message).toMatch(/a limit of its own, as counted together after '/);
-    }
   });
 });
