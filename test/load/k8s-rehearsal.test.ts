@@ -226,7 +226,8 @@ describe('a k6-operator run rehearsed without a cluster', () => {
     ]);
     expect(result.status).toBe(0);
     const report = JSON.parse(
-      readFileSync(`${result.stdout}${result.stderr}`.match(/\S+load-merged-summary\.json/)![0], 'utf8'),
+      // `reports:` names the run's folder; the merged summary is in it.
+      readFileSync(join(/^reports: (\S+)/m.exec(result.stdout)![1]!, 'load-merged-summary.json'), 'utf8'),
     ) as LoadSummary;
     expect(report.setupTokenRequests).toBe(JOBS.runners.length * roles.length);
     expect(report.phases.map((p) => p.noToken)).toEqual([0, 0, 0]);
