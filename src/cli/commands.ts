@@ -19,6 +19,7 @@ import {
   oneOf,
   port,
   positiveInt,
+  seed,
   sideEffects,
 } from './parse.ts';
 
@@ -179,7 +180,7 @@ export const conformanceCommand = () =>
         new Option(
           '--seed <n>',
           "where the probes' wait polls land in each window, as a report's seed records it (default: a new one)",
-        ).argParser(positiveInt),
+        ).argParser(seed),
       )
       .addOption(
         new Option(

@@ -3,6 +3,7 @@
 import { InvalidArgumentError } from 'commander';
 import { didYouMean } from '../did-you-mean.ts';
 import { REPORT_FORMATS, type ReportFormat } from '../report/write.ts';
+import { MAX_SEED } from '../runner/types.ts';
 import {
   BUCKETS,
   type BucketId,
@@ -16,6 +17,13 @@ export const positiveInt = (value: string): number => {
   if (!/^\d+$/.test(value) || Number(value) < 1)
     throw new InvalidArgumentError('expected a positive integer');
   return Number(value);
+};
+
+/** --seed: a positive integer no larger than a report records. */
+export const seed = (value: string): number => {
+  const number = positiveInt(value);
+  if (number > MAX_SEED) throw new InvalidArgumentError(`expected a positive integer up to ${MAX_SEED}`);
+  return number;
 };
 
 export const fraction = (value: string): number => {

@@ -2,6 +2,7 @@
 // validate against this, so it is closed (additionalProperties: false) and every field the type requires is required
 // here too; test/report/schema.test.ts asserts at compile time that the property names match the TypeScript types.
 import { GRADES } from '../runner/grades.ts';
+import { MAX_SEED } from '../runner/types.ts';
 
 const isoTime = {
   type: 'string',
@@ -220,7 +221,7 @@ export const conformanceSchema = {
     counts,
     plan: { type: 'array', items: planItem },
     sent: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
-    seed: { type: 'integer', minimum: 1, maximum: 2 ** 31 },
+    seed: { type: 'integer', minimum: 1, maximum: MAX_SEED },
     checks: { type: 'array', items: checkResult },
     gate: {
       type: 'object',

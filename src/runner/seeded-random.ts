@@ -3,8 +3,11 @@
 // a few polls; nothing here needs a cryptographic generator).
 import { randomInt } from 'node:crypto';
 
+/** The largest seed a run takes and a report records (`--seed`, the report's `seed`). */
+export const MAX_SEED = 2 ** 31 - 1;
+
 /** A seed for a run that was given none. */
-export const newSeed = (): number => randomInt(1, 2 ** 31);
+export const newSeed = (): number => randomInt(1, MAX_SEED + 1);
 
 /** Numbers in [0, 1), the same sequence for the same seed. */
 export const seededRandom = (seed: number): (() => number) => {

@@ -7,6 +7,9 @@ import type { Finding, Grade, ServerVerdict } from './grades.ts';
 import type { LimitTimeline } from './limit-timeline.ts';
 import type { PlanItem } from './plan-item.ts';
 
+// Read by the report's schema and by --seed, which take the runner's types, not its workings.
+export { MAX_SEED } from './seeded-random.ts';
+
 export type { PlanItem };
 
 /**
