@@ -2,7 +2,6 @@
 import {
   type CheckContext,
   type CheckSpec,
-  clock,
   type Exchange,
   fail,
   inconclusive,
@@ -61,7 +60,7 @@ const spendingOneLeavesAnother = async (ctx: CheckContext): Promise<string> => {
   };
   // Room in the other bucket first (held until its answer), so a refusal there cannot be its own traffic's doing.
   return ctx.withRoom(other, 3, async () => {
-    const origin = clock();
+    const origin = ctx.now();
     // A refusal right before spending is the other bucket's own doing (a limit lower than stated, outside
     // traffic): one after it would prove nothing about the spent one.
     const before = await ctx.call(other);

@@ -3,7 +3,6 @@
 import {
   type CheckContext,
   type CheckSpec,
-  clock,
   fail,
   inconclusive,
   isSuccess,
@@ -37,7 +36,7 @@ const freshTokenServes = async (ctx: CheckContext): Promise<IssuedToken> => {
   let issued: IssuedToken = { token: '', answeredAt: 0 };
   const fresh = await withToken(ctx, 'fresh token', async () => {
     const token = await newToken(ctx, (message) => skip(`no first token (see AUTH-TOKEN-FORM): ${message}`));
-    issued = { token, answeredAt: clock() };
+    issued = { token, answeredAt: ctx.now() };
     return token;
   });
   if (fresh.status === 401) return fail('a fresh token got 401');
@@ -54,12 +53,12 @@ const freshTokenServes = async (ctx: CheckContext): Promise<IssuedToken> => {
 const expiredTokenRefused = async (ctx: CheckContext, { token, answeredAt }: IssuedToken): Promise<void> => {
   const lifetimeMs = ctx.target.tokenLifetimeSeconds * 1000;
   await ctx.wait(
-    answeredAt + lifetimeMs + 1000 - clock(),
+    answeredAt + lifetimeMs + 1000 - ctx.now(),
     `for the token to expire (${ctx.target.tokenLifetimeSeconds} s)`,
   );
   let usedAt = 0;
   const expired = await withToken(ctx, 'expired token', async () => {
-    usedAt = clock();
+    usedAt = ctx.now();
     return token;
   });
   if (expired.status !== 401) {

@@ -1,6 +1,6 @@
-import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { type Clock, REAL_CLOCK } from '../clock.ts';
 import { classifyError, describeFailure, TargetError } from './errors.ts';
 import {
   captureRequest,
@@ -28,7 +28,29 @@ export interface HttpClientOptions {
   tls?: TlsOptions;
   /** A forward proxy; none unless given (the CLI passes HTTP_PROXY/HTTPS_PROXY/NO_PROXY, see proxyFromEnv). */
   proxy?: ProxyOptions;
+  /** What times each exchange and its timeout (the real clock unless given). */
+  clock?: Clock;
+  /** What carries requests (undici's pools unless given: a test's simulated network). */
+  transport?: Transport;
 }
+
+export interface TransportRequest {
+  readonly origin: string;
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body: string | undefined;
+  readonly signal: AbortSignal;
+}
+
+export interface TransportResponse {
+  readonly statusCode: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Readable;
+}
+
+/** Carries one request to the target and its answer back; rejects only when the target cannot be talked to. */
+export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
 export interface SendRequest {
   method: string;
@@ -73,8 +95,6 @@ const readCapped = async (body: Readable, max: number): Promise<{ text: string; 
   return { text: Buffer.concat(chunks).toString('utf8') };
 };
 
-const elapsed = (start: number): number => Math.round((performance.now() - start) * 100) / 100;
-
 /**
  * Sends requests through keep-alive undici pools, one per origin, reached directly or through the forward proxy
  * (a CONNECT tunnel, TLS to the target inside it). HTTP statuses, whatever they are, resolve; only failing to talk
@@ -88,10 +108,13 @@ export class HttpClient {
   readonly #requestTimeoutMs: number;
   readonly #maxEvidenceBody: number;
   readonly #maxBodyBytes: number;
+  /** What times each exchange (and the bucket log's entries, see the runner's counting client). */
+  readonly clock: Clock;
 
   constructor(options: HttpClientOptions = {}) {
     this.redactor = options.redactor ?? new Redactor();
     this.#options = options;
+    this.clock = options.clock ?? REAL_CLOCK;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
     this.#maxEvidenceBody = options.maxEvidenceBody ?? DEFAULT_MAX_EVIDENCE_BODY;
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -101,8 +124,9 @@ export class HttpClient {
     const url = new URL(req.url);
     const headers = lowerCaseHeaders(req.headers);
     const label = req.label === undefined ? {} : { label: req.label };
-    const startedAt = new Date().toISOString();
-    const start = performance.now();
+    const start = this.clock.now();
+    const startedAt = new Date(start).toISOString();
+    const elapsed = () => Math.round((this.clock.now() - start) * 100) / 100;
     const request = captureRequest(
       this.redactor,
       req.method,
@@ -112,9 +136,13 @@ export class HttpClient {
       this.#maxEvidenceBody,
     );
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.#requestTimeoutMs);
+    const answered = new AbortController();
+    this.clock.sleep(this.#requestTimeoutMs, answered.signal).then(
+      () => controller.abort(),
+      () => undefined,
+    );
     try {
-      const res = await this.#agent().request({
+      const res = await this.#transport({
         origin: url.origin,
         method: req.method,
         path: `${url.pathname}${url.search}`,
@@ -132,7 +160,7 @@ export class HttpClient {
         this.#maxEvidenceBody,
         cutAt,
       );
-      const evidence: Evidence = { ...label, request, response, startedAt, durationMs: elapsed(start) };
+      const evidence: Evidence = { ...label, request, response, startedAt, durationMs: elapsed() };
       return new Exchange(evidence, res.statusCode, raw, text, cutAt);
     } catch (err) {
       // Our timer aborts (the whole-request timeout); the run's end destroys the connections instead, which
@@ -143,12 +171,12 @@ export class HttpClient {
         ...label,
         request,
         startedAt,
-        durationMs: elapsed(start),
+        durationMs: elapsed(),
         error: { kind, message },
       };
       throw new TargetError(kind, message, evidence, { cause: err });
     } finally {
-      clearTimeout(timer);
+      answered.abort();
     }
   }
 
@@ -164,6 +192,10 @@ export class HttpClient {
     const dispatcher = this.#dispatcher;
     this.#dispatcher = undefined;
     await dispatcher?.close();
+  }
+
+  #transport(request: TransportRequest): Promise<TransportResponse> {
+    return this.#options.transport?.(request) ?? this.#agent().request(request);
   }
 
   #agent(): Dispatcher {

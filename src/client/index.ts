@@ -8,7 +8,12 @@ export {
   Exchange,
   isSuccess,
 } from './evidence.ts';
-export { HttpClient, type HttpClientOptions, type SendRequest } from './http.ts';
+export {
+  HttpClient,
+  type HttpClientOptions,
+  type SendRequest,
+  type Transport,
+} from './http.ts';
 export { quoteJson } from './json-quote.ts';
 export {
   type QuotaPolicy,

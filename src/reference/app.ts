@@ -10,7 +10,6 @@
 // an anonymous key per route, never toward a tenant's. SPEC.md §8 allows either reading, so harness must cope with
 // both.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ENDPOINTS, type EndpointSpec, observabilityEndpoint, type PathId } from '../spec/index.ts';
 import { HANDLERS, type Handler, type HandlerContext, IdRegistry } from './handlers.ts';
 import { type PreparedResponse, prepare, readBody, send } from './http.ts';
@@ -82,7 +81,8 @@ export interface App {
 
 /** `jwt`: hand out JWTs and take a token for the key its verified signature names (tokens: 'jwt'). */
 export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): App => {
-  const { behaviour, now, limitBeforeAuth } = options;
+  const { behaviour, clock, limitBeforeAuth } = options;
+  const now = clock.now;
   const clients = registerClients(options.allClients);
   const expired: ExpiredTokens = behaviour.acceptsExpiredTokens
     ? 'accept'
@@ -229,7 +229,7 @@ export const createApp = (options: ResolvedReferenceOptions, jwt?: JwtTokens): A
     let wait = state.admit(at);
     const held = behaviour.queues === route.bucket;
     while (held && wait > 0 && !req.socket.destroyed) {
-      await sleep(Math.min(wait, HOLD_RECHECK_MS));
+      await clock.sleep(Math.min(wait, HOLD_RECHECK_MS));
       wait = state.admit(now());
     }
     return wait;

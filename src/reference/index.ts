@@ -1,10 +1,10 @@
 // A faithful server for SPEC.md, to run harness against, with optional fault injection (see faults.ts).
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Profile } from '../spec/index.ts';
 import { createApp, TOKEN_PATH } from './app.ts';
-import { createJwtTokens } from './jwt.ts';
+import { createJwtTokens, type JwtTokens } from './jwt.ts';
 import {
   type ReferenceClients,
   type ReferenceServerOptions,
@@ -17,6 +17,7 @@ export { FAULT_FACTORS, FAULTS, type FaultName } from './faults.ts';
 export { LIMITER_KINDS, type LimiterKind } from './limiter-kinds.ts';
 export type { ReferenceClients, ReferenceServerOptions, ResolvedReferenceOptions } from './options.ts';
 export { EMBEDDED_SCALE, TOKEN_KINDS } from './options.ts';
+export { createJwtTokens, type JwtTokens };
 
 export interface RunningReferenceServer {
   readonly baseUrl: string;
@@ -31,6 +32,34 @@ export interface RunningReferenceServer {
   requestsServed(): number;
   close(): Promise<void>;
 }
+
+export interface ReferenceListener {
+  readonly listener: RequestListener;
+  readonly options: ResolvedReferenceOptions;
+  /** A fresh profile for this server at `baseUrl`, secrets included. */
+  profile(): Profile;
+}
+
+/**
+ * The server on no socket: its request listener, for a test's simulated network to hand requests to in-process.
+ * `jwt` signs its tokens when `tokens: 'jwt'` (the caller's, so a virtual clock can wait out WebCrypto's real time).
+ */
+export const referenceListener = (
+  options: ReferenceServerOptions,
+  baseUrl: string,
+  jwt?: JwtTokens,
+): ReferenceListener => {
+  const resolved = resolveOptions(options);
+  if (resolved.tokens === 'jwt' && jwt === undefined)
+    throw new RangeError('tokens: jwt needs the JWT signer');
+  const app = createApp(resolved, resolved.tokens === 'jwt' ? jwt : undefined);
+  app.setBaseUrl(baseUrl);
+  return {
+    listener: app.listener,
+    options: resolved,
+    profile: () => buildProfile(resolved, baseUrl, `${baseUrl}${TOKEN_PATH}`),
+  };
+};
 
 export async function startReferenceServer(
   options?: ReferenceServerOptions,

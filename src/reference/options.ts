@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import { DIALECT_NAMES, type RateLimitDialect } from '../../core/ratelimit-dialects.ts';
+import { type Clock, REAL_CLOCK } from '../clock.ts';
 import {
   BUCKETS,
   type BucketId,
@@ -62,8 +63,8 @@ export interface ReferenceServerOptions {
    * down answers 500, a gateway that rejects everything 400, a wrong base_url 404); the token endpoint still works.
    */
   apiStatus?: number;
-  /** Clock in ms; drives token expiry and limit windows. */
-  now?: () => number;
+  /** Drives token expiry, limit windows and held requests (the real clock unless given: a test's). */
+  clock?: Clock;
   /** Serve HTTPS with this certificate and key (PEM); with `clientCa`, require client certificates it signed. */
   tls?: { cert: Buffer; key: Buffer; clientCa?: Buffer };
 }
@@ -98,7 +99,7 @@ export interface ResolvedReferenceOptions {
   /** The dialect asked for; a RateLimit fault sends its own when none is. */
   readonly rateLimitFields: RateLimitDialect | undefined;
   readonly apiStatus: number | undefined;
-  readonly now: () => number;
+  readonly clock: Clock;
 }
 
 export const DEFAULT_OBSERVABILITY: readonly EndpointKey[] = [
@@ -211,6 +212,6 @@ export const resolveOptions = (options: ReferenceServerOptions = {}): ResolvedRe
     limitBeforeAuth: options.limitBeforeAuth ?? false,
     rateLimitFields,
     apiStatus: options.apiStatus,
-    now: options.now ?? (() => performance.timeOrigin + performance.now()),
+    clock: options.clock ?? REAL_CLOCK,
   };
 };

@@ -6,9 +6,6 @@ import type { Exchange } from '../client/index.ts';
 import type { BucketId } from '../spec/index.ts';
 import type { LimitWindow, Observation } from './limit-bounds.ts';
 
-/** Epoch ms with sub-millisecond resolution, monotonic within a run. */
-export const clock = (): number => performance.timeOrigin + performance.now();
-
 export interface LoggedRequest {
   readonly sent: number;
   readonly answered: number;

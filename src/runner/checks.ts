@@ -13,7 +13,7 @@ export {
   readRateLimitFields,
 } from '../client/index.ts';
 export type { Target } from '../profile/target.ts';
-export { clock, type LoggedRequest, type ObservedRequest } from './bucket-log.ts';
+export type { LoggedRequest, ObservedRequest } from './bucket-log.ts';
 export type { CheckContext } from './context.ts';
 export { TOKEN_ENDPOINT_KEY } from './counting-client.ts';
 export {

@@ -5,7 +5,7 @@
 import type { Evidence, Exchange, TokenClient } from '../client/index.ts';
 import type { Target } from '../profile/target.ts';
 import type { BucketId, ClientRole, EndpointSpec, PathId } from '../spec/index.ts';
-import { clock, type LoggedRequest, type LogView, type ObservedRequest } from './bucket-log.ts';
+import type { LoggedRequest, LogView, ObservedRequest } from './bucket-log.ts';
 import { formWord, type Sent, type Written } from './repro.ts';
 import type { CallOptions, Session } from './session.ts';
 import type { ShellWord } from './shell-word.ts';
@@ -191,7 +191,7 @@ export class CheckContext {
     return this.#session.holding(endpoint.bucket, async () => {
       const limit = this.target.limitOf(endpoint.bucket);
       const at = this.#session.log.roomAt(endpoint.bucket, this.target.profile.tenant, limit, requests);
-      const ms = at - clock();
+      const ms = at - this.now();
       if (ms > 0) await this.wait(ms, `for room in the ${endpoint.bucket} limit`);
       return send();
     });
@@ -199,5 +199,10 @@ export class CheckContext {
 
   wait(ms: number, why: string): Promise<void> {
     return this.#session.wait(this.id, ms, why);
+  }
+
+  /** The run's clock: epoch ms, the time every logged request carries. */
+  now(): number {
+    return this.#session.clock.now();
   }
 }

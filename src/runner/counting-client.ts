@@ -10,7 +10,7 @@ import {
 import { isHarnessError } from '../errors.ts';
 import type { Target } from '../profile/target.ts';
 import type { BucketId } from '../spec/index.ts';
-import { BucketLog, clock } from './bucket-log.ts';
+import { BucketLog } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
 import { inconclusive, skip } from './grades.ts';
 
@@ -61,7 +61,7 @@ export class CountingHttpClient extends HttpClient {
     if (bucket === undefined) return super.send(req);
     const owner = this.ownerOf(req);
     const done = this.log.begin(bucket);
-    const sent = clock();
+    const sent = this.clock.now();
     let exchange: Exchange | undefined;
     try {
       exchange = await super.send(req);
@@ -69,7 +69,7 @@ export class CountingHttpClient extends HttpClient {
     } finally {
       done({
         sent,
-        answered: clock(),
+        answered: this.clock.now(),
         status: exchange?.status,
         tenant: owner?.tenant,
         clientId: owner?.clientId,

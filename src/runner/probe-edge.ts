@@ -2,11 +2,10 @@
 // Retry-After is taken on trust: requests go while it is waited out, and capacity back before it is tested as an
 // early reset.
 import { isSuccess } from '../client/index.ts';
-import { clock, type LoggedRequest } from './bucket-log.ts';
+import type { LoggedRequest } from './bucket-log.ts';
 import { edgeAfter, refusedBelowLimit } from './limit-bounds.ts';
 import { retryAfterSeconds, retryAfterShown, retryToleranceMs } from './probe-result.ts';
 import { type BucketProbe, ONCE_MORE } from './probe-steps.ts';
-import { sleep } from './sleep.ts';
 
 const POLL = 'edge poll';
 const AFTER_EDGE = `${POLL} after the edge`;
@@ -78,11 +77,11 @@ const findEdge = async (probe: BucketProbe, refused: LoggedRequest, deadline: nu
     const pending: Promise<unknown>[] = [];
     // The requests sent at once after polls refused below the limit: one pair in a row decides, a few try for it.
     const repeats = { left: MAX_ONCE_MORE };
-    const first = clock();
+    const first = probe.now();
     for (let i = 0; i < MAX_POLLS && !found; i++) {
       const due = first + i * spacing;
       if (due > stop) break;
-      await sleep(due - clock(), probe.ended);
+      await probe.pause(due - probe.now());
       if (found) break;
       pending.push(
         pollOnceMore(probe, `${POLL} #${i + 1}`, repeats).then(
@@ -154,7 +153,7 @@ const waitPolls = async (
         (_, j) => end - k * sixth + margin + (j + probe.random()) * third,
       ),
     )
-    .filter((at) => at > clock() + windowMs / 50 && at < start);
+    .filter((at) => at > probe.now() + windowMs / 50 && at < start);
   for (let i = 0; due.length > 0 && i < MAX_WAIT_POLLS; i++) {
     due.sort((a, b) => a - b);
     await probe.until(due.shift()!, why);

@@ -6,7 +6,7 @@ import { type Exchange, isSuccess, rateLimitResetSeconds } from '../client/index
 import { isHarnessError } from '../errors.ts';
 import type { BucketLimit } from '../profile/target.ts';
 import type { EndpointSpec } from '../spec/index.ts';
-import { clock, type LoggedRequest, type LogView } from './bucket-log.ts';
+import type { LoggedRequest, LogView } from './bucket-log.ts';
 import { type CheckContext, sessionOf } from './context.ts';
 import { type Edge, type EdgeFree, edgeFreeFrom, refusedBelowLimit } from './limit-bounds.ts';
 import {
@@ -18,7 +18,6 @@ import {
 } from './probe-result.ts';
 import { retryAfterHonour, retryTimes } from './retry-evidence.ts';
 import type { CallOptions, Session } from './session.ts';
-import { sleep } from './sleep.ts';
 
 /** Beyond this, requests queue in the client and a burst stops being one. */
 const MAX_AT_ONCE = 1024;
@@ -69,6 +68,16 @@ export class BucketProbe {
   /** Aborted when the run ends: every wait of the probe stops then. */
   get ended(): AbortSignal {
     return this.#session.ended;
+  }
+
+  /** The run's clock: epoch ms, the time every logged request carries. */
+  now(): number {
+    return this.#session.clock.now();
+  }
+
+  /** Waits `ms` unannounced (a short spacing, not a wait a person should see); rejects once the run ends. */
+  pause(ms: number): Promise<void> {
+    return this.#session.clock.sleep(ms, this.ended);
   }
 
   /** Every request of ours to the bucket, in the order answered. */
@@ -152,7 +161,7 @@ export class BucketProbe {
 
   /** Waits until no request of ours to the bucket is under way. */
   async settled(): Promise<void> {
-    while (this.#session.log.busy(this.#plan.bucket)) await sleep(10, this.#session.ended);
+    while (this.#session.log.busy(this.#plan.bucket)) await this.pause(10);
   }
 
   /**
@@ -163,7 +172,7 @@ export class BucketProbe {
     await this.settled();
     const at = this.quietAt(besides);
     await this.until(at, why);
-    return Math.max(at, clock());
+    return Math.max(at, this.now());
   }
 
   /** When every request of the bucket but `besides` will have been answered for a whole window. */
@@ -175,10 +184,10 @@ export class BucketProbe {
   }
 
   async until(at: number, why: string): Promise<void> {
-    const ms = at - clock();
+    const ms = at - this.now();
     if (ms > 0) await this.#ctx.wait(ms, why);
     // A timer may fire a millisecond early, and a burst sent before `at` may straddle the edge it was timed after.
-    while (clock() < at) await sleep(1, this.ended);
+    while (this.now() < at) await this.pause(1);
   }
 
   /**
@@ -281,17 +290,17 @@ export class BucketProbe {
   async spentPolls(until: number): Promise<void> {
     const { windowMs, count } = this.limit;
     const slot = windowMs / 24;
-    const from = clock();
+    const from = this.now();
     // The window end must not wait on these: each goes only where it, and a burst after it, is answered by then.
     let roundTrip = 0;
     const inTime = (at: number) => at + 4 * roundTrip + windowMs / 50 < until - windowMs / 10;
     for (let i = 0; inTime(from + (i + 1) * slot); i++) {
       await this.until(from + (i + this.random()) * slot, 'for the end of the window after the edge');
-      const sent = clock();
+      const sent = this.now();
       const exchange = await this.fire(`${SPENT_POLL} #${i + 1}`);
-      roundTrip = Math.max(roundTrip, clock() - sent);
+      roundTrip = Math.max(roundTrip, this.now() - sent);
       if (isSuccess(exchange?.status)) {
-        if (inTime(clock())) await this.burst(`${SPENT_POLL}, at once`, count + 1);
+        if (inTime(this.now())) await this.burst(`${SPENT_POLL}, at once`, count + 1);
         return;
       }
     }

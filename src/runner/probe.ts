@@ -27,7 +27,7 @@
 import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
 import { isSuccess } from '../client/index.ts';
 import { isHarnessError } from '../errors.ts';
-import { clock, type LoggedRequest } from './bucket-log.ts';
+import type { LoggedRequest } from './bucket-log.ts';
 import { type CheckContext, sessionOf } from './context.ts';
 import { Outcome, skip, skipByChoice } from './grades.ts';
 import { admittedInSpan, type EdgeFree, isAdmitted, refusedBelowLimit } from './limit-bounds.ts';
@@ -73,13 +73,13 @@ const filledWindowEnd = async (probe: BucketProbe, after: LoggedRequest, like: r
   const firstAnswer = Math.min(...like.map((r) => r.answered)) - Math.min(...like.map((r) => r.sent));
   // Only where a whole burst and then an answer fit before the window has passed: a token bucket's edge comes
   // right after the spend, where a fill is mostly refused and only sends the window end too late.
-  const fits = clock() + widthOf(like) + 1.25 * firstAnswer < after.sent + probe.limit.windowMs;
+  const fits = probe.now() + widthOf(like) + 1.25 * firstAnswer < after.sent + probe.limit.windowMs;
   if (fits) await probe.burst(`${WINDOW_END}, fill`, probe.limit.count + 1);
   // After the fill, whose admits shorten the lead.
   const at = probe.windowEndAt(after, leadFor(probe, after, like));
   // While the window end is awaited, where half a window or more of it is left (a round trip of the test must not
   // make the window end late): the fill's 429s come early in a window, with the most to wait out.
-  if (fits && at - clock() >= probe.limit.windowMs / 2) await probe.retryTest(at);
+  if (fits && at - probe.now() >= probe.limit.windowMs / 2) await probe.retryTest(at);
   if (fits) await probe.spentPolls(at);
   return probe.windowEnd(at);
 };

@@ -69,8 +69,8 @@ export interface Ran {
 
 export const runCheck = async (check: CheckDefinition, session: Session): Promise<Ran> => {
   const ctx = new CheckContext(check.id, session);
-  const startedAt = new Date().toISOString();
-  const started = performance.now();
+  const started = session.clock.now();
+  const startedAt = new Date(started).toISOString();
   session.emit({ type: 'check-started', id: check.id });
   let verdict: CheckVerdict;
   try {
@@ -92,7 +92,7 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
       };
     }
   }
-  const durationMs = performance.now() - started;
+  const durationMs = session.clock.now() - started;
   const { grade, message, shown = {} } = verdict;
   const context = {
     profile: session.target.profile,

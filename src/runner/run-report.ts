@@ -50,14 +50,14 @@ export interface RunRecord {
   readonly options: ReportOptions;
   readonly plan: readonly PlanItem[];
   readonly startedAt: Date;
+  readonly finishedAt: Date;
   readonly sent: RunReport['sent'];
   readonly seed: number;
 }
 
 export const buildReport = (ran: readonly Ran[], record: RunRecord): RunReport => {
-  const { target, selection, options, plan, startedAt } = record;
+  const { target, selection, options, plan, startedAt, finishedAt } = record;
   const all = [...ran];
-  const finishedAt = new Date();
   // A missing --slow is the user's choice, listed with how to run the check; --only and --skip leave theirs out.
   for (const { check, excluded, deselected } of selection) {
     if (excluded !== undefined && !deselected) {

@@ -1,10 +1,10 @@
 // A conformance run: a session for the target, a deadline and a signal that end it, the checks in their lanes'
 // order (lane-order.ts, each run by run-check.ts), then the report (run-report.ts), told to the run's listeners.
 import type { HttpClientOptions } from '../client/index.ts';
+import { type Clock, REAL_CLOCK } from '../clock.ts';
 import { EventStream } from '../events/stream.ts';
 import type { Target } from '../profile/target.ts';
 import type { EndpointKey } from '../spec/index.ts';
-import { clock } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
 import { runInLaneOrder } from './lane-order.ts';
 import { expectedRunMs, planOf, runDeadlineMs, type Selected, TOKENS_ITEM } from './plan.ts';
@@ -17,8 +17,10 @@ import type { ConformanceEvent, RunReport } from './types.ts';
 export interface RunOptions extends ReportOptions {
   /** Where the run tells what it does: progress, report files, the job summary (none: a silent run). */
   readonly events?: EventStream<ConformanceEvent>;
-  /** How to reach the target: TLS, proxy, request timeout. */
-  readonly http?: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'>;
+  /** How to reach the target: TLS, proxy, request timeout (and a test's simulated network). */
+  readonly http?: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs' | 'transport'>;
+  /** The run's time (the real clock unless given: a test's virtual one). */
+  readonly clock?: Clock;
   /** --max-requests: nothing beyond it is sent, and checks that cannot have their share SKIP. */
   readonly budget?: RequestBudget;
   /** The whole run ends after this long (default: runDeadlineMs); checks still running are INCONCLUSIVE. */
@@ -39,27 +41,38 @@ export const runConformance = async (
   // What the profile leaves out SKIPs here, before the run, as --dry-run said it would.
   const selection = planChecks(selected, target);
   const events = options.events ?? new EventStream();
-  const session = new Session(target, events, options.http, options.budget, options.seed);
+  const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);
+  const deadlineMs = options.deadlineMs ?? runDeadlineMs(target, running, options.http?.requestTimeoutMs);
+  const leftMs = Math.max(0, deadlineMs - (options.spentMs ?? 0));
+  const clock = options.clock ?? REAL_CLOCK;
+  const startedAt = new Date(clock.now());
+  const session = new Session(target, {
+    events,
+    ...(options.http === undefined ? {} : { network: options.http }),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.replayArguments === undefined ? {} : { replayArguments: options.replayArguments }),
+    clock,
+    deadlineAt: clock.now() + leftMs,
+  });
   const plan = planOf(selection, target);
   options.budget?.setAsideForRun(plan.filter((item) => item.key === TOKENS_ITEM));
   for (const item of plan.filter((i) => i.probe)) {
     const endpoint = target.endpoint(item.endpoint as EndpointKey);
     if (target.mayCall(endpoint)) session.probed.add(endpoint.key);
   }
-  const running = selection.filter((s) => s.excluded === undefined).map((s) => s.check);
-  const startedAt = new Date();
-  const deadlineMs = options.deadlineMs ?? runDeadlineMs(target, running, options.http?.requestTimeoutMs);
-  const leftMs = Math.max(0, deadlineMs - (options.spentMs ?? 0));
-  session.deadlineAt = clock() + leftMs;
   session.emit({ type: 'run-started', checks: running.length, expectedMs: expectedRunMs(target, running) });
-  session.replayArguments = options.replayArguments;
-  const deadline = setTimeout(() => {
-    session.emit({
-      type: 'note',
-      text: `harness: the run deadline (${deadlineMs / 1000} s) passed: ending the checks still running`,
-    });
-    void session.end(`run deadline passed (${deadlineMs / 1000} s)`);
-  }, leftMs);
+  const checksEnded = new AbortController();
+  clock.sleep(leftMs, checksEnded.signal).then(
+    () => {
+      session.emit({
+        type: 'note',
+        text: `harness: the run deadline (${deadlineMs / 1000} s) passed: ending the checks still running`,
+      });
+      void session.end(`run deadline passed (${deadlineMs / 1000} s)`);
+    },
+    () => undefined,
+  );
   const interrupt = () => void session.end(String(options.stop?.reason));
   if (options.stop?.aborted) interrupt();
   else options.stop?.addEventListener('abort', interrupt, { once: true });
@@ -68,7 +81,7 @@ export const runConformance = async (
     ran = await runInLaneOrder(running, target, session);
   } finally {
     session.emit({ type: 'checks-ended' });
-    clearTimeout(deadline);
+    checksEnded.abort();
     options.stop?.removeEventListener('abort', interrupt);
     await session.close();
   }
@@ -78,6 +91,7 @@ export const runConformance = async (
     options,
     plan,
     startedAt,
+    finishedAt: new Date(clock.now()),
     sent: Object.fromEntries(session.http.sent),
     seed: session.seed,
   });

@@ -15,22 +15,38 @@ import {
   type TokenError,
   TokenManager,
 } from '../client/index.ts';
+import { type Clock, REAL_CLOCK } from '../clock.ts';
 import { teachProfile } from '../profile/secrets.ts';
 import type { Target } from '../profile/target.ts';
 import type { BucketId, ClientRole, EndpointKey, EndpointSpec, PathId } from '../spec/index.ts';
-import { type BucketLog, clock } from './bucket-log.ts';
+import type { BucketLog } from './bucket-log.ts';
 import type { RequestBudget } from './budget.ts';
 import { CountingHttpClient, endpointMatcher } from './counting-client.ts';
 import type { CheckEvent } from './events.ts';
 import { skip, skipByChoice } from './grades.ts';
 import { newSeed, seededRandom } from './seeded-random.ts';
-import { sleep } from './sleep.ts';
 
 export interface CallOptions {
   client?: ClientRole;
   /** Path ids to use instead of the profile's. */
   ids?: Partial<Record<PathId, string>>;
   label?: string;
+}
+
+/** How a session reaches its target and keeps time, all fixed when it is made. */
+export interface SessionOptions {
+  readonly events?: { emit(event: CheckEvent): void };
+  /** How to reach the target: TLS, proxy, request timeout, and what carries requests (a test's simulated network). */
+  readonly network?: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs' | 'transport'>;
+  readonly budget?: RequestBudget;
+  /** Draws where in a window the probes' wait polls go (recorded in the report: `--seed` repeats them). */
+  readonly seed?: number;
+  /** Every time the run reads and every wait it makes (the real clock unless given: a test's virtual one). */
+  readonly clock?: Clock;
+  /** When the run's deadline passes, in the clock's time (none unless given). */
+  readonly deadlineAt?: number;
+  /** The arguments by which `harness replay` reaches this target again (none in-process). */
+  readonly replayArguments?: readonly string[];
 }
 
 /** Why a check that needs a token did not run. */
@@ -54,20 +70,22 @@ export class Session {
   /** Endpoints whose bucket probe runs in this session and will publish admitted responses. */
   readonly probed = new Set<EndpointKey>();
   readonly #end = new AbortController();
-  /** When the run's deadline passes (clock time); the runner sets it. */
-  deadlineAt = Number.POSITIVE_INFINITY;
-  /** The arguments by which `harness replay` reaches this target again; the runner sets them (none in-process). */
-  replayArguments: readonly string[] | undefined;
+  readonly events: { emit(event: CheckEvent): void };
+  readonly seed: number;
+  readonly clock: Clock;
+  readonly deadlineAt: number;
+  readonly replayArguments: readonly string[] | undefined;
 
   constructor(
     readonly target: Target,
-    readonly events: { emit(event: CheckEvent): void },
-    network: Pick<HttpClientOptions, 'tls' | 'proxy' | 'requestTimeoutMs'> = {},
-    budget?: RequestBudget,
-    /** Draws where in a window the probes' wait polls go (recorded in the report: `--seed` repeats them). */
-    readonly seed: number = newSeed(),
+    options: SessionOptions = {},
   ) {
-    this.random = seededRandom(seed);
+    this.events = options.events ?? { emit: () => undefined };
+    this.seed = options.seed ?? newSeed();
+    this.clock = options.clock ?? REAL_CLOCK;
+    this.deadlineAt = options.deadlineAt ?? Number.POSITIVE_INFINITY;
+    this.replayArguments = options.replayArguments;
+    this.random = seededRandom(this.seed);
     this.http = new CountingHttpClient(
       endpointMatcher(target),
       (key) => target.endpoints.find((e) => e.key === key)?.bucket,
@@ -77,8 +95,8 @@ export class Session {
         return owner && { tenant: owner.tenant ?? target.profile.tenant, clientId: owner.client_id };
       },
       this.#end.signal,
-      network,
-      budget,
+      { ...options.network, clock: this.clock },
+      options.budget,
     );
     // Every running check and every wait listens for the run's end: many at once is the design, not a leak.
     setMaxListeners(0, this.#end.signal);
@@ -89,6 +107,7 @@ export class Session {
       tenant: target.profile.tenant,
       http: this.http,
       rememberFailures: true,
+      now: this.clock.now,
     });
     this.api = new ApiClient({ baseUrl: target.profile.base_url, http: this.http, tokens: this.tokens });
   }
@@ -106,7 +125,7 @@ export class Session {
   async wait(id: string, ms: number, why: string): Promise<void> {
     this.emit({ type: 'wait-started', id, ms, why });
     try {
-      await sleep(ms, this.ended);
+      await this.clock.sleep(ms, this.ended);
     } finally {
       this.emit({ type: 'wait-ended', id });
     }
@@ -237,7 +256,7 @@ export class Session {
 
   /** Whether the run is still on after `ms` more: a wait that is not can only end the check INCONCLUSIVE. */
   endsAfter(ms: number): boolean {
-    return clock() + ms < this.deadlineAt;
+    return this.clock.now() + ms < this.deadlineAt;
   }
 
   /** Aborts once the run is over (its deadline passed): waits end, and nothing more is sent. */

@@ -75,7 +75,7 @@ describe('bearer authentication (SPEC.md §5 rules 3-6, RFC 6750 §3)', () => {
   });
 
   it('works on the real clock by default', async () => {
-    const t = await start({ now: undefined });
+    const t = await start({ clock: undefined });
     expect((await t.call(TX)).status).toBe(202);
   });
 

@@ -2,6 +2,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, request } from 'undici';
 import { afterEach } from 'vitest';
+import { type Clock, REAL_CLOCK } from '../../src/clock.ts';
 import {
   type ReferenceServerOptions,
   type RunningReferenceServer,
@@ -27,8 +28,8 @@ export interface Reply {
   readonly json: any;
 }
 
-export interface FakeClock {
-  now(): number;
+/** A clock the test moves by hand; a held request still rechecks on real timers, reading the hand-moved time. */
+export interface FakeClock extends Clock {
   advance(ms: number): void;
 }
 
@@ -36,6 +37,7 @@ export const fakeClock = (start = 1_767_225_600_000): FakeClock => {
   let t = start;
   return {
     now: () => t,
+    sleep: REAL_CLOCK.sleep,
     advance: (ms) => {
       t += ms;
     },
@@ -160,7 +162,7 @@ export class TestServer {
   }
 }
 
-/** Starts servers on a fake clock (unless `now` is given) and closes them after each test. */
+/** Starts servers on a fake clock (unless `clock` is given) and closes them after each test. */
 export const useServers = (): ((options?: ReferenceServerOptions) => Promise<TestServer>) => {
   const running: TestServer[] = [];
   afterEach(async () => {
@@ -168,7 +170,7 @@ export const useServers = (): ((options?: ReferenceServerOptions) => Promise<Tes
   });
   return async (options = {}) => {
     const clock = fakeClock();
-    const server = await startReferenceServer({ now: clock.now, ...options });
+    const server = await startReferenceServer({ clock, ...options });
     const test = new TestServer(server, clock);
     running.push(test);
     return test;
