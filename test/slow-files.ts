@@ -33,7 +33,10 @@ const SLOW_FILES: readonly SlowFile[] = [
   // Thirteen probes of rules-schedule through real rate-limiting libraries run as gateways.
   { file: 'test/conformance/ratelimit-libraries.test.ts', project: 'long', seconds: 52 },
   { file: 'test/cli/signals.test.ts', project: 'long', seconds: 50 },
-  { file: 'test/conformance/faults.test.ts', project: 'fast', seconds: 47 },
+  // Every fault under every limiter kind, on virtual time: CPU, not waiting.
+  { file: 'test/conformance/faults.test.ts', project: 'fast', seconds: 48 },
+  // A sample of those cells on real time too, beside their simulated runs.
+  { file: 'test/conformance/faults-real-time.test.ts', project: 'long', seconds: 40 },
   { file: 'test/package/pack.test.ts', project: 'fast', seconds: 39 },
   { file: 'test/load/token-failure.test.ts', project: 'long', seconds: 37 },
   // Two k6 runs against token answers that are decompression bombs.
