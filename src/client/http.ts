@@ -95,6 +95,9 @@ const readCapped = async (body: Readable, max: number): Promise<{ text: string; 
   return { text: Buffer.concat(chunks).toString('utf8') };
 };
 
+/** Why a request's timeout stops: a plain value, as a DOMException for each of a probe's thousands costs its stack. */
+const ANSWERED = 'answered';
+
 /**
  * Sends requests through keep-alive undici pools, one per origin, reached directly or through the forward proxy
  * (a CONNECT tunnel, TLS to the target inside it). HTTP statuses, whatever they are, resolve; only failing to talk
@@ -176,7 +179,7 @@ export class HttpClient {
       };
       throw new TargetError(kind, message, evidence, { cause: err });
     } finally {
-      answered.abort();
+      answered.abort(ANSWERED);
     }
   }
 
