@@ -3,6 +3,7 @@
 
 import {
   admittedAfterRefusal,
+  admittedBeyondShared,
   admittedInSpan,
   allRefused,
   type CheckContext,
@@ -10,6 +11,8 @@ import {
   fail,
   inconclusive,
   isSuccess,
+  type LoggedRequest,
+  type ProbeResult,
   refusedBelowLimit,
   skip,
 } from '../src/runner/checks.ts';
@@ -60,8 +63,7 @@ const graded =
           showProof(ctx, ownLog, result.limit, result.origin, refusedAlone),
         );
       }
-      if (admitted > 0)
-        return `with the ${rule.bucket} limit spent, ${rule.variant} got ${found.requests[0]!.status}`;
+      if (admitted > 0) return isolated(ctx, rule, result, found.requests);
       const status = found.requests[0]!.status ?? 'no answer';
       if (status !== 429) {
         return inconclusive(
@@ -94,6 +96,28 @@ const graded =
       `with the ${rule.bucket} limit spent, ${admitted} of ${found.requests.length} requests of ${rule.variant} were admitted: too few to prove a limit of its own, refused too late to prove sharing`,
     );
   };
+
+/**
+ * "Limits are per tenant": the other tenant's requests, sent at once right after this tenant was refused, were
+ * admitted beyond what one limit shared by both could have admitted by then. Fewer prove nothing (a token bucket
+ * refills a few), so the PASS is withheld: not verified, with the arithmetic.
+ */
+const isolated = (
+  ctx: CheckContext,
+  rule: SharingRule,
+  result: ProbeResult,
+  theirs: readonly LoggedRequest[],
+): string => {
+  const at = timesOf(result);
+  const shown = admittedBeyondShared(bucketView(ctx, rule.bucket, result), theirs, result.limit);
+  if (shown === undefined) {
+    const admitted = theirs.filter((r) => isSuccess(r.status)).length;
+    return inconclusive(
+      `not verified: with the ${rule.bucket} limit spent, ${admitted} of ${theirs.length} requests of ${rule.variant} were admitted, no more than one limit shared with this tenant could have refilled for them since its last 429`,
+    );
+  }
+  return `with the ${rule.bucket} limit spent, ${rule.variant} has a limit of its own: ${shown.explain(at)}`;
+};
 
 export const sharingChecks = (): CheckSpec[] =>
   SHARING_RULES.map(

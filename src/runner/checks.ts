@@ -29,6 +29,7 @@ export {
 export {
   type AdmittedOverLimit,
   admittedAfterRefusal,
+  admittedBeyondShared,
   admittedInSpan,
   allRefused,
   isAdmitted,

@@ -8,7 +8,7 @@ import type { BucketLimit } from '../profile/target.ts';
 import type { EndpointSpec } from '../spec/index.ts';
 import type { LoggedRequest, LogView } from './bucket-log.ts';
 import { type CheckContext, sessionOf } from './context.ts';
-import { type Edge, type EdgeFree, edgeFreeFrom, refusedBelowLimit } from './limit-bounds.ts';
+import { type Edge, type EdgeFree, edgeFreeFrom, isolationBurst, refusedBelowLimit } from './limit-bounds.ts';
 import {
   type Burst,
   type ProbePlan,
@@ -308,6 +308,21 @@ export class BucketProbe {
 
   async variant(variant: Variant, options: CallOptions): Promise<VariantResult> {
     const fire = (i: number) => this.fire(`${variant.name} #${i + 1}`, options, variant.endpoint);
+    if (!variant.shares) {
+      // One admitted proves nothing of a bucket, which may have refilled a token for it since the refusal: as many
+      // at once as a shared bucket cannot refill by their answers (at most half the limit, so a limit of their own
+      // set a little low still admits them all). Counted once their token is in hand, which may take a round trip.
+      if (options.client !== undefined) await this.#ctx.token(options.client);
+      const refused = this.entries()
+        .filter((r) => r.status === 429)
+        .at(-1);
+      const count =
+        refused === undefined
+          ? 1
+          : isolationBurst(this.limit, this.now() - refused.sent + 2 * (refused.answered - refused.sent));
+      const requests = await this.logged(() => Promise.all(Array.from({ length: count }, (_, i) => fire(i))));
+      return { variant, options, requests };
+    }
     let requests = await this.logged(() => fire(0));
     // Admitted though it should share the spent bucket: only a limit's worth more can prove it does not.
     if (variant.shares && requests.some((r) => isSuccess(r.status))) {
