@@ -65,6 +65,7 @@ const reportUnjudged = async (
     exitCode: exitCodeOf([exitCode, saved.exitCode]),
     dir: stream.dir,
     files: saved.files,
+    phases: run.phases,
     ...lostReports(saved),
   };
 };
@@ -263,7 +264,7 @@ export const finishLoad = async (
       ? { remedy: 'harness fell short, not the target: the advice below says what to change', advice }
       : {}),
   });
-  return { exitCode, dir: stream.dir, files, ...lostReports(saved) };
+  return { exitCode, dir: stream.dir, files, phases: run.phases, ...lostReports(saved) };
 };
 
 export const load = async (options: LoadOptions): Promise<void> => {
