@@ -3,12 +3,13 @@
 // a merged run, its runners.
 // No scripts, nothing fetched. Pure TypeScript, shared by handleSummary and the harness CLI.
 import type { RunnerClock } from './clocks.ts';
-import { type Latency, type LoadSummary, type PhaseResult, spreadOf } from './evidence.ts';
+import { type Latency, type LoadSummary, spreadOf } from './evidence.ts';
 import { GRADES } from './grade.ts';
+import type { JudgedPhase, JudgedSummary } from './judged.ts';
 import { escapeMarkup as esc } from './markup.ts';
 import { offeredAt } from './plan.ts';
 import { COLOURS, phaseChart } from './report-chart.ts';
-import { describeLimit, judgeAll, perSecond, type Verdict } from './verdict.ts';
+import { describeLimit, perSecond } from './verdict.ts';
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#f6f7f9}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}h3{font-size:15px;margin:0 0 4px}.muted{color:#5b6475}
@@ -34,21 +35,12 @@ svg.chart .end{stroke:#5b6475;stroke-dasharray:2 3}svg.chart .title{fill:#5b6475
 svg.chart .reading{stroke:#7b3fa0;stroke-dasharray:2 2}svg.chart .proof-span{fill:#c0262d;fill-opacity:.08}
 svg.chart line.proof{stroke:#c0262d;stroke-width:2}svg.chart text.proof{fill:#c0262d}svg.chart .edge{stroke:#b8bfcc;stroke-dasharray:1 3}svg.chart .label{paint-order:stroke;stroke:#fff;stroke-width:4px;font-weight:600}`;
 
-interface Judged {
-  readonly result: PhaseResult;
-  readonly verdict: Verdict;
-}
-
 /** The phases as they ran: by start, then in plan order (the sort is stable). */
-const inRunOrder = (summary: LoadSummary): Judged[] => {
-  const verdicts = judgeAll(summary);
-  return summary.phases
-    .map((result, i) => ({ result, verdict: verdicts[i]! }))
-    .sort((a, b) => a.result.plan.startMs - b.result.plan.startMs);
-};
+const inRunOrder = ({ phases }: JudgedSummary): JudgedPhase[] =>
+  [...phases].sort((a, b) => a.result.plan.startMs - b.result.plan.startMs);
 
 /** The worst grade first, and every phase that is not a PASS named under its grade. */
-const verdictLine = (judged: readonly Judged[]): string => {
+const verdictLine = (judged: readonly JudgedPhase[]): string => {
   const of = (grade: string) => judged.filter((j) => j.verdict.grade === grade);
   const worst = GRADES.find((grade) => of(grade).length > 0) ?? 'PASS';
   const counts = GRADES.filter((g) => of(g).length > 0).map((g) => `${of(g).length} ${g}`);
@@ -79,7 +71,7 @@ const COLUMNS = [
 ] as const;
 
 /** Two rows per phase: its numbers, then its verdict across the whole table, so the table stays narrow. */
-const row = ({ result, verdict }: Judged): string => {
+const row = ({ result, verdict }: JudgedPhase): string => {
   const { plan } = result;
   const seconds = plan.durationMs / 1000;
   const ra =
@@ -107,7 +99,7 @@ const swatch = (colour: string, text: string) =>
 /** A phase's section id, which index.html links to: phase names are k6 scenario names, but come from files. */
 export const phaseAnchor = (name: string): string => `phase-${name.replace(/[^0-9A-Za-z_-]/g, '')}`;
 
-const phaseSection = ({ result, verdict }: Judged): string => {
+const phaseSection = ({ result, verdict }: JudgedPhase): string => {
   const other = result.refused + result.networkErrors;
   return `<section class="phase phase-${verdict.grade}" id="${phaseAnchor(result.plan.name)}"><h3>${esc(result.plan.name)} <span class="${verdict.grade}">${verdict.grade}</span></h3>
 <div class="legend">${swatch(COLOURS.admitted, `admitted (${result.admitted})`)}${swatch(COLOURS.limited, `429 (${result.limited})`)}${swatch(COLOURS.other, `other status or no answer (${other}, not drawn: their send times are not recorded)`)}</div>
@@ -143,8 +135,10 @@ const runnersSection = (summary: LoadSummary): string => {
 <tbody>${rows.join('\n')}</tbody></table></div>`;
 };
 
-export const summaryHtml = (summary: LoadSummary): string => {
-  const judged = inRunOrder(summary);
+/** The page of a judged summary: it shows the verdicts it is given, and judges nothing itself. */
+export const summaryHtml = (run: JudgedSummary): string => {
+  const { summary } = run;
+  const judged = inRunOrder(run);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>harness load: ${esc(summary.target)}</title><style>${STYLE}</style></head><body>
 <h1>Rate-limit load probe</h1>
 <div class="muted">${esc(summary.target)} · ${esc(summary.generatedAt)} · ${summary.instances} k6 instance${summary.instances === 1 ? '' : 's'}</div>

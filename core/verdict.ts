@@ -1,5 +1,5 @@
 // How each phase is graded. Pure TypeScript: k6's handleSummary judges a single instance, the harness CLI the
-// merged results of several, with this same code.
+// merged results of several, with this same code, once a run (judged.ts).
 //
 // FAIL is a claim about the server and is made only on proof (proofs.ts) or on a 429 without an integer
 // Retry-After or another refusal status; a Retry-After longer than the window is WARN, as in conformance
@@ -11,7 +11,7 @@
 import type { StartSpread } from './clocks.ts';
 import { openingBurst, type Reading, sustained } from './estimate.ts';
 import { type LoadSummary, type PhaseResult, spreadOf } from './evidence.ts';
-import { type Grade, gradeRank } from './grade.ts';
+import type { Grade } from './grade.ts';
 import { offeredAt, type PhasePlan } from './plan.ts';
 import { type ProofSpan, tooFewBeforeRefusal, tooManyAfterRefusal, tooManyInInterval } from './proofs.ts';
 import { rateLimitNote } from './ratelimit-note.ts';
@@ -249,7 +249,7 @@ const withRateLimitFields = (result: PhaseResult, verdict: Verdict): Verdict =>
 const judgePhase = (result: PhaseResult, tl: Timeline, spread: StartSpread): Verdict =>
   withRateLimitFields(result, withRetryAfter(result, judgeEvidence(result, tl, spread)));
 
-/** Every phase's verdict, in the summary's order. */
+/** Every phase's verdict, in the summary's order: judged.ts's judge() is the one caller outside the tests. */
 export const judgeAll = (summary: LoadSummary): Verdict[] => {
   const timelines = timelinesOf(summary);
   const spread = spreadOf(summary);
@@ -264,27 +264,4 @@ export const judgeAll = (summary: LoadSummary): Verdict[] => {
       ? { grade: 'INCONCLUSIVE', message: `${interrupted.reason} before this phase ended`, notes: [] }
       : judgePhase(p, timelines.get(p.plan.limiterKey)!, spread),
   );
-};
-
-/** Phases with their verdicts, failures first, then the rest in grade order, stable within a grade. */
-export const byGrade = (summary: LoadSummary): { result: PhaseResult; verdict: Verdict }[] => {
-  const verdicts = judgeAll(summary);
-  return summary.phases
-    .map((result, i) => ({ result, verdict: verdicts[i]! }))
-    .sort((a, b) => gradeRank(a.verdict.grade) - gradeRank(b.verdict.grade));
-};
-
-/** A phase's verdict as one terminal line, the same from k6 and from the CLI: `PASS         over_x   reads ...`. */
-export const phaseLine = (grade: LoadGrade, phase: string, message: string): string =>
-  `${grade.padEnd(12)} ${phase.padEnd(34)} ${message}`;
-
-/** The summary as harness writes it: the evidence, then every phase's grade, failures first. */
-/** `stamp`: who wrote the report and against which SPEC.md data (the CLI's; k6's runner summaries carry none). */
-export const reportJson = (summary: LoadSummary, stamp: Readonly<Record<string, unknown>> = {}): string => {
-  // One instance's share of several (one lateness, several instances) is not judged: only the merged counts can be.
-  const share = summary.lateMs.length < summary.instances;
-  const grades = share
-    ? undefined
-    : byGrade(summary).map(({ result, verdict }) => ({ phase: result.plan.name, ...verdict }));
-  return `${JSON.stringify({ ...stamp, ...summary, ...(grades ? { grades } : {}) }, null, 2)}\n`;
 };

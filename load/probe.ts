@@ -4,10 +4,10 @@
 import { sleep } from 'k6';
 import exec from 'k6/execution';
 import http from 'k6/http';
+import { judge, reportJson } from '../core/judged.ts';
 import { atPointer } from '../core/pointer.ts';
 import { summaryHtml } from '../core/report-html.ts';
 import { markedSummary } from '../core/summary-markers.ts';
-import { reportJson } from '../core/verdict.ts';
 import { k6VersionSent, tokenRequestsSent } from './lib/auth.ts';
 import {
   instances,
@@ -23,7 +23,7 @@ import { startedAt } from './lib/metrics.ts';
 import { optionsFor } from './lib/options.ts';
 import { fetchFrom, type Ids, probeRequest, type SetupData } from './lib/request.ts';
 import { fetchSetupTokens, openSetupTokens } from './lib/setup-tokens.ts';
-import { loadSummary, summaryText } from './lib/summary.ts';
+import { loadSummary, shareText, summaryText } from './lib/summary.ts';
 
 /** Room for setup(): path ids, then the wait for the common start. */
 const SETUP_TIMEOUT_MS = 120_000;
@@ -77,12 +77,16 @@ export async function probe(data: SetupData): Promise<void> {
 
 export function handleSummary(data: Parameters<typeof loadSummary>[0]): Record<string, string> {
   const summary = loadSummary(data, instances, plan);
+  // Judged here only when this runner ran alone: an instance's share of several is judged once merged, by harness.
+  const judged = instances > 1 ? undefined : judge(summary);
   // The CLI prints the verdicts itself, judged over every instance: k6's own copy would show them twice.
   const files: Record<string, string> =
-    summaryOutputs.stdout === 'none' ? {} : { stdout: summaryText(summary) };
+    summaryOutputs.stdout === 'none' ? {} : { stdout: judged ? summaryText(judged) : shareText(summary) };
   // A pod with no shared volume hands its summary back through its log (core/summary-markers.ts).
   if (summaryOutputs.stdout === 'markers') files.stdout += markedSummary(summary);
-  if (summaryOutputs.json) files[summaryOutputs.json] = reportJson(summary);
-  if (summaryOutputs.html) files[summaryOutputs.html] = summaryHtml(summary);
+  if (summaryOutputs.json)
+    files[summaryOutputs.json] = judged ? reportJson(judged) : `${JSON.stringify(summary, null, 2)}\n`;
+  // A share has no verdicts to show: its page is the merged run's, which harness writes.
+  if (summaryOutputs.html && judged) files[summaryOutputs.html] = summaryHtml(judged);
   return files;
 }

@@ -16,7 +16,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { reportJson } from '../../core/verdict.ts';
+import { judge, reportJson } from '../../core/judged.ts';
 import { CHROMIUM, chromiumFlags } from '../../scripts/screenshots.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { specDigest } from '../../src/spec/digest.ts';
@@ -82,7 +82,7 @@ const loadSummary = (forge: (grades: Record<string, unknown>[]) => unknown[]): s
     { scenarios: ['transactions'] },
   );
   const written = JSON.parse(
-    reportJson(summary, { harness: { name: 'harness', version: '0.1.0' }, specDigest: specDigest() }),
+    reportJson(judge(summary), { harness: { name: 'harness', version: '0.1.0' }, specDigest: specDigest() }),
   );
   return JSON.stringify({ ...written, generatedAt: new Date().toISOString(), grades: forge(written.grades) });
 };

@@ -3,10 +3,10 @@
 import { sha256 } from 'k6/crypto';
 import exec from 'k6/execution';
 import type { LoadSummary } from '../../core/evidence.ts';
+import { byGrade, type JudgedSummary, phaseLine } from '../../core/judged.ts';
 import { type MetricValues, phaseResults } from '../../core/phase-results.ts';
 import type { ProbePlanSet } from '../../core/plan.ts';
 import type { RunnerIdentity } from '../../core/runners.ts';
-import { byGrade, phaseLine } from '../../core/verdict.ts';
 import { plan as k6Plan, prefetchedIds, runnerOf, startAt, targetName } from './config.ts';
 
 interface SummaryData {
@@ -62,17 +62,17 @@ export const loadSummary = (data: SummaryData, instances: number, plan: ProbePla
   };
 };
 
-/** One line per phase, failures first; an instance of several shows its share only (verdicts need all shares). */
-export const summaryText = (summary: LoadSummary): string => {
-  if (summary.instances > 1) {
-    return `${summary.phases
-      .map(
-        (p) =>
-          `share  ${p.plan.name.padEnd(34)} admitted ${p.admitted}, 429 ${p.limited} (harness merges the instances)`,
-      )
-      .join('\n')}\n`;
-  }
-  return `${byGrade(summary)
+/** An instance's share of several, a line per phase: verdicts need every share, so harness judges the merged run. */
+export const shareText = (summary: LoadSummary): string =>
+  `${summary.phases
+    .map(
+      (p) =>
+        `share  ${p.plan.name.padEnd(34)} admitted ${p.admitted}, 429 ${p.limited} (harness merges the instances)`,
+    )
+    .join('\n')}\n`;
+
+/** A runner alone: one line per phase, failures first. */
+export const summaryText = (judged: JudgedSummary): string =>
+  `${byGrade(judged)
     .map(({ result, verdict }) => phaseLine(verdict.grade, result.plan.name, verdict.message))
     .join('\n')}\n`;
-};

@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeSummaries, type SourcedSummary } from '../../core/evidence.ts';
+import { judge } from '../../core/judged.ts';
 import { summariesInLogs } from '../../core/summary-markers.ts';
 import { InputError } from '../errors.ts';
 import { notARunnerSummary, readInput, refuseOtherPlans, runnerSummaryOf } from '../k6-driver/merge-input.ts';
@@ -74,7 +75,7 @@ export const runLoadMergeCommand = async (
   const summary = mergeSummaries(set);
   const starts = (summary.runners ?? []).map((r) => r.startAt);
   const phasesEnd = Math.max(0, ...summary.phases.map((p) => p.plan.startMs + p.plan.durationMs));
-  const run = judgedRun(summary, Math.min(...starts), {
+  const run = judgedRun(judge(summary), Math.min(...starts), {
     label: LABEL,
     runMs: phasesEnd,
     properties: loadReportProperties(summary.target, set.length),

@@ -65,6 +65,7 @@ const reportUnjudged = async (
     exitCode: exitCodeOf([exitCode, saved.exitCode]),
     dir: stream.dir,
     files: saved.files,
+    phases: run.phases,
     ...lostReports(saved),
   };
 };
@@ -219,7 +220,7 @@ export const runLoadCommand = async (
     } finally {
       forK6.dispose();
     }
-    const run = judgedRun(outcome.summary, outcome.startedAt, reportOptions());
+    const run = judgedRun(outcome.judged, outcome.startedAt, reportOptions());
     return await finishLoad(stream, run, outcome);
   });
 };
@@ -245,7 +246,7 @@ export const finishLoad = async (
   const files = [...new Set([...saved.files, ...k6.files])];
   for (const line of loadSummaryLines(run, files)) say(line);
   // k6 stopped by a signal exits non-zero by design.
-  const k6Failed = !run.summary?.interrupted && k6.exitCodes.some((code) => code !== 0);
+  const k6Failed = !run.judged?.summary.interrupted && k6.exitCodes.some((code) => code !== 0);
   if (k6Failed) say(tty`k6 exited with ${k6.exitCodes.join(', ')}: see its output above`);
   const undecided = run.phases.filter((p) => p.grade === 'INCONCLUSIVE');
   const advice = inconclusiveAdvice(undecided.map((p) => p.message));
@@ -263,7 +264,7 @@ export const finishLoad = async (
       ? { remedy: 'harness fell short, not the target: the advice below says what to change', advice }
       : {}),
   });
-  return { exitCode, dir: stream.dir, files, ...lostReports(saved) };
+  return { exitCode, dir: stream.dir, files, phases: run.phases, ...lostReports(saved) };
 };
 
 export const load = async (options: LoadOptions): Promise<void> => {

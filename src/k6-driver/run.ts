@@ -8,11 +8,12 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { constants, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type LoadSummary, mergeSummaries } from '../../core/evidence.ts';
+import { type JudgedSummary, judge } from '../../core/judged.ts';
 import { encodeLoadEnv } from '../../core/load-env.ts';
 import type { PhasePlan } from '../../core/plan.ts';
 import { vusFor } from '../../core/schedule.ts';
 import { CAPPED_READER, TOKEN_READER_ENV } from '../../core/token-reader.ts';
-import { judgeAll, type Verdict } from '../../core/verdict.ts';
+import type { Verdict } from '../../core/verdict.ts';
 import { spawnGroup } from '../child-group.ts';
 import type { HttpClientOptions } from '../client/index.ts';
 import { HarnessError } from '../errors.ts';
@@ -83,8 +84,9 @@ export interface PhaseOutcome {
 }
 
 export interface LoadOutcome {
-  readonly summary: LoadSummary;
-  /** Per phase, in plan order: the grade and the measured error (enforced against expected). */
+  /** The merged summary, judged once: every report and line of the run shows these verdicts. */
+  readonly judged: JudgedSummary;
+  /** Per phase, in plan order: the grade and the measured error (enforced against expected), read from `judged`. */
   readonly phases: readonly PhaseOutcome[];
   readonly roundTripMs: number;
   /** The common moment (epoch ms) the k6 instances started at: each phase's startMs counts from it. */
@@ -290,17 +292,17 @@ export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
   // One runner or several, the same checks: a runner whose setup() failed leaves no phase judged.
   const merged = mergeSummaries(summaries);
   const summary = stoppedAt === undefined ? merged : { ...merged, interrupted: stoppedAt };
-  const verdicts = judgeAll(summary);
+  const judged = judge(summary);
   return {
-    summary,
-    phases: summary.phases.map((p, i) => ({
-      phase: p.plan.name,
-      grade: verdicts[i]!.grade,
-      message: verdicts[i]!.message,
-      limit: p.plan.limit.count,
-      enforcedPerWindow: verdicts[i]!.enforcedPerWindow,
-      errorPercent: verdicts[i]!.errorPercent,
-      dropped: p.dropped,
+    judged,
+    phases: judged.phases.map(({ result, verdict }) => ({
+      phase: result.plan.name,
+      grade: verdict.grade,
+      message: verdict.message,
+      limit: result.plan.limit.count,
+      enforcedPerWindow: verdict.enforcedPerWindow,
+      errorPercent: verdict.errorPercent,
+      dropped: result.dropped,
     })),
     roundTripMs: preflight.roundTripMs,
     startedAt: startAt,

@@ -1,10 +1,9 @@
 // The reports of a load run, whichever command judged it (`harness load`, and `harness load merge` of instances run
 // elsewhere): load-<label>.xml for CI, the merged summary's JSON and HTML (k6 writes only its runners'), and what the
 // terminal shows of it is terminal/load-summary.ts's.
-import type { LoadSummary } from '../../core/evidence.ts';
 import { GRADES, type Grade } from '../../core/grade.ts';
+import { byGrade, type JudgedSummary, reportJson } from '../../core/judged.ts';
 import { phaseAnchor, summaryHtml } from '../../core/report-html.ts';
-import { byGrade, reportJson } from '../../core/verdict.ts';
 import { plural } from '../plural.ts';
 import { specDigest } from '../spec/digest.ts';
 import { harnessVersion } from '../version.ts';
@@ -15,22 +14,22 @@ import { type Reporter, type Written, writeRun } from './write.ts';
 export interface LoadReportRun extends LoadJUnitOptions {
   /** The scenarios run, joined by `+` (or `all`): every file is named after it. */
   readonly label: string;
-  /** Every phase with its grade, as JUnit shows it. */
+  /** Every phase with its grade, failures first, as JUnit, the index and the terminal show it. */
   readonly phases: readonly GradedPhase[];
-  /** The judged evidence; none when a signal came before any phase had a result. */
-  readonly summary?: LoadSummary;
+  /** The evidence and its verdicts, judged once; none when a signal came before any phase had a result. */
+  readonly judged?: JudgedSummary;
 }
 
 /** A judged summary as the reports take it: `startedAt` is the instances' common start (epoch ms). */
 export const judgedRun = (
-  summary: LoadSummary,
+  judged: JudgedSummary,
   startedAt: number,
   options: LoadJUnitOptions & { readonly label: string },
 ): LoadReportRun => ({
   ...options,
-  summary,
-  phases: byGrade(summary).map(({ result, verdict }) =>
-    phaseAsRun(result.plan, verdict, startedAt, summary.interrupted?.atMs),
+  judged,
+  phases: byGrade(judged).map(({ result, verdict }) =>
+    phaseAsRun(result.plan, verdict, startedAt, judged.summary.interrupted?.atMs),
   ),
 });
 
@@ -46,9 +45,9 @@ const junitReporter: Reporter<LoadReportRun> = {
 /** What `harness compare` checks before comparing two summaries: the same SPEC.md data, the same major version. */
 const stamp = () => ({ harness: { name: 'harness', version: harnessVersion() }, specDigest: specDigest() });
 
-const summaryReporters = (summary: LoadSummary): Reporter<LoadReportRun>[] => [
-  { file: (run) => summaryFile(run.label, 'json'), render: () => reportJson(summary, stamp()) },
-  { file: (run) => summaryFile(run.label, 'html'), render: () => summaryHtml(summary) },
+const summaryReporters = (judged: JudgedSummary): Reporter<LoadReportRun>[] => [
+  { file: (run) => summaryFile(run.label, 'json'), render: () => reportJson(judged, stamp()) },
+  { file: (run) => summaryFile(run.label, 'html'), render: () => summaryHtml(judged) },
 ];
 
 /** The worst phase grade, as load's exit code reads it: an INCONCLUSIVE phase leaves the run without a verdict. */
@@ -88,10 +87,10 @@ export const writeLoadReports = (
   alongside: readonly string[] = [],
 ): Promise<Written> =>
   writeRun(dir, run, [
-    ...(run.summary === undefined ? [] : summaryReporters(run.summary)),
+    ...(run.judged === undefined ? [] : summaryReporters(run.judged)),
     junitReporter,
     // A page to open first, where there is a verdict page to open.
-    ...(run.summary === undefined ? [] : [indexReporter(alongside)]),
+    ...(run.judged === undefined ? [] : [indexReporter(alongside)]),
   ]);
 
 export type Counted = readonly Pick<GradedPhase, 'name' | 'grade'>[];

@@ -1,7 +1,7 @@
 // What the terminal shows of a judged load run (report/load-reports.ts writes its files): a line per phase in its
 // grade's colour, failures first, the latencies, the reports and the counts.
+import { phaseLine } from '../../core/judged.ts';
 import { latencyText } from '../../core/report-html.ts';
-import { phaseLine } from '../../core/verdict.ts';
 import { plural } from '../plural.ts';
 import { joinTerminal, type TerminalText, terminalLines, tty } from '../printable.ts';
 import { type Counted, failedNames, type LoadReportRun, tallies } from '../report/load-reports.ts';
@@ -17,7 +17,7 @@ const phaseCountsLine = (phases: Counted, paint: GradePainter): TerminalText =>
 
 /** Each phase's latency percentiles, on a line of its own below the verdicts. */
 const latencyLines = (run: LoadReportRun): string[] =>
-  (run.summary?.phases ?? []).flatMap(({ plan, latencyMs }) =>
+  (run.judged?.summary.phases ?? []).flatMap(({ plan, latencyMs }) =>
     latencyMs === undefined ? [] : [`latency  ${plan.name.padEnd(34)} ${latencyText(latencyMs)}`],
   );
 

@@ -88,6 +88,12 @@ describe('harness certify when the conformance and load reports cannot be writte
     expect(manifest.notCertifiable).toContain('the conformance reports could not be written');
     expect(manifest.conformance.exitCode).toBe(REPORTS_NOT_WRITTEN);
     expect(manifest.notCertifiable).toContain('the load reports could not be written');
+    // The phases stand though their reports are lost: counted from what load judged, not from a file never written.
+    expect(manifest.load.summary).toMatch(
+      new RegExp(
+        `^exit ${manifest.load.exitCode}: \\d+ phases: \\d+ passed, \\d+ failed, \\d+ without a verdict, 0 skipped$`,
+      ),
+    );
     expect(entries.filter((e) => /^(conformance|load)\//.test(e.path))).toEqual([]);
 
     const secrets = secretsOf(server);

@@ -83,6 +83,14 @@ describe('harness certify with no profile (the embedded server)', () => {
     );
     expect(manifest.conformance.exitCode).toBe(0);
     expect(manifest.k6).toMatch(/^k6 v2\./);
+    // The phases load judged, counted as the archive's JUnit file totals them.
+    const junit = (await untarGz(readFileSync(archive))).find((e) => e.path === 'load/load-all.xml')!;
+    const [, tests, failures, errors] = /<testsuites [^>]*tests="(\d+)" failures="(\d+)" errors="(\d+)"/
+      .exec(junit.data.toString('utf8'))!
+      .map(Number);
+    expect(manifest.load.summary).toBe(
+      `exit ${manifest.load.exitCode}: ${tests} phases: ${tests! - failures! - errors!} passed, ${failures} failed, ${errors} without a verdict, 0 skipped`,
+    );
   });
 
   it('prints report paths that still exist once it has ended, and opens the archive with an index page', async () => {

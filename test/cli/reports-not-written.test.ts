@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { judge } from '../../core/judged.ts';
 import { REPORTS_NOT_WRITTEN } from '../../src/cli/exit-codes.ts';
 import { finishLoad, loadStream } from '../../src/cli/load.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
@@ -171,7 +172,7 @@ describe('finishLoad, when the load reports cannot be written', () => {
     { kind: 'aligned', network: NETWORKS.lan, enforced: 1.5 },
     { scenarios: ['transactions'] },
   );
-  const run = judgedRun(summary, Date.now(), {
+  const run = judgedRun(judge(summary), Date.now(), {
     label: 'transactions',
     runMs: 12_000,
     properties: {},

@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { judge } from '../../core/judged.ts';
 import { finishLoad, loadStream } from '../../src/cli/load.ts';
 import { judgedRun } from '../../src/report/load-reports.ts';
 import { NETWORKS, simulate } from '../load/simulate.ts';
@@ -24,7 +25,7 @@ const summaryFile = () => {
 /** The transactions scenario judged against a simulated limiter enforcing `enforced` times the limit. */
 const judged = (enforced: number) =>
   judgedRun(
-    simulate({ kind: 'aligned', network: NETWORKS.lan, enforced }, { scenarios: ['transactions'] }),
+    judge(simulate({ kind: 'aligned', network: NETWORKS.lan, enforced }, { scenarios: ['transactions'] })),
     Date.now(),
     { label: 'transactions', runMs: 1, properties: {}, strict: false },
   );

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reportJson } from '../../core/verdict.ts';
+import { judge, reportJson } from '../../core/judged.ts';
 import { compareRuns } from '../../src/compare/compare.ts';
 import { comparisonLine, comparisonMarkdown } from '../../src/compare/render.ts';
 import { readRun } from '../../src/compare/run-docs.ts';
@@ -30,7 +30,7 @@ const loadRun = (enforced: number): RunDocs => {
   const stamp = { harness: { name: 'harness', version: '0.1.0' }, specDigest: specDigest() };
   writeFileSync(
     join(dir, 'load-transactions-summary.json'),
-    reportJson({ ...summary, generatedAt: '2026-11-27T11:00:00.000Z' }, stamp),
+    reportJson(judge({ ...summary, generatedAt: '2026-11-27T11:00:00.000Z' }), stamp),
   );
   return readRun(dir);
 };

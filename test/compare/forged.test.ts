@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reportJson } from '../../core/verdict.ts';
+import { judge, reportJson } from '../../core/judged.ts';
 import { readRun } from '../../src/compare/run-docs.ts';
 import { isHarnessError } from '../../src/errors.ts';
 import type { RunReport } from '../../src/runner/types.ts';
@@ -50,7 +50,7 @@ const loadSummary = (change: (summary: SummaryJson) => void = () => {}) => {
     { scenarios: ['transactions'] },
   );
   const stamp = { harness: { name: 'harness', version: '0.1.0' }, specDigest: specDigest() };
-  const json = JSON.parse(reportJson({ ...summary, generatedAt: '2026-11-27T11:00:00.000Z' }, stamp));
+  const json = JSON.parse(reportJson(judge({ ...summary, generatedAt: '2026-11-27T11:00:00.000Z' }), stamp));
   change(json);
   return write(json, 'load-transactions-summary.json');
 };

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reportJson } from '../../core/verdict.ts';
+import { judge, reportJson } from '../../core/judged.ts';
 import type { Comparison } from '../../src/compare/compare.ts';
 import { DEFAULT_TOLERANCES } from '../../src/compare/compare.ts';
 import { comparisonHtml, comparisonMarkdown, comparisonText } from '../../src/compare/render.ts';
@@ -98,7 +98,7 @@ const loadRuns = (message: string, grade?: string): string => {
       { scenarios: ['transactions'] },
     );
     const generatedAt = `${name.slice(0, 13)}:00:00.000Z`;
-    const json = JSON.parse(reportJson({ ...summary, generatedAt }, stamp));
+    const json = JSON.parse(reportJson(judge({ ...summary, generatedAt }), stamp));
     if (enforced < 1) {
       for (const g of json.grades) {
         g.message = message;
@@ -185,7 +185,7 @@ const runsWith = (text: string): RunDocs[] => {
     { kind: 'anchored', network: NETWORKS.lan, seed: 1 },
     { scenarios: ['transactions'] },
   );
-  const written = JSON.parse(reportJson({ ...summary, generatedAt: '2026-11-27T11:00:00.000Z' }));
+  const written = JSON.parse(reportJson(judge({ ...summary, generatedAt: '2026-11-27T11:00:00.000Z' })));
   const named = (name: string) => `${text} ${name}`;
   const report = {
     ...written,

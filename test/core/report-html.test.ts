@@ -2,6 +2,7 @@
 // (options.ts): structure asserted, not pixels; scripts/screenshots-load.ts shows the pixels.
 import { describe, expect, it } from 'vitest';
 import type { RunnerClock } from '../../core/clocks.ts';
+import { judge } from '../../core/judged.ts';
 import { escapeMarkup as escapeHtml } from '../../core/markup.ts';
 import { slotMetrics } from '../../core/phase-results.ts';
 import type { PhasePlan } from '../../core/plan.ts';
@@ -18,7 +19,7 @@ const summary = simulate(
   { kind: 'aligned', network: NETWORKS.lan, enforced: 1.5 },
   { scenarios: ['transactions', 'execute'] },
 );
-const html = summaryHtml(summary);
+const html = summaryHtml(judge(summary));
 const grades = judgeAll(summary);
 const failing = summary.phases.filter((_, i) => grades[i]!.grade === 'FAIL').map((p) => p.plan.name);
 const runOrder = [...summary.phases].sort((a, b) => a.plan.startMs - b.plan.startMs).map((p) => p.plan.name);
@@ -85,7 +86,7 @@ describe('load HTML report', () => {
           .map((m) => Number(m[2]));
       };
       const n = over.limit.count;
-      const passing = summaryHtml(faithful);
+      const passing = summaryHtml(judge(faithful));
       const windowS = over.limit.windowMs / 1000;
       const all = admittedFrom(passing, 'over_transactions', 0, over.startMs / 1000);
       const steady = admittedFrom(passing, 'over_transactions', 2 * windowS, over.startMs / 1000);
@@ -130,7 +131,7 @@ describe('load HTML report', () => {
   it("says each phase's latency percentiles below its legend, and nothing for a phase without them", () => {
     const [first, ...rest] = summary.phases;
     const latencyMs = { p50Ms: 2.25, p95Ms: 12.4, p99Ms: 130.6 };
-    const page = summaryHtml({ ...summary, phases: [{ ...first!, latencyMs }, ...rest] });
+    const page = summaryHtml(judge({ ...summary, phases: [{ ...first!, latencyMs }, ...rest] }));
     expect(page.match(/<p class="latency">[^<]*<\/p>/g)).toEqual([
       '<p class="latency">latency (k6\'s http_req_duration): p50 2.3 ms, p95 12 ms, p99 131 ms</p>',
     ]);
@@ -142,7 +143,9 @@ describe('load HTML report', () => {
   });
 
   it('drops control characters from what it quotes, and escapes markup', () => {
-    const page = summaryHtml({ ...summary, target: 'https://api.example\u0000\u001b[31m\u0085<b>x</b>\t' });
+    const page = summaryHtml(
+      judge({ ...summary, target: 'https://api.example\u0000\u001b[31m\u0085<b>x</b>\t' }),
+    );
     expect(page).not.toMatch(CONTROL);
     expect(page).toContain('https://api.example[31m&lt;b&gt;x&lt;/b&gt;\t');
     expect(escapeHtml('a\u0007b\u009bc\u007fd\r\n"\'&')).toBe('abcd\r\n&quot;&#39;&amp;');
@@ -176,7 +179,7 @@ describe('load HTML report of a merged run', () => {
   };
 
   it('lists each runner: its file, segment, start and clock, and why their starts can or cannot be compared', () => {
-    const page = summaryHtml(merged);
+    const page = summaryHtml(judge(merged));
     const section = page.slice(page.indexOf('<h2>Runners</h2>'));
     expect(section).toContain(
       `<td>${escapeHtml('pods/<b>1</b>.log')}</td><td>0:1/2</td><td class="n">0</td>`,
@@ -191,7 +194,7 @@ describe('load HTML report of a merged run', () => {
 
   it('says how far apart runners on one machine started, by its one clock', () => {
     const local = { ...merged, startSpread: undefined };
-    expect(summaryHtml(local)).toContain(
+    expect(summaryHtml(judge(local))).toContain(
       escapeHtml("On one machine's clock; they started up to 3 ms apart."),
     );
   });

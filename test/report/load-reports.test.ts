@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gradeRank } from '../../core/grade.ts';
+import { judge, reportJson } from '../../core/judged.ts';
 import { summaryHtml } from '../../core/report-html.ts';
-import { judgeAll, reportJson } from '../../core/verdict.ts';
+import { judgeAll } from '../../core/verdict.ts';
 import { toLoadJUnit } from '../../src/report/junit.ts';
 import { judgedRun, phaseCounts, writeLoadReports } from '../../src/report/load-reports.ts';
 import { specDigest } from '../../src/spec/digest.ts';
@@ -28,7 +29,8 @@ const OPTIONS = {
   strict: false,
   hostname: 'ci-runner-7',
 };
-const run = judgedRun(summary, T0, OPTIONS);
+const judged = judge(summary);
+const run = judgedRun(judged, T0, OPTIONS);
 
 const runDir = async () => {
   const root = await mkdtemp(join(tmpdir(), 'harness-load-reports-'));
@@ -66,16 +68,46 @@ describe('load reporters', () => {
     // Stamped with who wrote it and the SPEC.md data it was judged against, for harness compare.
     const stamp = { harness: { name: 'harness', version: harnessVersion() }, specDigest: specDigest() };
     expect(await readFile(join(dir, 'load-transactions-summary.json'), 'utf8')).toBe(
-      reportJson(summary, stamp),
+      reportJson(judged, stamp),
     );
-    expect(await readFile(join(dir, 'load-transactions-summary.html'), 'utf8')).toBe(summaryHtml(summary));
+    expect(await readFile(join(dir, 'load-transactions-summary.html'), 'utf8')).toBe(summaryHtml(judged));
     expect(await readFile(join(dir, 'load-transactions.xml'), 'utf8')).toBe(toLoadJUnit(run.phases, OPTIONS));
     expect(await readlink(join(dir, '..', 'latest'))).toBe('run');
   });
 
+  it('show the verdicts they are handed and judge nothing again: a verdict changed after judging reaches every output', async () => {
+    const within = judged.phases.findIndex((p) => p.result.plan.name === 'within_transactions');
+    // Judged again, the evidence would give this phase its PASS back.
+    expect(judged.phases[within]?.verdict.grade).toBe('PASS');
+    const message = 'handed down, not judged here';
+    const handed = {
+      ...judged,
+      phases: judged.phases.map((p, i) =>
+        i === within ? { ...p, verdict: { grade: 'INCONCLUSIVE', message, notes: [] } as const } : p,
+      ),
+    };
+    const dir = await runDir();
+    const handedRun = judgedRun(handed, T0, OPTIONS);
+    await writeLoadReports(dir, handedRun);
+    const json = JSON.parse(await readFile(join(dir, 'load-transactions-summary.json'), 'utf8'));
+    expect(json.grades).toContainEqual({
+      phase: 'within_transactions',
+      grade: 'INCONCLUSIVE',
+      message,
+      notes: [],
+    });
+    const html = await readFile(join(dir, 'load-transactions-summary.html'), 'utf8');
+    expect(html).toContain(`<span class="INCONCLUSIVE">INCONCLUSIVE</span>: ${message}</td>`);
+    const junit = await readFile(join(dir, 'load-transactions.xml'), 'utf8');
+    expect(junit).toContain(`<error message="${message}" type="INCONCLUSIVE">`);
+    expect(await readFile(join(dir, 'index.html'), 'utf8')).toContain(message);
+    const lines = loadSummaryLines(handedRun, [], gradePainter({ isTTY: false })).map((line) => line.text);
+    expect(lines).toContain(`${'INCONCLUSIVE'.padEnd(12)} ${'within_transactions'.padEnd(34)} ${message}`);
+  });
+
   it('write only the JUnit where no phase has a result', async () => {
     const dir = await runDir();
-    const { summary: _, ...unjudged } = run;
+    const { judged: _, ...unjudged } = run;
     await writeLoadReports(dir, unjudged);
     expect(await readdir(dir)).toEqual(['load-transactions.xml']);
   });

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reportJson } from '../../core/verdict.ts';
+import { judge, reportJson } from '../../core/judged.ts';
 import type { RunReport } from '../../src/runner/types.ts';
 import { specDigest } from '../../src/spec/digest.ts';
 import { lineChart } from '../../src/trend/line-chart.ts';
@@ -52,7 +52,7 @@ const folderOfRuns = (): string => {
   put(
     'd',
     'load-transactions-summary.json',
-    reportJson({ ...summary, generatedAt: '2026-11-27T11:00:00.000Z' }, stamp),
+    reportJson(judge({ ...summary, generatedAt: '2026-11-27T11:00:00.000Z' }), stamp),
   );
   symlinkSync(join(dir, 'a'), join(dir, 'latest'));
   return dir;
