@@ -228,10 +228,11 @@ export const admittedBeyondShared = (
 
 /**
  * How many requests another tenant sends at once after a refusal: more than a shared bucket refills by their answers
- * (`spanMs` after the refusal left, as far as can be told before they go), with room for one more.
+ * (`spanMs` after the refusal left, as far as can be told before they go), with room for two more; at most the
+ * limit, which a limit of their own admits whole.
  */
 export const isolationBurst = (limit: LimitWindow, spanMs: number): number =>
-  Math.max(1, Math.min(Math.floor(limit.count / 2), refilledIn(limit, spanMs) + 3));
+  Math.min(limit.count, refilledIn(limit, spanMs) + 3);
 
 /** A stretch in which, were the limiter a fixed window, no window edge falls (found from an observed edge). */
 export interface EdgeFree {

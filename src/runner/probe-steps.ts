@@ -37,6 +37,16 @@ interface BurstOptions {
   readonly onRefused?: (refusal: LoggedRequest) => void;
 }
 
+/**
+ * What goes as soon as a fresh burst's first 429 is answered, while the rest of it is under way: another tenant's
+ * requests, so that a bucket shared by both has the least time to refill before them (see isolated, sharing.ts).
+ * `ready` fetches their tokens before the burst, `send` goes at the 429.
+ */
+export interface OnRefused {
+  ready(): Promise<unknown>;
+  send(): void;
+}
+
 export class BucketProbe {
   readonly #ctx: CheckContext;
   readonly #plan: ProbePlan;
@@ -199,12 +209,16 @@ export class BucketProbe {
     edge: Edge | undefined,
     width: number,
     polls: readonly LoggedRequest[],
+    refused?: OnRefused,
   ): Promise<Burst> {
     const quietAt = await this.quiet('for the earlier bursts to be a whole window old', polls);
     // Where, from then on, a fixed window would have no edge in a stretch as wide as the spend burst (none without
     // an edge).
     const edgeFree = edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, quietAt, width);
     if (edgeFree !== undefined) await this.until(edgeFree.from, 'for the next window edge');
+    // Every token the burst and what follows its first 429 send, in hand (at once unless one came due for renewal
+    // during the waits): a token request between them is a round trip more for a shared bucket to refill in.
+    await Promise.all([this.#ctx.token(this.#plan.options.client ?? 'primary'), refused?.ready()]);
     // One past what bound (S) allows at once where a fixed window's edge is ruled out: the limit plus one. All to one
     // endpoint, as a limit shared by several (Observability) is one endpoint's whole limit too, not a sum of shares;
     // but one each to those that have answered only 429 so far (a bucket spent before the probe), so that whether
@@ -214,6 +228,7 @@ export class BucketProbe {
     return this.burst(name, mostAdmittedInSpan(this.limit, 0, true) + 1, {
       ...(edgeFree ? { edgeFree } : {}),
       endpointOf: (i) => unanswered[i] ?? first!,
+      ...(refused ? { onRefused: refused.send } : {}),
     });
   }
 
@@ -310,8 +325,8 @@ export class BucketProbe {
     const fire = (i: number) => this.fire(`${variant.name} #${i + 1}`, options, variant.endpoint);
     if (!variant.shares) {
       // One admitted proves nothing of a bucket, which may have refilled a token for it since the refusal: as many
-      // at once as a shared bucket cannot refill by their answers (at most half the limit, so a limit of their own
-      // set a little low still admits them all). Counted once their token is in hand, which may take a round trip.
+      // at once as a shared bucket cannot refill by their answers. Counted once their token is in hand (fetched
+      // before the fresh burst, see OnRefused).
       if (options.client !== undefined) await this.#ctx.token(options.client);
       const refused = this.entries()
         .filter((r) => r.status === 429)
@@ -321,7 +336,8 @@ export class BucketProbe {
           ? 1
           : isolationBurst(this.limit, this.now() - refused.sent + 2 * (refused.answered - refused.sent));
       const requests = await this.logged(() => Promise.all(Array.from({ length: count }, (_, i) => fire(i))));
-      return { variant, options, requests };
+      // By label: the burst whose 429 they followed may still be answered meanwhile.
+      return { variant, options, requests: requests.filter((r) => r.label.startsWith(`${variant.name} #`)) };
     }
     let requests = await this.logged(() => fire(0));
     // Admitted though it should share the spent bucket: only a limit's worth more can prove it does not.

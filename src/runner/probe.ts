@@ -210,13 +210,6 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const windowEnd = windowEndFirst
     ? await filledWindowEnd(probe, windowEndAfter!, spend.requests)
     : undefined;
-  const fresh = [await probe.fresh('fresh', edge, width, polls)];
-  // Still nothing refused (a limit set too high): more at once, past what a stretch may admit without an edge.
-  const overflow = fresh[0]!.requests.some((r) => r.status === 429)
-    ? []
-    : (await probe.burst('fresh, more', limit.count + 1)).requests;
-  // Right after the fresh burst is refused, inside the stretch it found free of a fixed window's edge: a variant that
-  // shares the bucket must be refused, and one with a limit of its own shows as more than one window admits.
   const variants = new Map<string, VariantResult>();
   const sendVariants = async (only: (v: Variant) => boolean) => {
     for (const [i, variant] of plan.variants.entries()) {
@@ -228,7 +221,30 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
       variants.set(variant.name, { ...sent, requests: [...before, ...sent.requests] });
     }
   };
-  if ([...fresh[0]!.requests, ...overflow].some((r) => r.status === 429)) await sendVariants(() => true);
+  // Another tenant's requests go as soon as the fresh burst draws a 429 (OnRefused), their tokens fetched before.
+  let apart: Promise<void> | undefined;
+  const sendApart = () => {
+    apart ??= sendVariants((v) => !v.shares);
+    return apart;
+  };
+  const clients = variantOptions.flatMap((options) => (options?.client ? [options.client] : []));
+  const fresh = [
+    await probe.fresh('fresh', edge, width, polls, {
+      ready: () => Promise.all(clients.map((client) => ctx.token(client))).catch(() => undefined),
+      send: () => void sendApart(),
+    }),
+  ];
+  // Still nothing refused (a limit set too high): more at once, past what a stretch may admit without an edge.
+  const overflow = fresh[0]!.requests.some((r) => r.status === 429)
+    ? []
+    : (await probe.burst('fresh, more', limit.count + 1)).requests;
+  // Right after the fresh burst is refused, inside the stretch it found free of a fixed window's edge: a variant that
+  // shares the bucket must be refused, and one with a limit of its own shows as more than one window admits.
+  if ([...fresh[0]!.requests, ...overflow].some((r) => r.status === 429)) {
+    // Side by side with the other tenant's, still under way: theirs draw on another tenant's limit, and a variant of
+    // this tenant's sent a round trip later may meet an aligned window's edge.
+    await Promise.all([sendApart(), sendVariants((v) => v.shares)]);
+  }
   // Refused below the limit in the fresh burst but not before (in the spend burst or a poll): repeated, so two in
   // a row decide, and nothing is sent between them to share their windows.
   const pollRefusedBelow = refusedBelowLimit(probe.view(), limit, probe.view(polls)) !== undefined;

@@ -412,7 +412,6 @@ export const UNDER_KIND: Partial<
     'issued-ids-unknown': {
       deviate: {
         ...(EXPECTED['issued-ids-unknown']?.[1] ?? {}),
-        'LIMIT-PATH-ID-SHARED-BATCH-VALIDATION-RESULT': 'INCONCLUSIVE',
         'LIMIT-TENANT-SHARED-BATCH-STATUS': 'INCONCLUSIVE',
       },
       why: 'with every answer a 404 and tokens refilling between the variants, sharing has neither an admit nor a refusal to compare',

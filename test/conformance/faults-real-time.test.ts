@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { FaultName, LimiterKind } from '../../src/reference/index.ts';
 import type { RunReport } from '../../src/runner/types.ts';
 import { runSimulated } from '../support/simulation/run.ts';
-import { runAgainst } from '../support/testbed.ts';
+import { deviations, runAgainst } from '../support/testbed.ts';
 import { deviationsOf, expectedUnder, withFault } from './fault-matrix.ts';
 
 const SAMPLE: readonly (readonly [FaultName, LimiterKind])[] = [
@@ -47,5 +47,13 @@ describe.concurrent('the simulation agrees with real time', () => {
     ]);
     expect(deviationsOf(real, fault)).toEqual(deviate);
     expect(deviationsOf(simulated, fault)).toEqual(deviationsOf(real, fault));
+  });
+});
+
+describe('the faithful server on real time', () => {
+  it('passes every check, as it does on virtual time', async () => {
+    const [[real], simulated] = await Promise.all([runAgainst({}), runSimulated({}, { seed: 11 })]);
+    expect(deviations(real!)).toEqual({});
+    expect(deviations(simulated)).toEqual(deviations(real!));
   });
 });
