@@ -93,6 +93,27 @@ export interface RefusedBelowLimit<T extends Observation = Observation> {
   readonly explain: (at: (t: number) => string) => string;
 }
 
+/** Whether N requests can have been admitted in the window before a refusal: (L) holds for it. */
+const fullBefore = (log: readonly Observation[], limit: LimitWindow) => {
+  const counted = log.filter(mayHaveCounted);
+  const sent = counted.map((o) => o.sent).sort((a, b) => a - b);
+  const answered = counted.map((o) => o.answered).sort((a, b) => a - b);
+  return (refused: Observation): boolean =>
+    atMostBefore(sent, answered, refused, limit) >= leastAdmittedBeforeRefusal(limit);
+};
+
+/**
+ * The most requests that can have been admitted in the window before `refused`: every answer comes after its request,
+ * so those answered after t−W and sent before the refusal's answer are those sent before it, less those answered by
+ * t−W (two counts by binary search over sorted times).
+ */
+const atMostBefore = (
+  sent: readonly number[],
+  answered: readonly number[],
+  refused: Observation,
+  limit: LimitWindow,
+): number => countBelow(sent, refused.answered) - countBelow(answered, refused.sent - limit.windowMs, true);
+
 /** (L): the refusal for which the fewest requests can have been admitted in the window before it, if below N. */
 export const refusedBelowLimit = <T extends Observation>(
   log: readonly Observation[],
@@ -100,15 +121,12 @@ export const refusedBelowLimit = <T extends Observation>(
   among: readonly T[],
 ): RefusedBelowLimit<T> | undefined => {
   const counted = log.filter(mayHaveCounted);
-  // Every answer comes after its request, so those answered after t−W and sent before the refusal's answer are
-  // those sent before it, less those answered by t−W: two counts by binary search over sorted times.
   const sent = counted.map((o) => o.sent).sort((a, b) => a - b);
   const answered = counted.map((o) => o.answered).sort((a, b) => a - b);
   const least = leastAdmittedBeforeRefusal(limit);
   let best: RefusedBelowLimit<T> | undefined;
   for (const refused of among.filter(isRefused)) {
-    const atMost =
-      countBelow(sent, refused.answered) - countBelow(answered, refused.sent - limit.windowMs, true);
+    const atMost = atMostBefore(sent, answered, refused, limit);
     if (atMost >= least || (best !== undefined && best.atMost <= atMost)) continue;
     const from = refused.sent - limit.windowMs;
     best = {
@@ -157,8 +175,12 @@ export const admittedAfterRefusal = (
 ): AdmittedOverLimit | undefined => {
   const admitted = log.filter(isAdmitted);
   const bound = mostAdmittedAfterRefusal(limit, 1);
+  // (U) holds after a refusal a faithful limiter can have made: one with fewer than N admitted before it (a
+  // penalty box's) breaks (L), and a limiter that refused below its limit may admit it whole, twice across an edge,
+  // within a window of that refusal without ever admitting more than N in one of its windows.
+  const full = fullBefore(log, limit);
   let best: AdmittedOverLimit | undefined;
-  for (const refused of log.filter(isRefused)) {
+  for (const refused of log.filter((o) => isRefused(o) && full(o))) {
     const until = refused.sent + limit.windowMs;
     const within = admitted.filter((o) => o.sent >= refused.answered && o.answered <= until).length;
     if (within <= bound || (best !== undefined && best.admitted >= within)) continue;

@@ -397,10 +397,6 @@ export const UNDER_KIND: Partial<
       deviate: {},
       why: 'a bucket refills continuously, so the window end comes right after the spend and no spent poll goes; a wait poll admitted in the slice is no more than a refill admits (the sweep gives the rate)',
     },
-    'limit-first-window-low': {
-      deviate: { 'LIMIT-ADMITS-BATCH-UPLOAD-URL': 'FAIL', 'LIMIT-ENFORCED-BATCH-UPLOAD-URL': 'FAIL' },
-      why: 'the bucket behind the fault kept its tokens while the fault refused, and admits them and its refill once the first window is over: 37 of 20 within a window of a refusal, a true FAIL',
-    },
     'retry-after-short-late': {
       deviate: { 'LIMIT-RETRY-HONOURED-RULES-EXECUTE': 'INCONCLUSIVE' },
       why: "a token's wait is under the network tolerance, so a retry refused where the Retry-After pointed cannot be told from one a token came late for",

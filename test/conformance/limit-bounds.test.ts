@@ -174,11 +174,18 @@ describe('the bounds, one by one', () => {
   });
 
   it('(U) more than N certainly admitted within a window after a refusal is proof; one ms later is not', () => {
-    const refused = o(0, 10, 429);
-    const inside = [refused, o(10, 20, 200), o(10, 30, 200), o(10, 1000, 200)];
+    const full = [o(-100, -90, 200), o(-100, -90, 200), o(0, 10, 429)];
+    const inside = [...full, o(10, 20, 200), o(10, 30, 200), o(10, 1000, 200)];
     expect(admittedAfterRefusal(inside, limit)?.admitted).toBe(3);
-    const late = [refused, o(10, 20, 200), o(10, 30, 200), o(10, 1001, 200)];
+    const late = [...full, o(10, 20, 200), o(10, 30, 200), o(10, 1001, 200)];
     expect(admittedAfterRefusal(late, limit)).toBeUndefined();
+  });
+
+  it('(U) counts from a refusal a faithful limiter can have made only: not one below the limit (L)', () => {
+    // A penalty box refuses with nothing admitted, then admits its limit on each side of an edge: 2N within a window
+    // of that refusal, never more than N in one of its windows.
+    const afterPenalty = [o(0, 10, 429), o(10, 20, 200), o(10, 30, 200), o(500, 510, 200)];
+    expect(admittedAfterRefusal(afterPenalty, limit)).toBeUndefined();
   });
 
   it('(S) 2N+1 within less than a window is proof; an observed edge tightens it', () => {

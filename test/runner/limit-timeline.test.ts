@@ -48,12 +48,14 @@ describe('limitTimeline', () => {
   });
 
   it('counts the admitted requests an over-limit proof found after a refusal', () => {
-    const log = [at(0, 429), ...Array.from({ length: 7 }, (_, i) => at(100 + i, 200))];
+    // The limit's worth admitted before the 429, which a faithful limiter can then have made.
+    const full = Array.from({ length: 5 }, (_, i) => at(-50 + i, 200));
+    const log = [...full, at(0, 429), ...Array.from({ length: 7 }, (_, i) => at(100 + i, 200))];
     const proof = admittedAfterRefusal(log, LIMIT)!;
     const timeline = limitTimeline(log, LIMIT, ORIGIN, proof);
     expect(timeline).toMatchObject({ claim: 'over', counted: 7, bound: proof.bound });
     expect(timeline.requests.filter((r) => r.counted)).toHaveLength(7);
-    expect(timeline.requests[0]).toMatchObject({ status: 429, refusal: true, counted: false });
+    expect(timeline.requests.find((r) => r.refusal)).toMatchObject({ status: 429, sent: 0, counted: false });
   });
 });
 
