@@ -326,6 +326,11 @@ export interface Edge {
   readonly after: number;
   /** Answer time of the first request admitted after it. */
   readonly by: number;
+  /**
+   * Whether every refusal before it is one a faithful limiter makes: only then may it stand for a fixed window's
+   * edge in a proof (EdgeFree). Else it still times a burst.
+   */
+  readonly windowed: boolean;
 }
 
 /**
@@ -348,7 +353,10 @@ export const edgeAfter = (
       (r.answered <= admitted.sent || counted.filter((o) => o.sent < r.answered).length < limit.count),
   );
   if (before.length === 0) return undefined;
-  return { after: Math.max(...before.map((r) => r.sent)), by: admitted.answered };
+  // A refusal no faithful limiter makes (fewer than N admitted before it: a penalty box's, or a limit set low) says
+  // nothing of where a fixed window's edge lies: the capacity that came back after it may have come back mid-window.
+  const windowed = before.every(fullBefore(log, limit));
+  return { after: Math.max(...before.map((r) => r.sent)), by: admitted.answered, windowed };
 };
 
 /**
@@ -356,7 +364,12 @@ export const edgeAfter = (
  * aligned windows repeat every W from the edge, so the window k after it spans at least
  * [by + k·W, after + (k+1)·W); an anchored one opens at our first request after idling a window.
  */
-export const edgeFreeFrom = (edge: Edge, windowMs: number, start: number, width = 0): EdgeFree => {
+export const edgeFreeFrom = (
+  edge: Pick<Edge, 'after' | 'by'>,
+  windowMs: number,
+  start: number,
+  width = 0,
+): EdgeFree => {
   // Window 0 (the one the edge opened) counts too: a stretch in it meets no edge, whatever was admitted before.
   let windows = Math.max(0, Math.floor((start - edge.after) / windowMs));
   // One window later when the burst would not fit before the edge; if it fits in none (the edge is known too

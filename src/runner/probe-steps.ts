@@ -226,7 +226,8 @@ export class BucketProbe {
     const [first, ...others] = this.#plan.endpoints;
     const unanswered = others.filter((e) => !this.firstByEndpoint.has(e.key));
     return this.burst(name, mostAdmittedInSpan(this.limit, 0, true) + 1, {
-      ...(edgeFree ? { edgeFree } : {}),
+      // The stretch times the burst whatever the edge; only an edge a fixed window can have made tightens a bound.
+      ...(edgeFree && edge?.windowed ? { edgeFree } : {}),
       endpointOf: (i) => unanswered[i] ?? first!,
       ...(refused ? { onRefused: refused.send } : {}),
     });
