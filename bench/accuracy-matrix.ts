@@ -3,8 +3,8 @@
 // plus a contention row (two conformance runs and a busy loop sharing the cores). A conformance cell is right when a
 // faithful server draws no FAIL and a wrong transaction limit draws the FAIL that names it. Arguments narrow it:
 // `-- far token-bucket low` runs those cells, `-- conformance` or `-- load` one half, `-- adversary` the adversary
-// part instead (bench/adversary.ts). Writes reports/bench/accuracy-matrix.json.
-import { spawn } from 'node:child_process';
+// part instead (bench/adversary.ts), `-- sweep` every phase on virtual time (bench/sweep.ts). Writes reports/bench/accuracy-matrix.json.
+import { fork, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LIMITER_KINDS, type LimiterKind } from '../src/reference/index.ts';
@@ -159,7 +159,17 @@ const tableRow = (r: MatrixRow) => {
   };
 };
 
-if (import.meta.filename === process.argv[1] && process.argv.includes('adversary')) {
+if (import.meta.filename === process.argv[1] && process.argv.includes('sweep')) {
+  // The sweep (bench/sweep.ts): every limit fault and faithful kind at every start phase, on virtual time.
+  const sweep = fork(
+    resolve(import.meta.dirname, 'sweep.ts'),
+    process.argv.slice(2).filter((a) => a !== 'sweep'),
+    {
+      execArgv: ['--import', 'tsx'],
+    },
+  );
+  process.exitCode = await new Promise<number>((done) => sweep.on('exit', (code) => done(code ?? 1)));
+} else if (import.meta.filename === process.argv[1] && process.argv.includes('adversary')) {
   // The adversary part (bench/adversary.ts): limiters that break one SPEC.md §8 property, from random phases.
   await runAdversaryPart(process.argv.slice(2).filter((a) => a !== 'adversary'));
 } else if (import.meta.filename === process.argv[1]) {
