@@ -193,7 +193,7 @@ describe('finishLoad, when the load reports cannot be written', () => {
         { files: [], exitCodes: [] },
       );
       // Says the reports were lost, so certify archives none of them and names why.
-      expect(failed).toEqual({ exitCode: 1, dir, files: [], reportsNotWritten: true });
+      expect(failed).toEqual({ exitCode: 1, dir, files: [], reportsNotWritten: true, phases: run.phases });
       expect(out).toHaveLength(run.phases.length + 1);
       expect(out.at(-1)).toMatch(/^summary: 3 phases: \d FAIL/);
       expect(err).toEqual([
