@@ -335,7 +335,10 @@ export class BucketProbe {
       const count =
         refused === undefined
           ? 1
-          : isolationBurst(this.limit, this.now() - refused.sent + 2 * (refused.answered - refused.sent));
+          : isolationBurst(
+              this.limit,
+              this.now() - refused.sent + 3 * (refused.answered - refused.sent) + this.limit.windowMs / 10,
+            );
       const requests = await this.logged(() => Promise.all(Array.from({ length: count }, (_, i) => fire(i))));
       // By label: the burst whose 429 they followed may still be answered meanwhile.
       return { variant, options, requests: requests.filter((r) => r.label.startsWith(`${variant.name} #`)) };

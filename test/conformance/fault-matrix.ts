@@ -405,13 +405,6 @@ export const UNDER_KIND: Partial<
       deviate: { 'LIMIT-ADMITS-RULES-EXECUTE': 'FAIL' },
       why: "the bucket's honest Retry-After is one token's wait, never longer than the stated window",
     },
-    'issued-ids-unknown': {
-      deviate: {
-        ...(EXPECTED['issued-ids-unknown']?.[1] ?? {}),
-        'LIMIT-TENANT-SHARED-BATCH-STATUS': 'INCONCLUSIVE',
-      },
-      why: 'with every answer a 404 and tokens refilling between the variants, sharing has neither an admit nor a refusal to compare',
-    },
     'ratelimit-reset-early': {
       deviate: {},
       why: "a bucket's reset is one token away: early by the fault's share of it is within what the network explains",
