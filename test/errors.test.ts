@@ -10,7 +10,7 @@ import { LoadInterrupted } from '../src/k6-driver/run.ts';
 import { ReportWriteError } from '../src/report/atomic.ts';
 import { ReportDirError } from '../src/report/write.ts';
 import { BudgetExhausted } from '../src/runner/budget.ts';
-import { Outcome } from '../src/runner/grades.ts';
+import { GradedEnd } from '../src/runner/grades.ts';
 
 const evidence = {
   request: { method: 'GET', url: 'http://127.0.0.1:1/', headers: {} },
@@ -51,11 +51,11 @@ describe('HarnessError', () => {
   });
 });
 
-describe('Outcome', () => {
+describe('GradedEnd', () => {
   it('is a verdict a check throws, not an error of harness: one that escaped a check exits 4, as a bug', () => {
-    const outcome = new Outcome('FAIL', 'no');
-    expect(isHarnessError(outcome)).toBe(false);
-    expect(exitCodeOfError(outcome)).toBe(HARNESS_ERROR);
+    const end = new GradedEnd('FAIL', 'no');
+    expect(isHarnessError(end)).toBe(false);
+    expect(exitCodeOfError(end)).toBe(HARNESS_ERROR);
   });
 });
 

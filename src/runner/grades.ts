@@ -1,5 +1,5 @@
-// Grades and the typed outcomes a check raises. The grade is chosen where the check calls these, next to the
-// SPEC.md sentence it enforces, never inferred later.
+// Grades, and the GradedEnd a check throws to end with one and its reason. The grade is chosen where the check calls
+// these, next to the SPEC.md sentence it enforces, never inferred later.
 import type { Grade } from '../../core/grade.ts';
 import type { LimitTimeline } from './limit-timeline.ts';
 
@@ -30,8 +30,8 @@ export interface Finding extends Shown {
  * the report shows of it, so the result comes back whole from where the grade was decided. A verdict, not a fault:
  * no HarnessError, so one that escaped a check would end the command as the bug it is.
  */
-export class Outcome extends Error {
-  override readonly name = 'Outcome';
+export class GradedEnd extends Error {
+  override readonly name = 'GradedEnd';
   constructor(
     readonly grade: Exclude<Grade, 'PASS' | 'ERROR'>,
     message: string,
@@ -44,25 +44,25 @@ export class Outcome extends Error {
 }
 
 export const fail = (message: string, shown?: Shown): never => {
-  throw new Outcome('FAIL', message, false, shown);
+  throw new GradedEnd('FAIL', message, false, shown);
 };
 export const warn = (message: string): never => {
-  throw new Outcome('WARN', message);
+  throw new GradedEnd('WARN', message);
 };
 /** Not run because of the target (no token, no id it issued, a rule it depends on undecided): no verdict there. */
 export const skip = (reason: string): never => {
-  throw new Outcome('SKIP', reason);
+  throw new GradedEnd('SKIP', reason);
 };
 /**
  * Not run because the user chose so: the profile leaves out an optional input (a client, an id's source, Observability
  * endpoints) or keeps harness off an endpoint (side_effects). Such a SKIP does not keep a run from passing.
  */
 export const skipByChoice = (reason: string): never => {
-  throw new Outcome('SKIP', reason, true);
+  throw new GradedEnd('SKIP', reason, true);
 };
 export const inconclusive = (message: string, shown?: Shown): never => {
-  throw new Outcome('INCONCLUSIVE', message, false, shown);
+  throw new GradedEnd('INCONCLUSIVE', message, false, shown);
 };
 export const info = (message: string): never => {
-  throw new Outcome('INFO', message);
+  throw new GradedEnd('INFO', message);
 };

@@ -29,7 +29,7 @@ import { isSuccess } from '../client/index.ts';
 import { isHarnessError } from '../errors.ts';
 import type { LoggedRequest } from './bucket-log.ts';
 import { type CheckContext, sessionOf } from './context.ts';
-import { Outcome, skip, skipByChoice } from './grades.ts';
+import { GradedEnd, skip, skipByChoice } from './grades.ts';
 import { admittedInSpan, type EdgeFree, isAdmitted, refusedBelowLimit } from './limit-bounds.ts';
 import { nextEdge } from './probe-edge.ts';
 import {
@@ -159,7 +159,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
         // A variant the target cannot form (no id, no token, no answer) is left out, and its check says why; a
         // bug of harness is no reason to leave it out.
         if (
-          error instanceof Outcome ||
+          error instanceof GradedEnd ||
           isHarnessError(error, 'HARNESS_TARGET') ||
           isHarnessError(error, 'HARNESS_TOKEN')
         )

@@ -1,9 +1,9 @@
-// One check run: its verdict from how it ended (returned, an Outcome thrown, a client error, a bug), its evidence and
+// One check run: its verdict from how it ended (returned, a GradedEnd thrown, a client error, a bug), its evidence and
 // reproduction from what it sent, and its events told as it starts and finishes.
 import { isHarnessError } from '../errors.ts';
 import { BUCKETS, sectionOf } from '../spec/index.ts';
 import { CheckContext, sessionOf } from './context.ts';
-import { type Grade, inconclusive, Outcome, type Shown } from './grades.ts';
+import { type Grade, GradedEnd, inconclusive, type Shown } from './grades.ts';
 import { plannedFor } from './plan.ts';
 import { replayFor, reproFor } from './repro.ts';
 import { noTokenReason, type Session } from './session.ts';
@@ -18,7 +18,7 @@ interface CheckVerdict {
 }
 
 const verdictOf = (error: unknown, ctx: CheckContext, check: CheckDefinition): CheckVerdict => {
-  if (error instanceof Outcome) {
+  if (error instanceof GradedEnd) {
     const { grade, message, byChoice, shown } = error;
     return { grade, message, byChoice, shown };
   }
@@ -55,7 +55,7 @@ const undeclared = (check: CheckDefinition, grade: Grade): boolean =>
 /** Settles as INCONCLUSIVE when the run ends first; the check itself is abandoned (it can send nothing more). */
 const untilRunEnds = <T>(running: Promise<T>, ended: AbortSignal): Promise<T> =>
   new Promise<T>((resolve, reject) => {
-    const end = () => reject(new Outcome('INCONCLUSIVE', `${ended.reason} while this check ran`));
+    const end = () => reject(new GradedEnd('INCONCLUSIVE', `${ended.reason} while this check ran`));
     if (ended.aborted) return end();
     ended.addEventListener('abort', end, { once: true });
     running.then(resolve, reject).finally(() => ended.removeEventListener('abort', end));
@@ -85,7 +85,7 @@ export const runCheck = async (check: CheckDefinition, session: Session): Promis
         : { grade: 'PASS', message: found.message, shown: found };
   } catch (error) {
     verdict = verdictOf(error, ctx, check);
-    if (error instanceof Outcome && undeclared(check, verdict.grade)) {
+    if (error instanceof GradedEnd && undeclared(check, verdict.grade)) {
       verdict = {
         grade: 'ERROR',
         message: `harness error: ${check.id} graded ${verdict.grade}, which its failsWith does not list: ${verdict.message}`,

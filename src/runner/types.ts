@@ -48,8 +48,8 @@ export interface CheckDefinition {
    */
   readonly unmetBy?: (target: Target) => string | undefined;
   /**
-   * Resolves with its one-line pass message (a Finding when it shows more); ends any other way by throwing an
-   * Outcome (see grades.ts), which carries what it shows too.
+   * Resolves with its one-line pass message (a Finding when it shows more); ends any other way by throwing a
+   * GradedEnd (see grades.ts), which carries what it shows too.
    */
   run(ctx: CheckContext): Promise<string | Finding>;
 }

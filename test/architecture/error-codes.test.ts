@@ -70,7 +70,7 @@ describe('errors', () => {
     const classes = errorClasses(SOURCES);
     for (const name of ['InputError', 'TargetError', 'TokenError', 'ReportWriteError', 'Mismatch'])
       expect(classes).toContain(name);
-    expect(classes).not.toContain('Outcome');
+    expect(classes).not.toContain('GradedEnd');
   });
 
   it('would see a module that tells errors apart by class', () => {
