@@ -7,7 +7,7 @@ import type { LimitTimeline } from './limit-timeline.ts';
 export { GRADES, type Grade, gradeRank } from '../../core/grade.ts';
 
 /** The grades that say the server breaks a rule (stated, or conventional). */
-export type ServerVerdict = Extract<Grade, 'FAIL' | 'WARN'>;
+export type RuleBreachGrade = Extract<Grade, 'FAIL' | 'WARN'>;
 
 /** What a check's result shows beyond its message and evidence. */
 export interface Shown {

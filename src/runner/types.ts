@@ -3,7 +3,7 @@ import type { Target } from '../profile/target.ts';
 import type { BucketId, Clause, Convention } from '../spec/index.ts';
 import type { CheckContext } from './context.ts';
 import type { CheckEvent } from './events.ts';
-import type { Finding, Grade, ServerVerdict } from './grades.ts';
+import type { Finding, Grade, RuleBreachGrade } from './grades.ts';
 import type { LimitTimeline } from './limit-timeline.ts';
 import type { PlanItem } from './plan-item.ts';
 
@@ -38,7 +38,7 @@ export interface CheckDefinition {
    * convention does; empty for a check that only records. The runner grades any other as a harness ERROR, and
    * test/conformance/faults.test.ts makes a fault of the reference server draw each one, so no check is untested.
    */
-  readonly failsWith: readonly ServerVerdict[];
+  readonly failsWith: readonly RuleBreachGrade[];
   /** Needs `--slow` (waits out a real token lifetime). */
   readonly slow?: boolean;
   plan(target: Target): readonly PlanItem[];
