@@ -4,11 +4,11 @@
 // the evidence again. Pure TypeScript, shared by k6 and the harness CLI.
 import type { LoadSummary, PhaseResult } from './evidence.ts';
 import { gradeRank } from './grade.ts';
-import { judgeAll, type LoadGrade, type Verdict } from './verdict.ts';
+import { judgeAll, type LoadGrade, type PhaseVerdict } from './verdict.ts';
 
 export interface JudgedPhase {
   readonly result: PhaseResult;
-  readonly verdict: Verdict;
+  readonly verdict: PhaseVerdict;
 }
 
 export interface JudgedSummary {

@@ -23,7 +23,8 @@ import { TOKEN_REQUESTS_PER_SECOND } from './token-turns.ts';
 /** A phase is judged on its evidence: never SKIP (the plan leaves a phase out), INFO (its notes) or ERROR (k6's exit). */
 export type LoadGrade = Extract<Grade, 'FAIL' | 'INCONCLUSIVE' | 'WARN' | 'PASS'>;
 
-export interface Verdict {
+/** One load phase's verdict: its grade and the reason, with what the phase measured. */
+export interface PhaseVerdict {
   readonly grade: LoadGrade;
   readonly message: string;
   /** INFO: what the phase showed beyond its grade. */
@@ -135,7 +136,7 @@ const judgeRate = (
   tl: Timeline,
   range: { first: number; offering: number; end: number },
   reading: Reading | undefined,
-): Verdict => {
+): PhaseVerdict => {
   const { first, offering, end } = range;
   const { plan } = result;
   const n = plan.limit.count;
@@ -191,7 +192,7 @@ const judgeRate = (
 };
 
 /** A Retry-After longer than the window makes a PASS a WARN, and is noted beside a FAIL or INCONCLUSIVE. */
-const withRetryAfter = (result: PhaseResult, verdict: Verdict): Verdict => {
+const withRetryAfter = (result: PhaseResult, verdict: PhaseVerdict): PhaseVerdict => {
   const { retryAfterMax: longest, limited } = result;
   const beyond =
     longest === undefined ? undefined : retryAfterBeyondWindow(longest, result.plan.limit.windowMs);
@@ -203,7 +204,7 @@ const withRetryAfter = (result: PhaseResult, verdict: Verdict): Verdict => {
   return { ...verdict, notes: [...verdict.notes, said] };
 };
 
-const judgeEvidence = (result: PhaseResult, tl: Timeline, spread: StartSpread): Verdict => {
+const judgeEvidence = (result: PhaseResult, tl: Timeline, spread: StartSpread): PhaseVerdict => {
   const { plan } = result;
   const { first, end } = slotRange(result);
   // The reading stops where the phase stops offering: its tail slots hold the next phase's first requests.
@@ -241,16 +242,16 @@ const judgeEvidence = (result: PhaseResult, tl: Timeline, spread: StartSpread): 
 };
 
 /** The RateLimit fields the answers carried, noted: SPEC.md asks for none, so they never change a grade here. */
-const withRateLimitFields = (result: PhaseResult, verdict: Verdict): Verdict =>
+const withRateLimitFields = (result: PhaseResult, verdict: PhaseVerdict): PhaseVerdict =>
   result.rateLimit === undefined
     ? verdict
     : { ...verdict, notes: [...verdict.notes, rateLimitNote(result.plan, result.rateLimit)] };
 
-const judgePhase = (result: PhaseResult, tl: Timeline, spread: StartSpread): Verdict =>
+const judgePhase = (result: PhaseResult, tl: Timeline, spread: StartSpread): PhaseVerdict =>
   withRateLimitFields(result, withRetryAfter(result, judgeEvidence(result, tl, spread)));
 
 /** Every phase's verdict, in the summary's order: judged.ts's judge() is the one caller outside the tests. */
-export const judgeAll = (summary: LoadSummary): Verdict[] => {
+export const judgeAll = (summary: LoadSummary): PhaseVerdict[] => {
   const timelines = timelinesOf(summary);
   const spread = spreadOf(summary);
   const { interrupted, runnerProblems } = summary;

@@ -26,7 +26,7 @@ const stamp = {
   },
   specDigest: digest,
 } as const;
-/** A phase's verdict as reportJson writes it (core/verdict.ts's Verdict and the phase's name): grades are an enum. */
+/** A phase's verdict as reportJson writes it (core/verdict.ts's PhaseVerdict and the phase's name): grades are an enum. */
 export const phaseGradeSchema = {
   type: 'object',
   additionalProperties: false,

@@ -13,7 +13,7 @@ import { encodeLoadEnv } from '../../core/load-env.ts';
 import type { PhasePlan } from '../../core/plan.ts';
 import { vusFor } from '../../core/schedule.ts';
 import { CAPPED_READER, TOKEN_READER_ENV } from '../../core/token-reader.ts';
-import type { Verdict } from '../../core/verdict.ts';
+import type { PhaseVerdict } from '../../core/verdict.ts';
 import { spawnGroup } from '../child-group.ts';
 import type { HttpClientOptions } from '../client/index.ts';
 import { HarnessError } from '../errors.ts';
@@ -75,7 +75,7 @@ export class LoadInterrupted extends HarnessError {
 
 export interface PhaseOutcome {
   readonly phase: string;
-  readonly grade: Verdict['grade'];
+  readonly grade: PhaseVerdict['grade'];
   readonly message: string;
   readonly limit: number;
   readonly enforcedPerWindow: number | undefined;

@@ -4,7 +4,7 @@
 // INCONCLUSIVE.
 import { describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../core/evidence.ts';
-import { judgeAll, type Verdict } from '../../core/verdict.ts';
+import { judgeAll, type PhaseVerdict } from '../../core/verdict.ts';
 import { createLimitState, LIMITER_KINDS, type LimitState } from '../../src/reference/limiter-kinds.ts';
 import { NETWORKS, type Simulation, simulate, TARGET } from '../load/simulate.ts';
 
@@ -24,7 +24,7 @@ const judged = (sim: Omit<Simulation, 'network'> & { condition: Condition }, sce
   }));
 };
 
-const grades = (verdicts: readonly (Verdict & { name: string })[]) =>
+const grades = (verdicts: readonly (PhaseVerdict & { name: string })[]) =>
   Object.fromEntries(verdicts.map((v) => [v.name, v.grade]));
 
 describe.each(LIMITER_KINDS)('a faithful %s limiter', (kind) => {

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadSummary } from '../../core/evidence.ts';
-import type { Verdict } from '../../core/verdict.ts';
+import type { PhaseVerdict } from '../../core/verdict.ts';
 import { runLoadMergeCommand } from '../../src/cli/load-merge.ts';
 import { InputError } from '../../src/errors.ts';
 import { findK6 } from '../../src/k6-driver/k6.ts';
@@ -101,7 +101,7 @@ const merge = async (files: string[], fromLogs = false) => {
   const report = JSON.parse(
     readFileSync(join(result.dir, 'load-merged-summary.json'), 'utf8'),
   ) as LoadSummary & {
-    grades: (Verdict & { phase: string })[];
+    grades: (PhaseVerdict & { phase: string })[];
   };
   return { ...result, report };
 };
