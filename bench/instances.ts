@@ -23,7 +23,7 @@ const loadRun = async (scenario: string, instances: number, minuteMs: number) =>
   try {
     const dir = folder();
     const started = performance.now();
-    const outcome = await runLoad({
+    const finished = await runLoad({
       k6,
       profile: server.profile(),
       plan: { scenarios: [scenario] },
@@ -32,7 +32,7 @@ const loadRun = async (scenario: string, instances: number, minuteMs: number) =>
       label: scenario,
       versions,
     });
-    return { outcome, dir, wallMs: performance.now() - started };
+    return { finished, dir, wallMs: performance.now() - started };
   } finally {
     await server.close();
   }
@@ -40,8 +40,8 @@ const loadRun = async (scenario: string, instances: number, minuteMs: number) =>
 
 const rows: Record<string, unknown>[] = [];
 for (const instances of [1, 4]) {
-  const { outcome, wallMs } = await loadRun('transactions', instances, 60_000);
-  for (const p of outcome.phases) {
+  const { finished, wallMs } = await loadRun('transactions', instances, 60_000);
+  for (const p of finished.phases) {
     rows.push({
       instances,
       phase: p.phase,
@@ -66,7 +66,7 @@ const files = [0, 1, 2, 3].map((i) => runnerFile(all.dir, i));
 const started = performance.now();
 const merged = await runLoadMergeCommand(files, { reportDir: folder() });
 const mergeMs = performance.now() - started;
-const merge = { phases: all.outcome.phases.length, mergeMs: Math.round(mergeMs), exitCode: merged.exitCode };
+const merge = { phases: all.finished.phases.length, mergeMs: Math.round(mergeMs), exitCode: merged.exitCode };
 console.table([merge]);
 
 const out = resolve(import.meta.dirname, '..', 'reports', 'bench');

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findK6 } from '../src/k6-driver/k6.ts';
-import { type PhaseOutcome, runLoad } from '../src/k6-driver/run.ts';
+import { type FinishedPhase, runLoad } from '../src/k6-driver/run.ts';
 import type { LimiterKind } from '../src/reference/limiter-kinds.ts';
 import { type NetworkCondition, startReferenceBehind } from '../src/reference/toxiproxy.ts';
 
@@ -17,7 +17,7 @@ export interface AccuracyCell {
   readonly limiter: LimiterKind;
   readonly server: ServerCase;
   readonly limitPerSecond: number;
-  readonly phases: readonly PhaseOutcome[];
+  readonly phases: readonly FinishedPhase[];
   readonly roundTripMs: number;
   readonly wallSeconds: number;
   /** k6's CPU over the run's wall time: 1.0 is one core busy throughout. */
@@ -53,7 +53,7 @@ export const measureCell = async (
     };
     const cpuBefore = childCpuSeconds();
     const started = performance.now();
-    const outcome = await runLoad({
+    const finished = await runLoad({
       k6: findK6(),
       profile,
       plan: { scenarios: ['transactions'] },
@@ -67,8 +67,8 @@ export const measureCell = async (
       limiter,
       server,
       limitPerSecond,
-      phases: outcome.phases,
-      roundTripMs: outcome.roundTripMs,
+      phases: finished.phases,
+      roundTripMs: finished.roundTripMs,
       wallSeconds,
       k6CoresBusy: (childCpuSeconds() - cpuBefore) / wallSeconds,
     };

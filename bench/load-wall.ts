@@ -37,7 +37,7 @@ export const measureWall = async (minuteMs: number): Promise<WallTime> => {
     }
     const longestChainMs = Math.max(...[...chains.values()].map((c) => c.end - c.start));
     const started = performance.now();
-    const outcome = await runLoad({
+    const finished = await runLoad({
       k6: findK6(),
       profile,
       plan: { scenarios: ['all'] },
@@ -47,7 +47,7 @@ export const measureWall = async (minuteMs: number): Promise<WallTime> => {
     });
     const wallMs = performance.now() - started;
     const grades: Record<string, number> = {};
-    for (const p of outcome.phases) grades[p.grade] = (grades[p.grade] ?? 0) + 1;
+    for (const p of finished.phases) grades[p.grade] = (grades[p.grade] ?? 0) + 1;
     return { minuteMs, plannedMs: totalMs, longestChainMs, wallMs, ratio: wallMs / longestChainMs, grades };
   } finally {
     await server.close();

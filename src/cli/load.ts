@@ -9,7 +9,7 @@ import { k6Network } from '../k6-driver/k6-network.ts';
 import { type LoadEvent, scheduleEvents } from '../k6-driver/load-events.ts';
 import { k6PlanFor } from '../k6-driver/plan.ts';
 import { availableProbes } from '../k6-driver/probes.ts';
-import { type LoadOutcome, runLoad } from '../k6-driver/run.ts';
+import { type FinishedLoad, runLoad } from '../k6-driver/run.ts';
 import { plural } from '../plural.ts';
 import { say, tty } from '../printable.ts';
 import { loadProfile } from '../profile/read.ts';
@@ -176,9 +176,9 @@ export const runLoadCommand = async (
       properties: loadReportProperties(hide(profile.base_url), options.instances),
       strict: options.strict === true,
     });
-    let outcome: LoadOutcome;
+    let finished: FinishedLoad;
     try {
-      outcome = await runLoad({
+      finished = await runLoad({
         k6,
         profile,
         plan,
@@ -220,8 +220,8 @@ export const runLoadCommand = async (
     } finally {
       forK6.dispose();
     }
-    const run = judgedRun(outcome.judged, outcome.startedAt, reportOptions());
-    return await finishLoad(stream, run, outcome);
+    const run = judgedRun(finished.judged, finished.startedAt, reportOptions());
+    return await finishLoad(stream, run, finished);
   });
 };
 

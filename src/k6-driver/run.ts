@@ -73,7 +73,8 @@ export class LoadInterrupted extends HarnessError {
   }
 }
 
-export interface PhaseOutcome {
+/** A phase's row in a finished load run: its grade and reason, and what it measured. */
+export interface FinishedPhase {
   readonly phase: string;
   readonly grade: PhaseVerdict['grade'];
   readonly message: string;
@@ -83,11 +84,12 @@ export interface PhaseOutcome {
   readonly dropped: number;
 }
 
-export interface LoadOutcome {
+/** A load run k6 finished: judged once, with the files and exit codes its instances left. */
+export interface FinishedLoad {
   /** The merged summary, judged once: every report and line of the run shows these verdicts. */
   readonly judged: JudgedSummary;
   /** Per phase, in plan order: the grade and the measured error (enforced against expected), read from `judged`. */
-  readonly phases: readonly PhaseOutcome[];
+  readonly phases: readonly FinishedPhase[];
   readonly roundTripMs: number;
   /** The common moment (epoch ms) the k6 instances started at: each phase's startMs counts from it. */
   readonly startedAt: number;
@@ -257,7 +259,7 @@ export const prepareRunners = async (run: LoadRun) => {
   return { plan, phases, preflight, startAt, runId, runners, dashboards, targetName };
 };
 
-export const runLoad = async (run: LoadRun): Promise<LoadOutcome> => {
+export const runLoad = async (run: LoadRun): Promise<FinishedLoad> => {
   const { plan, phases, preflight, startAt, runId, runners, dashboards, targetName } =
     await prepareRunners(run);
   let stoppedAt: LoadSummary['interrupted'];
