@@ -14,7 +14,7 @@ import { complain, say, tty } from '../printable.ts';
 import { loadProfile } from '../profile/read.ts';
 import { resolveTarget } from '../profile/target.ts';
 import type { GradedPhase } from '../report/junit.ts';
-import { type GradeCount, gradeCount } from '../report/outcome.ts';
+import { type GradeCount, gradeCount } from '../report/run-verdict.ts';
 import { REPORT_FORMATS } from '../report/write.ts';
 import { GRADES } from '../runner/grades.ts';
 import type { ClientRole, Profile } from '../spec/index.ts';
@@ -45,8 +45,7 @@ const reportFiles = (dir: string | undefined, folder: string): TarEntry[] =>
  */
 export const loadSummary = (exitCode: number, phases: readonly Pick<GradedPhase, 'grade'>[] = []): string => {
   if (phases.length === 0) return `exit ${exitCode}, no phase results`;
-  const count = (outcome: GradeCount) =>
-    phases.filter((p) => gradeCount(p.grade, true, false) === outcome).length;
+  const count = (kind: GradeCount) => phases.filter((p) => gradeCount(p.grade, true, false) === kind).length;
   return `exit ${exitCode}: ${plural(phases.length, 'phase')}: ${count('passed')} passed, ${count('failure')} failed, ${count('error')} without a verdict, ${count('skipped')} skipped`;
 };
 

@@ -1,7 +1,7 @@
 // How a conformance run ends, read from its report alone: the gate it carries (--strict, --baseline,
 // --require-certifiable) and its grades, judged by judgeRun, the reading every report's verdict is written from, so
 // the exit code and the words beside it cannot disagree.
-import { judgeRun } from '../report/outcome.ts';
+import { judgeRun } from '../report/run-verdict.ts';
 import type { RunReport } from '../runner/types.ts';
 import type { Saved } from './report-dir.ts';
 import type { RunEnd } from './run-end.ts';

@@ -7,7 +7,7 @@ import { complain, say, terminalLines, tty } from '../printable.ts';
 import { loadProfile, validateProfile } from '../profile/read.ts';
 import { EMBEDDED_SCALE, startReferenceServer } from '../reference/index.ts';
 import { toMarkdown } from '../report/markdown.ts';
-import { judgeRun } from '../report/outcome.ts';
+import { judgeRun } from '../report/run-verdict.ts';
 import { artifactsUrl } from '../report/step-summary.ts';
 import { UNREACHABLE, unreachableJUnit, unreachableMarkdown } from '../report/unreachable.ts';
 import { REPORT_FILES, type ReportFormat, type WriteOptions, writeReports } from '../report/write.ts';

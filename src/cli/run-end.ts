@@ -2,7 +2,7 @@
 // exit code, by the exit table's one rule (exitCodeOf, exit-codes.ts). A command gathers what it judged and hands it
 // here; what it adds beside the run (a signal, reports it could not write) joins by the same rule.
 import { complain, type TerminalText, tty } from '../printable.ts';
-import { gradeCount } from '../report/outcome.ts';
+import { gradeCount } from '../report/run-verdict.ts';
 import type { Grade } from '../runner/grades.ts';
 import {
   type ExitCode,

@@ -11,8 +11,8 @@ import { evidenceHtml, offendingValues } from './html-evidence.ts';
 import { codeSpans, quoteHtml } from './html-quote.ts';
 import { STYLE } from './html-style.ts';
 import { timelineFigure } from './html-timeline.ts';
-import { runVerdict, verdictHeadline } from './outcome.ts';
 import { NEEDS_ATTENTION } from './run-index.ts';
+import { runVerdict, verdictHeadline } from './run-verdict.ts';
 import { groupBySection, quoteSource, type SectionGroup } from './sections.ts';
 
 /** Open from the start, and their evidence marked: what index.html lists as needing attention. */

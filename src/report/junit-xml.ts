@@ -1,10 +1,10 @@
 // The one JUnit writer behind conformance.xml and load's load-<scenario>.xml: the shape Jenkins' xUnit schema
 // (junit-10.xsd, vendored under test/fixtures/junit/) accepts, with Ant's `timestamp` and `hostname` on each
-// testsuite. How a grade reads in JUnit is decided in gradeCount (outcome.ts) alone, by the rule the exit code follows.
+// testsuite. How a grade reads in JUnit is decided in gradeCount (run-verdict.ts) alone, by the rule the exit code follows.
 import { hostname } from 'node:os';
 import type { Grade } from '../runner/grades.ts';
 import { escapeAttr, escapeText } from './escape.ts';
-import { type GradeCount, gradeCount } from './outcome.ts';
+import { type GradeCount, gradeCount } from './run-verdict.ts';
 
 export interface JUnitCase {
   readonly classname: string;

@@ -6,7 +6,7 @@ import type { PhasePlan } from '../../core/plan.ts';
 import type { LoadGrade } from '../../core/verdict.ts';
 import type { CheckResult, RunReport } from '../runner/types.ts';
 import { type JUnitCase, junitXml } from './junit-xml.ts';
-import { judgeRun } from './outcome.ts';
+import { judgeRun } from './run-verdict.ts';
 import { groupBySection, quoteSource } from './sections.ts';
 
 /** What a reader of a CI failure needs without opening the HTML report: why, which rule, how to reproduce. */

@@ -8,7 +8,7 @@ import { coverageSentence } from './coverage.ts';
 import { stripIllegal } from './escape.ts';
 import { formatDuration } from './html.ts';
 import { mdText } from './markdown-text.ts';
-import { runVerdict, verdictHeadline } from './outcome.ts';
+import { runVerdict, verdictHeadline } from './run-verdict.ts';
 import { quoteSource } from './sections.ts';
 import { artifactsLine, marked } from './step-summary.ts';
 

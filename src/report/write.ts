@@ -14,8 +14,8 @@ import { coverageSentence } from './coverage.ts';
 import { toHtml } from './html.ts';
 import { toJUnit } from './junit.ts';
 import { toMarkdown } from './markdown.ts';
-import { runVerdict, verdictHeadline } from './outcome.ts';
 import { attentionEntries, RUN_INDEX, runIndex } from './run-index.ts';
+import { runVerdict, verdictHeadline } from './run-verdict.ts';
 import { conformanceSchema } from './schema.ts';
 
 export const REPORT_FORMATS = ['json', 'junit', 'html', 'markdown'] as const;

@@ -106,7 +106,7 @@ export interface RunReport {
   readonly checks: readonly CheckResult[];
   /**
    * What judges the run beside its grades, as its exit code did: every report reads its verdict from here
-   * (src/report/outcome.ts). Absent in a report written before it was recorded, whose grades alone judge it.
+   * (src/report/run-verdict.ts). Absent in a report written before it was recorded, whose grades alone judge it.
    */
   readonly gate?: RunGate;
 }

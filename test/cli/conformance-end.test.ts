@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { conformanceEnd } from '../../src/cli/conformance-end.ts';
 import { FAILED, HARNESS_ERROR, NO_VERDICT, PASSED } from '../../src/cli/exit-codes.ts';
 import { endRun } from '../../src/cli/run-end.ts';
-import { type RunVerdict, runVerdict, verdictHeadline } from '../../src/report/outcome.ts';
+import { type RunVerdict, runVerdict, verdictHeadline } from '../../src/report/run-verdict.ts';
 import type { Grade } from '../../src/runner/grades.ts';
 import type { RunGate, RunReport } from '../../src/runner/types.ts';
 import { FIXTURE_CHECKS, reportOf } from '../report/fixture.ts';
