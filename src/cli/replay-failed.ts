@@ -14,27 +14,28 @@ import { type ExitCode, exitCodeOf, FAILED, NO_VERDICT, PASSED } from './exit-co
 /** The grades a run reports against the target or could not decide: what a fix is meant to change. */
 const REPLAYED: ReadonlySet<Grade> = new Set(['FAIL', 'WARN', 'INCONCLUSIVE']);
 
-type Outcome = 'still failing' | 'fixed' | 'not verified';
+/** What one replay shows of a check the run reported. */
+type ReplayStatus = 'still failing' | 'fixed' | 'not verified';
 
 /**
  * A WARN still WARN is not fixed, with or without --strict: the question is whether the finding is gone. A check the
  * replay did not decide (INCONCLUSIVE, SKIP, ERROR, absent) proves neither.
  */
-const outcomeOf = (grade: Grade | undefined): Outcome =>
+const statusOf = (grade: Grade | undefined): ReplayStatus =>
   grade === 'FAIL' || grade === 'WARN'
     ? 'still failing'
     : grade === 'PASS' || grade === 'INFO'
       ? 'fixed'
       : 'not verified';
 
-const EXIT_CODE_OF: Readonly<Record<Outcome, ExitCode>> = {
+const EXIT_CODE_OF: Readonly<Record<ReplayStatus, ExitCode>> = {
   'still failing': FAILED,
   fixed: PASSED,
   'not verified': NO_VERDICT,
 };
 
-/** How the outcome is coloured: as the grade that means the same. */
-const COLOUR_OF: Readonly<Record<Outcome, Grade>> = {
+/** How a status is coloured: as the grade that means the same. */
+const COLOUR_OF: Readonly<Record<ReplayStatus, Grade>> = {
   'still failing': 'FAIL',
   fixed: 'PASS',
   'not verified': 'INCONCLUSIVE',
@@ -68,15 +69,15 @@ export const markReplayed = (
   const now = new Map(replayed?.checks.map((check) => [check.id, check]));
   const marked = before.map((check) => {
     const after = now.get(check.id);
-    const outcome = outcomeOf(after?.grade);
-    const text = tty`${outcome.padEnd('still failing'.length)}`;
+    const status = statusOf(after?.grade);
+    const text = tty`${status.padEnd('still failing'.length)}`;
     return {
-      outcome,
-      line: tty`${paint(COLOUR_OF[outcome], text)}  ${check.id}: ${after?.grade ?? 'not run'}, was ${check.grade}`,
+      status,
+      line: tty`${paint(COLOUR_OF[status], text)}  ${check.id}: ${after?.grade ?? 'not run'}, was ${check.grade}`,
     };
   });
-  const exitCode = exitCodeOf([runExitCode, ...marked.map(({ outcome }) => EXIT_CODE_OF[outcome])]);
-  const count = (outcome: Outcome) => marked.filter((m) => m.outcome === outcome).length;
+  const exitCode = exitCodeOf([runExitCode, ...marked.map(({ status }) => EXIT_CODE_OF[status])]);
+  const count = (status: ReplayStatus) => marked.filter((m) => m.status === status).length;
   return {
     lines: [
       ...marked.map(({ line }) => line),
