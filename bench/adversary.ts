@@ -177,7 +177,8 @@ export const CLASSES: readonly AdversaryClass[] = [
   rateLimitClass('faithful aligned, RateLimit fields (12 s minutes)', 'aligned', undefined, 12_000),
 ];
 
-interface Outcome {
+/** One run of a cell, from a random start phase: was it graded right, and what it proved. */
+interface CellRun {
   readonly phaseMs: number;
   readonly right: boolean;
   readonly deviations: Readonly<Record<string, string>>;
@@ -194,7 +195,7 @@ const provenLength = (message: string): number => {
 
 const ENFORCED = /^LIMIT-(ENFORCED-|OBSERVABILITY-SHARED$)/;
 
-const outcomeOf = (report: RunReport, adversary: AdversaryClass, phaseMs: number): Outcome => {
+const cellRunOf = (report: RunReport, adversary: AdversaryClass, phaseMs: number): CellRun => {
   const deviations = Object.fromEntries(
     report.checks.filter((c) => c.grade !== 'PASS' && c.grade !== 'INFO').map((c) => [c.id, c.grade]),
   );
@@ -215,7 +216,7 @@ const outcomeOf = (report: RunReport, adversary: AdversaryClass, phaseMs: number
   return { phaseMs, right, deviations, seconds: Math.round(report.durationMs / 100) / 10, lengths };
 };
 
-const runCell = async (adversary: AdversaryClass, network: NetworkCondition): Promise<Outcome> => {
+const runCell = async (adversary: AdversaryClass, network: NetworkCondition): Promise<CellRun> => {
   const phaseMs = Math.round(Math.random() * adversary.windowMs);
   const [report] = await runAgainst(
     {
@@ -232,12 +233,12 @@ const runCell = async (adversary: AdversaryClass, network: NetworkCondition): Pr
       ...(adversary.shared ? { adjust: (p) => ({ ...p, exclusive_tenant: false }) } : {}),
     },
   );
-  return outcomeOf(report!, adversary, phaseMs);
+  return cellRunOf(report!, adversary, phaseMs);
 };
 
 /** Of the PASSing LIMIT-ENFORCED checks: how many proved a length, and the least and median fraction proved. */
-const lengthsOf = (outcomes: readonly Outcome[]): string => {
-  const all = outcomes.flatMap((o) => o.lengths);
+const lengthsOf = (runs: readonly CellRun[]): string => {
+  const all = runs.flatMap((o) => o.lengths);
   if (all.length === 0) return '';
   const proven = all.filter((x) => x > 0).sort((a, b) => a - b);
   const share = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(2));
@@ -252,19 +253,20 @@ export const runAdversaries = async (wanted: readonly string[], log: (line: stri
   const rows = [];
   for (const network of networks.length > 0 ? networks : NETWORKS) {
     for (const adversary of classes.length > 0 ? classes : CLASSES) {
-      const outcomes: Outcome[] = [];
-      for (let i = 0; i < PHASES; i++) outcomes.push(await runCell(adversary, network));
-      const missed = outcomes.filter((o) => !o.right);
+      const runs: CellRun[] = [];
+      for (let i = 0; i < PHASES; i++) runs.push(await runCell(adversary, network));
+      const missed = runs.filter((o) => !o.right);
       const row = {
         network,
         class: adversary.name,
-        right: `${outcomes.length - missed.length}/${outcomes.length}`,
+        right: `${runs.length - missed.length}/${runs.length}`,
         'wrong runs': missed.map((o) => `${o.phaseMs} ms: ${JSON.stringify(o.deviations)}`).join('; '),
-        'mean s': Math.round((outcomes.reduce((a, o) => a + o.seconds, 0) / outcomes.length) * 10) / 10,
-        'length proven': lengthsOf(outcomes),
+        'mean s': Math.round((runs.reduce((a, o) => a + o.seconds, 0) / runs.length) * 10) / 10,
+        'length proven': lengthsOf(runs),
       };
       log(JSON.stringify(row));
-      rows.push({ ...row, outcomes });
+      // Under the key adversary.json has always had, so earlier measurements read the same.
+      rows.push({ ...row, outcomes: runs });
     }
   }
   return rows;

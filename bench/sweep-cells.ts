@@ -18,7 +18,7 @@ export interface SweepCell {
   readonly phase: number;
 }
 
-export interface CellOutcome {
+export interface CellResult {
   /** A fault: its rule's checks all came out as the matrix says. A faithful server: nothing FAILed or WARNed. */
   readonly right: boolean;
   /** What came out otherwise, `ID GRADE` each (none when right). */
@@ -50,7 +50,7 @@ export const SWEPT_FAULTS: readonly FaultName[] = (Object.keys(EXPECTED) as Faul
 const seedOf = (cell: SweepCell) =>
   1 + Math.floor(seededRandom(cell.phase * 7919 + cell.limiter.length * 104_729)() * 1_000_000);
 
-export const runCell = async (cell: SweepCell): Promise<CellOutcome> => {
+export const runCell = async (cell: SweepCell): Promise<CellResult> => {
   const phaseMs = Math.round((cell.phase / 100) * SCALED.minuteMs!);
   const settings = { seed: seedOf(cell), network: cell.network, phaseMs };
   if (cell.server === 'faithful') {

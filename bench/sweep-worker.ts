@@ -1,13 +1,13 @@
-// One of the sweep's worker processes: runs the cells it is sent, one at a time, and sends back each outcome.
-import { type CellOutcome, runCell, type SweepCell } from './sweep-cells.ts';
+// One of the sweep's worker processes: runs the cells it is sent, one at a time, and sends back each result.
+import { type CellResult, runCell, type SweepCell } from './sweep-cells.ts';
 
 process.on('message', async (cell: SweepCell) => {
-  let outcome: CellOutcome;
+  let result: CellResult;
   const started = performance.now();
   try {
-    outcome = { ...(await runCell(cell)), ms: performance.now() - started };
+    result = { ...(await runCell(cell)), ms: performance.now() - started };
   } catch (error) {
-    outcome = { right: false, otherwise: [`harness error: ${String(error)}`], inconclusive: [], ms: 0 };
+    result = { right: false, otherwise: [`harness error: ${String(error)}`], inconclusive: [], ms: 0 };
   }
-  process.send!({ cell, outcome });
+  process.send!({ cell, result });
 });

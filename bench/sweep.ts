@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LIMITER_KINDS } from '../src/reference/index.ts';
 import { NETWORK_CONDITIONS } from '../src/reference/toxiproxy.ts';
-import { type CellOutcome, SWEPT_FAULTS, type SweepCell } from './sweep-cells.ts';
+import { type CellResult, SWEPT_FAULTS, type SweepCell } from './sweep-cells.ts';
 
 const STEP = Number(process.env.HARNESS_SWEEP_STEP ?? '1');
 /**
@@ -58,7 +58,7 @@ interface Row {
   readonly wrong: { phase: number; otherwise: readonly string[] }[];
 }
 
-const runAll = (cells: readonly SweepCell[], onDone: (cell: SweepCell, outcome: CellOutcome) => void) =>
+const runAll = (cells: readonly SweepCell[], onDone: (cell: SweepCell, result: CellResult) => void) =>
   new Promise<void>((done, failed) => {
     const queue = [...cells];
     let running = 0;
@@ -78,8 +78,8 @@ const runAll = (cells: readonly SweepCell[], onDone: (cell: SweepCell, outcome: 
     };
     for (const worker of workers) {
       running += 1;
-      worker.on('message', ({ cell, outcome }: { cell: SweepCell; outcome: CellOutcome }) => {
-        onDone(cell, outcome);
+      worker.on('message', ({ cell, result }: { cell: SweepCell; result: CellResult }) => {
+        onDone(cell, result);
         next(worker);
       });
       worker.on('error', failed);
@@ -99,7 +99,7 @@ if (import.meta.filename === process.argv[1]) {
   const rows = new Map<string, Row>();
   const started = performance.now();
   let finished = 0;
-  await runAll(cells, (cell, outcome) => {
+  await runAll(cells, (cell, result) => {
     const key = `${cell.network} ${cell.server} ${cell.limiter}`;
     const row = rows.get(key) ?? {
       network: cell.network,
@@ -114,13 +114,13 @@ if (import.meta.filename === process.argv[1]) {
     };
     rows.set(key, row);
     row.runs += 1;
-    row.ms += outcome.ms ?? 0;
-    if (outcome.inconclusive.length > 0) {
+    row.ms += result.ms ?? 0;
+    if (result.inconclusive.length > 0) {
       row.inconclusive += 1;
-      row.undecided.push({ phase: cell.phase, checks: outcome.inconclusive });
+      row.undecided.push({ phase: cell.phase, checks: result.inconclusive });
     }
-    if (outcome.right) row.right += 1;
-    else row.wrong.push({ phase: cell.phase, otherwise: outcome.otherwise });
+    if (result.right) row.right += 1;
+    else row.wrong.push({ phase: cell.phase, otherwise: result.otherwise });
     if (++finished % 100 === 0) console.error(`sweep: ${finished} of ${cells.length} runs`);
   });
   const seconds = Math.round((performance.now() - started) / 1000);
