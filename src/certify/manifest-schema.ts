@@ -11,7 +11,7 @@ import { MANIFEST_FORMAT, type Manifest } from './manifest.ts';
 const text = { type: 'string' } as const;
 const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 
-const outcome = {
+const commandSummary = {
   type: 'object',
   additionalProperties: false,
   required: ['exitCode', 'summary'],
@@ -67,8 +67,8 @@ export const manifestSchema = {
     finishedAt: text,
     certifiable: { type: 'boolean' },
     notCertifiable: { type: 'array', items: text },
-    conformance: outcome,
-    load: outcome,
+    conformance: commandSummary,
+    load: commandSummary,
     signer: {
       type: 'object',
       additionalProperties: false,

@@ -1,4 +1,4 @@
-// What a person reads on stdout: the plan (--dry-run), or the run's outcome with failures first and the summary last.
+// What a person reads on stdout: the plan (--dry-run), or the run's results with failures first and the summary last.
 
 import { plural } from '../plural.ts';
 import { joinTerminal, say, terminalTable, tty } from '../printable.ts';

@@ -125,7 +125,7 @@ describe('toHtml', () => {
     expect(html).not.toMatch(/=\s*["']?https?:/i);
   });
 
-  it('colours the header by the outcome the exit code reads, with certifiability a badge beside it', () => {
+  it('colours the header by the run verdict the exit code reads, with certifiability a badge beside it', () => {
     const headerOf = (page: string) => page.slice(position('<header', page), position('</header>', page));
     const passed = FIXTURE_CHECKS.filter((c) => c.grade === 'PASS');
     // 0 FAIL, exit 0, yet not certifiable (a CI run without --slow): green, and PASS.

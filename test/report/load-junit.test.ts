@@ -140,7 +140,7 @@ describe('toLoadJUnit', () => {
     expect(phaseAsRun(plan('over', 8000), { grade: 'PASS', message: '' }, T0).durationMs).toBe(8000);
   });
 
-  it('lets certify count the judged phases by outcome, as this file totals them', () => {
+  it('lets certify count the judged phases by how each grade counts, as this file totals them', () => {
     expect(loadSummary(5, PHASES)).toBe(
       'exit 5: 4 phases: 2 passed, 1 failed, 1 without a verdict, 0 skipped',
     );
