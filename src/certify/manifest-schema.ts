@@ -2,10 +2,10 @@
 // manifest, not that its shape is one harness writes: a key holder's mistake or a bug must end as a one-line mismatch,
 // never a stack trace, and a manifest that lists no file or one file twice certifies nothing it says. The schema
 // sits beside the Manifest interface, and the Assert below stops the build the moment the two describe different JSON.
-import { Ajv } from 'ajv';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Assert, SameShape } from '../same-shape.ts';
 import { schemaFault } from '../schema-fault.ts';
+import { validatorOf } from '../validator.ts';
 import { MANIFEST_FORMAT, type Manifest } from './manifest.ts';
 
 const text = { type: 'string' } as const;
@@ -95,10 +95,11 @@ export const manifestSchema = {
 export type _SchemaIsManifest = Assert<SameShape<Manifest, FromSchema<typeof manifestSchema>>>;
 
 // allErrors off: the first fault is the one line verify prints.
-const validate = new Ajv({ strict: true, allErrors: false }).compile<Manifest>(manifestSchema);
+const manifestValidator = validatorOf<Manifest>({ strict: true, allErrors: false }, manifestSchema);
 
 /** Why a parsed, signed manifest is none harness would write, or undefined when it is one. */
 export const manifestFault = (value: unknown): string | undefined => {
+  const validate = manifestValidator();
   if (!validate(value)) return schemaFault(validate.errors![0]!, 'a manifest');
   if (value.files.length === 0)
     return '/files: lists no file, where every archive holds the reports it certifies';

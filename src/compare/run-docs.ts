@@ -4,12 +4,13 @@
 // could not be what harness wrote (forgery.ts). Each file is read through the one bounded reader (read-back.ts).
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { loadSummarySchema } from '../k6-driver/summary-schema.ts';
 import { readBackJson, refusal } from '../read-back.ts';
 import { conformanceSchema } from '../report/schema.ts';
 import type { RunReport } from '../runner/types.ts';
 import { schemaFault } from '../schema-fault.ts';
+import { validatorOf } from '../validator.ts';
 import { conformanceForgery, loadForgery } from './forgery.ts';
 import type { LoadReport, PhaseGrade, RunDocs } from './run-types.ts';
 
@@ -47,13 +48,13 @@ export const phaseGradeSchema = {
   },
 } as const;
 // allErrors off: the first fault is the one line said, and a forged file of a million faults costs no more.
-const ajv = new Ajv({ strict: false, allErrors: false });
+const OPTIONS = { strict: false, allErrors: false };
 // A report of a harness that stamped no digest is read all the same: compare says why it cannot compare it.
-const validConformance = ajv.compile<RunReport>({
+const validConformance = validatorOf<RunReport>(OPTIONS, {
   ...conformanceSchema,
   required: conformanceSchema.required.filter((field) => field !== 'specDigest'),
 });
-const validLoad = ajv.compile<LoadReport>({
+const validLoad = validatorOf<LoadReport>(OPTIONS, {
   ...loadSummarySchema,
   properties: {
     ...loadSummarySchema.properties,
@@ -65,8 +66,9 @@ const validLoad = ajv.compile<LoadReport>({
 
 /** The value as a report once its schema and what no schema can say (forgery.ts) hold; else exit 2 naming the file. */
 const reportIn =
-  <T>(what: string, valid: ValidateFunction<T>, forgery: (report: T) => string | undefined) =>
+  <T>(what: string, validator: () => ValidateFunction<T>, forgery: (report: T) => string | undefined) =>
   (value: unknown, file: string): T => {
+    const valid = validator();
     if (!valid(value)) throw refusal(file, `not ${what}: ${schemaFault(valid.errors![0]!, what)}`);
     const forged = forgery(value);
     if (forged !== undefined) throw refusal(file, `not ${what} harness wrote: ${forged}`);

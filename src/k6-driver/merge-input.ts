@@ -2,12 +2,12 @@
 // JSON, one runner's summary (summary-schema.ts) and counts k6 could have recorded. Anything else is bad input, exit 2
 // naming the file and the field: a forged or corrupt summary is never graded, and never reaches the merge to fail
 // there with a trace.
-import { Ajv } from 'ajv';
 import type { LoadSummary, SourcedSummary } from '../../core/evidence.ts';
 import { phaseGradeSchema } from '../compare/run-docs.ts';
 import { InputError } from '../errors.ts';
 import { printable } from '../printable.ts';
 import { schemaFault } from '../schema-fault.ts';
+import { validatorOf } from '../validator.ts';
 import { gridTooLarge, impossibleCount, loadSummarySchema } from './summary-schema.ts';
 
 // A summary file is reportJson's output: the summary and, from a runner that ran alone, its grades, which the merge
@@ -17,7 +17,7 @@ const fileSchema = {
   properties: { ...loadSummarySchema.properties, grades: { type: 'array', items: phaseGradeSchema } },
 } as const;
 // allErrors off: the first fault is the one line said, and a forged file of a million bad counts costs no more.
-const validate = new Ajv({ strict: true, allErrors: false }).compile<LoadSummary>(fileSchema);
+const summaryValidator = validatorOf<LoadSummary>({ strict: true, allErrors: false }, fileSchema);
 
 /** A runner's summary file or log: read as every file harness reads back is (load-merge.ts names it so). */
 export { readBack as readInput } from '../read-back.ts';
@@ -41,6 +41,7 @@ export const notARunnerSummary = (value: unknown): string | undefined => {
 export const runnerSummaryOf = (value: unknown, source: string): LoadSummary => {
   const why = notARunnerSummary(value);
   if (why) throw new InputError(printable(`${source}: ${why}`));
+  const validate = summaryValidator();
   if (!validate(value))
     throw new InputError(printable(`${source}: ${schemaFault(validate.errors![0]!, 'a load summary')}`));
   for (const [i, phase] of value.phases.entries()) {

@@ -1,12 +1,13 @@
 // A profile describes a target: the parts SPEC.md leaves open ("not shown") are the user's to fill in.
 import { dirname, resolve } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { isScalar, parseDocument, visit } from 'yaml';
 import { didYouMean } from '../did-you-mean.ts';
 import { InputError, isHarnessError } from '../errors.ts';
 import { readAtMost } from '../read-at-most.ts';
 import { type Profile, profileSchema } from '../spec/index.ts';
 import { endpointKey, httpUrl } from '../spec/schemas.ts';
+import { validatorOf } from '../validator.ts';
 import { requireSideEffectsOffLoopback } from './loopback.ts';
 import { checkReferences } from './references.ts';
 import {
@@ -21,14 +22,10 @@ import {
 
 // strictRequired is off because the `ids` entries use `oneOf: [{required: [...]}]` to say "from+pointer or value".
 // verbose: an error carries the schema it broke, whose fields a mistyped one is matched against.
-const ajv = new Ajv({
-  allErrors: true,
-  strict: true,
-  strictRequired: false,
-  allowUnionTypes: true,
-  verbose: true,
-});
-const validate = ajv.compile<Profile>(profileSchema);
+const profileValidator = validatorOf<Profile>(
+  { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true },
+  profileSchema,
+);
 
 /**
  * How often YAML aliases may be expanded (the yaml package's maxAliasCount, its default made explicit): past it an
@@ -121,6 +118,7 @@ const describe = (error: ErrorObject): string => {
 
 /** Validates an already-parsed document; `source` names it in errors (a file path or `--flags`). */
 export const validateProfile = (document: unknown, source: string): Profile => {
+  const validate = profileValidator();
   if (!validate(document)) {
     // oneOf failures repeat the branch errors; the first few distinct lines say what is wrong.
     const lines = [...new Set((validate.errors ?? []).map(describe))].slice(0, 3);

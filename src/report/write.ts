@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { Ajv } from 'ajv';
 import { HarnessError, isHarnessError } from '../errors.ts';
 import type { RunReport } from '../runner/types.ts';
+import { validatorOf } from '../validator.ts';
 import { type WriteNew, writeWhole } from './atomic.ts';
 import { coverageSentence } from './coverage.ts';
 import { toHtml } from './html.ts';
@@ -28,14 +28,15 @@ export const REPORT_FILES: Readonly<Record<ReportFormat, string>> = {
   markdown: 'conformance.md',
 };
 
-const ajv = new Ajv({ strict: true, allErrors: true });
-const validate = ajv.compile(conformanceSchema);
+const reportValidator = validatorOf({ strict: true, allErrors: true }, conformanceSchema);
 
 /** Problems that keep `document` (a parsed conformance.json) from matching the schema; empty when it does. */
-export const conformanceErrors = (document: unknown): string[] =>
-  validate(document)
+export const conformanceErrors = (document: unknown): string[] => {
+  const validate = reportValidator();
+  return validate(document)
     ? []
     : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'invalid'}`);
+};
 
 /** Why reports cannot go where asked: the message names the path and the reason, for the caller to put in context. */
 export class ReportDirError extends HarnessError {
