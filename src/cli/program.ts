@@ -1,7 +1,6 @@
 // The CLI: each command as commands.ts (or report-commands.ts) declares it, with its action from the file of its own.
 import { Command } from '@commander-js/extra-typings';
 import { harnessVersion } from '../version.ts';
-import { certify } from './certify.ts';
 import {
   certifyCommand,
   conformanceCommand,
@@ -10,17 +9,19 @@ import {
   replayCommand,
   serveCommand,
 } from './commands.ts';
-import { compare } from './compare.ts';
-import { conformance } from './conformance.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { plainDefaults } from './help.ts';
-import { load } from './load.ts';
-import { loadMerge } from './load-merge.ts';
-import { replay } from './replay.ts';
 import { compareCommand, trendCommand, verifyCommand } from './report-commands.ts';
-import { serve } from './serve.ts';
-import { trend } from './trend.ts';
-import { verify } from './verify.ts';
+
+/**
+ * A command's implementation is imported when it runs: `--help`, `--version` and a refused flag load none, and a
+ * command loads only its own modules (each harness start paid for all nine commands' before).
+ */
+const whenRun =
+  <F extends (...args: never[]) => Promise<void>>(load: () => Promise<F>) =>
+  async (...args: Parameters<F>): Promise<void> => {
+    await (await load())(...args);
+  };
 
 export const buildProgram = () => {
   const program = new Command('harness')
@@ -39,15 +40,21 @@ export const buildProgram = () => {
     return command;
   };
 
-  add(serveCommand().action(serve));
-  add(conformanceCommand().action(conformance));
-  const load_ = add(loadCommand().action(load)).enablePositionalOptions();
-  load_.addCommand(loadMergeCommand().copyInheritedSettings(load_).action(loadMerge));
-  add(replayCommand().action(replay));
-  add(certifyCommand().action(certify));
-  add(verifyCommand().action(verify));
-  add(compareCommand().action(compare));
-  add(trendCommand().action(trend));
+  add(serveCommand().action(whenRun(() => import('./serve.ts').then((m) => m.serve))));
+  add(conformanceCommand().action(whenRun(() => import('./conformance.ts').then((m) => m.conformance))));
+  const load_ = add(
+    loadCommand().action(whenRun(() => import('./load.ts').then((m) => m.load))),
+  ).enablePositionalOptions();
+  load_.addCommand(
+    loadMergeCommand()
+      .copyInheritedSettings(load_)
+      .action(whenRun(() => import('./load-merge.ts').then((m) => m.loadMerge))),
+  );
+  add(replayCommand().action(whenRun(() => import('./replay.ts').then((m) => m.replay))));
+  add(certifyCommand().action(whenRun(() => import('./certify.ts').then((m) => m.certify))));
+  add(verifyCommand().action(whenRun(() => import('./verify.ts').then((m) => m.verify))));
+  add(compareCommand().action(whenRun(() => import('./compare.ts').then((m) => m.compare))));
+  add(trendCommand().action(whenRun(() => import('./trend.ts').then((m) => m.trend))));
 
   plainDefaults(program);
   return program;
