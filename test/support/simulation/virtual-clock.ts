@@ -125,9 +125,20 @@ export class VirtualClock implements Clock {
   }
 }
 
-/** What node:timers/promises rejects an aborted wait with, so callers see one kind of abort either way. */
-const abortError = (signal: AbortSignal): Error =>
-  Object.assign(new Error('The operation was aborted', { cause: signal.reason }), {
-    name: 'AbortError',
-    code: 'ABORT_ERR',
-  });
+/**
+ * What node:timers/promises rejects an aborted wait with, so callers see one kind of abort either way. Without a
+ * stack: every request's timeout is such a wait, cancelled when its answer comes, and capturing a stack for each was
+ * a tenth of a simulated run's CPU.
+ */
+const abortError = (signal: AbortSignal): Error => {
+  const { stackTraceLimit } = Error;
+  Error.stackTraceLimit = 0;
+  try {
+    return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), {
+      name: 'AbortError',
+      code: 'ABORT_ERR',
+    });
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+};
