@@ -1,11 +1,12 @@
 // The RateLimit checks against a faithful server in each dialect and under each limiter kind, each once (the limiter
 // decides what the fields say, the dialect only how; test/reference/ratelimit-fields.test.ts has every pair): INFO
-// names the dialect, every property the fields state is verified (PASS). One run at a time: the files beside it time
-// windows too. (A server that sends none gets INFO and nothing else: test/conformance/faithful.test.ts.)
+// names the dialect, every property the fields state is verified (PASS). On virtual time (test/support/simulation/).
+// (A server that sends none gets INFO and nothing else: test/conformance/faithful.test.ts.)
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/runner/types.ts';
 import { checksThrough } from '../support/forward.ts';
-import { deviations, runAgainst } from '../support/testbed.ts';
+import { runSimulated } from '../support/simulation/run.ts';
+import { deviations } from '../support/testbed.ts';
 
 const RATELIMIT = ['ratelimit'];
 const gradesOf = (report: RunReport) => Object.fromEntries(report.checks.map((c) => [c.id, c.grade]));
@@ -21,9 +22,9 @@ describe('RateLimit checks', () => {
   ] as const)(
     'name the %s dialect and verify what it says under the %s limiter',
     async (dialect, limiter) => {
-      const [report] = await runAgainst({ rateLimitFields: dialect, limiter }, { only: RATELIMIT });
-      expect(deviations(report!)).toEqual({});
-      expect(gradesOf(report!)).toEqual({
+      const report = await runSimulated({ rateLimitFields: dialect, limiter }, { seed: 11, only: RATELIMIT });
+      expect(deviations(report)).toEqual({});
+      expect(gradesOf(report)).toEqual({
         'RATELIMIT-FIELDS': 'INFO',
         'RATELIMIT-POLICY': 'PASS',
         'RATELIMIT-REMAINING': 'PASS',
@@ -36,7 +37,7 @@ describe('RateLimit checks', () => {
         'x-ratelimit': /X-RateLimit-\*/,
         'draft-7': /draft -07's RateLimit Dictionary/,
       };
-      expect(messageOf(report!, 'RATELIMIT-FIELDS')).toMatch(named[dialect]);
+      expect(messageOf(report, 'RATELIMIT-FIELDS')).toMatch(named[dialect]);
     },
   );
 
