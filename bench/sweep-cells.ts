@@ -70,7 +70,7 @@ export const runCell = async (cell: SweepCell): Promise<CellResult> => {
     { ...withFault(fault), limiter: cell.limiter },
     { ...settings, only: Object.keys(rule) },
   );
-  // Judged as faults.test.ts judges a cell: its deviations, less what the fault may also cause, against the rule's.
+  // Judged as fault-cells.ts judges a cell: its deviations, less what the fault may also cause, against the rule's.
   const got = deviationsOf(report, fault);
   const otherwise = report.checks
     .filter((c) => (got[c.id] ?? 'PASS') !== (rule[c.id] ?? 'PASS'))

@@ -1,5 +1,5 @@
 // The fault matrix as data: for each fault of the reference server, the checks a run selects and the grade of every
-// check that must deviate. The simulated suite (faults.test.ts, on virtual time, every limiter kind) and the
+// check that must deviate. The simulated suite (fault-cells.ts, on virtual time, every limiter kind) and the
 // real-time sample (faults-real-time.test.ts) both judge by it, so the two cannot drift apart.
 import { allChecks } from '../../conformance/index.ts';
 import { resolveTarget } from '../../src/profile/target.ts';

@@ -1,4 +1,4 @@
-// The check that the simulation agrees with reality: a sample of faults.test.ts's cells, one or more per limiter
+// The check that the simulation agrees with reality: a sample of fault-cells.ts's cells, one or more per limiter
 // kind and per kind of proof (a FAIL on the bounds, a WARN on a header, a sharing FAIL), run against the reference
 // server on real time and on virtual time, with the same deviations from both. Real time is test:long's.
 import { describe, expect, it } from 'vitest';

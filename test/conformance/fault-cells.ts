@@ -1,0 +1,49 @@
+// The fault matrix's cells on virtual time (test/support/simulation/), for the files that run them: every fault
+// under one limiter kind (faults-under-*.test.ts, a file per kind so the two cores share them), and the limit faults
+// from every tenth of an aligned window (faults-phased.test.ts). What each cell must show: fault-matrix.ts.
+import { describe, expect, it } from 'vitest';
+import type { FaultName, LimiterKind } from '../../src/reference/index.ts';
+import { runSimulated } from '../support/simulation/run.ts';
+import { SCALED } from '../support/testbed.ts';
+import { deviationsOf, EXPECTED, expectedUnder, NAMED, PHASED, withFault } from './fault-matrix.ts';
+
+/** One seed for every cell: a cell's run is the same every time, so a change in a grade is the code's doing. */
+export const CELL_SEED = 11;
+
+export const faultsUnder = (kind: LimiterKind) =>
+  describe(`conformance suite against each fault under the ${kind} limiter`, () => {
+    it.each(Object.keys(EXPECTED).map((fault) => [fault, kind] as const))(
+      '%s under %s: exactly the checks for the broken rule deviate',
+      async (fault, kind) => {
+        const [only, deviate] = expectedUnder(fault as FaultName, kind);
+        const report = await runSimulated(
+          { ...withFault(fault as FaultName), limiter: kind },
+          { only, seed: CELL_SEED },
+        );
+        expect(deviationsOf(report, fault as FaultName)).toEqual(deviate);
+        for (const [id, pattern] of Object.entries(NAMED[fault as FaultName] ?? {}))
+          expect(report.checks.find((c) => c.id === id)?.message).toMatch(pattern);
+        // A limit FAIL on a proof carries the proof's timeline with its verdict, for the report to draw.
+        for (const check of report.checks.filter((c) => c.grade === 'FAIL')) {
+          if (/^more admitted than SPEC\.md allows|refused below the limit twice/.test(check.message))
+            expect(check.timeline, check.id).toBeDefined();
+        }
+      },
+    );
+  });
+
+export const faultsFromEveryTenth = () =>
+  describe('limit faults wherever an aligned window stands at the start', () => {
+    const tenths = Array.from({ length: 10 }, (_, i) => i / 10);
+    it.each(PHASED.flatMap((fault) => tenths.map((phase) => [fault, phase] as const)))(
+      '%s, started %s of a window in',
+      async (fault, phase) => {
+        const [only, deviate] = EXPECTED[fault]!;
+        const report = await runSimulated(
+          { ...withFault(fault), limiter: 'aligned' },
+          { only, seed: CELL_SEED, phaseMs: Math.round(phase * SCALED.minuteMs!) },
+        );
+        expect(deviationsOf(report, fault)).toEqual(deviate);
+      },
+    );
+  });

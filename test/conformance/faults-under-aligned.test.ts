@@ -1,0 +1,4 @@
+// Every fault of the reference server under the aligned limiter, on virtual time: fault-cells.ts.
+import { faultsUnder } from './fault-cells.ts';
+
+faultsUnder('aligned');
