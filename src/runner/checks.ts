@@ -26,6 +26,17 @@ export {
   skip,
   warn,
 } from './grades.ts';
+export { limitTimeline } from './limit-timeline.ts';
+export type { PlanItem } from './plan-item.ts';
+export {
+  type CheckSpec,
+  check,
+  needsClient,
+  needsObservabilityEndpoints,
+  needsProfile,
+  needsToken,
+  type Precondition,
+} from './preconditions.ts';
 export {
   type AdmittedOverLimit,
   admittedAfterRefusal,
@@ -39,19 +50,8 @@ export {
   type RefusedBelowLimit,
   refusedBelowLimit,
   relativeTo,
-} from './limit-bounds.ts';
-export { limitTimeline } from './limit-timeline.ts';
-export type { PlanItem } from './plan-item.ts';
-export {
-  type CheckSpec,
-  check,
-  needsClient,
-  needsObservabilityEndpoints,
-  needsProfile,
-  needsToken,
-  type Precondition,
-} from './preconditions.ts';
-export { probeBucket } from './probe.ts';
+} from './probe/limit-bounds.ts';
+export { probeBucket } from './probe/probe.ts';
 export {
   type ProbePlan,
   type ProbeResult,
@@ -62,13 +62,13 @@ export {
   type Variant,
   WINDOW_END_RETRIES,
   widthOf,
-} from './probe-result.ts';
+} from './probe/probe-result.ts';
 export {
   type RetryAfterTest,
   retryAfterForm,
   retryAfterHonour,
   roundedDown,
   shortSlackMs,
-} from './retry-evidence.ts';
+} from './probe/retry-evidence.ts';
+export { lengthShown } from './probe/window-length.ts';
 export type { CheckDefinition } from './types.ts';
-export { lengthShown } from './window-length.ts';

@@ -1,8 +1,8 @@
 // Step 2 of a bucket's probe (see probe.ts): from a 429, where capacity comes back. Neither where to look nor the
 // Retry-After is taken on trust: requests go while it is waited out, and capacity back before it is tested as an
 // early reset.
-import { isSuccess } from '../client/index.ts';
-import type { LoggedRequest } from './bucket-log.ts';
+import { isSuccess } from '../../client/index.ts';
+import type { LoggedRequest } from '../bucket-log.ts';
 import { edgeAfter, refusedBelowLimit } from './limit-bounds.ts';
 import { retryAfterSeconds, retryAfterShown, retryToleranceMs } from './probe-result.ts';
 import { type BucketProbe, ONCE_MORE } from './probe-steps.ts';

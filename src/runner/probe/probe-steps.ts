@@ -1,13 +1,14 @@
 // The steps of a bucket's probe (probe.ts runs them in order; the edge, step 2, is in probe-edge.ts): the requests
 // each sends and when, and what each hands back. Every request goes through fire(), so the bucket's log holds all
 // of them.
-import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
-import { type Exchange, isSuccess, rateLimitResetSeconds } from '../client/index.ts';
-import { isHarnessError } from '../errors.ts';
-import type { BucketLimit } from '../profile/target.ts';
-import type { EndpointSpec } from '../spec/index.ts';
-import type { LoggedRequest, LogView } from './bucket-log.ts';
-import { type CheckContext, sessionOf } from './context.ts';
+import { mostAdmittedInSpan } from '../../../core/faithful-bounds.ts';
+import { type Exchange, isSuccess, rateLimitResetSeconds } from '../../client/index.ts';
+import { isHarnessError } from '../../errors.ts';
+import type { BucketLimit } from '../../profile/target.ts';
+import type { EndpointSpec } from '../../spec/index.ts';
+import type { LoggedRequest, LogView } from '../bucket-log.ts';
+import { type CheckContext, sessionOf } from '../context.ts';
+import type { CallOptions, Session } from '../session.ts';
 import { type Edge, type EdgeFree, edgeFreeFrom, isolationBurst, refusedBelowLimit } from './limit-bounds.ts';
 import {
   type Burst,
@@ -17,7 +18,6 @@ import {
   type VariantResult,
 } from './probe-result.ts';
 import { retryAfterHonour, retryTimes } from './retry-evidence.ts';
-import type { CallOptions, Session } from './session.ts';
 
 /** Beyond this, requests queue in the client and a burst stops being one. */
 const MAX_AT_ONCE = 1024;

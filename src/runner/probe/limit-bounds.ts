@@ -11,8 +11,8 @@ import {
   mostAdmittedAfterRefusal,
   mostAdmittedInSpan,
   refilledIn,
-} from '../../core/faithful-bounds.ts';
-import { isSuccess } from '../client/index.ts';
+} from '../../../core/faithful-bounds.ts';
+import { isSuccess } from '../../client/index.ts';
 
 export type { LimitWindow };
 
