@@ -40,7 +40,6 @@ export {
 export {
   type AdmittedOverLimit,
   admittedAfterRefusal,
-  admittedBeyondShared,
   admittedInSpan,
   allRefused,
   isAdmitted,
@@ -70,5 +69,6 @@ export {
   roundedDown,
   shortSlackMs,
 } from './probe/retry-evidence.ts';
+export { admittedBeyondShared } from './probe/tenant-isolation.ts';
 export { lengthShown } from './probe/window-length.ts';
 export type { CheckDefinition } from './types.ts';

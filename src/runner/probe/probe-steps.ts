@@ -9,7 +9,7 @@ import type { EndpointSpec } from '../../spec/index.ts';
 import type { LoggedRequest, LogView } from '../bucket-log.ts';
 import { type CheckContext, sessionOf } from '../context.ts';
 import type { CallOptions, Session } from '../session.ts';
-import { type Edge, type EdgeFree, edgeFreeFrom, isolationBurst, refusedBelowLimit } from './limit-bounds.ts';
+import { type Edge, type EdgeFree, edgeFreeFrom, refusedBelowLimit } from './limit-bounds.ts';
 import {
   type Burst,
   type ProbePlan,
@@ -18,6 +18,7 @@ import {
   type VariantResult,
 } from './probe-result.ts';
 import { retryAfterHonour, retryTimes } from './retry-evidence.ts';
+import { isolationBurst, type OnRefused } from './tenant-isolation.ts';
 
 /** Beyond this, requests queue in the client and a burst stops being one. */
 const MAX_AT_ONCE = 1024;
@@ -35,16 +36,6 @@ interface BurstOptions {
   /** The endpoint of the i-th request; round-robin over the plan's without it. */
   readonly endpointOf?: (i: number) => EndpointSpec;
   readonly onRefused?: (refusal: LoggedRequest) => void;
-}
-
-/**
- * What goes as soon as a fresh burst's first 429 is answered, while the rest of it is under way: another tenant's
- * requests, so that a bucket shared by both has the least time to refill before them (see isolated, sharing.ts).
- * `ready` fetches their tokens before the burst, `send` goes at the 429.
- */
-export interface OnRefused {
-  ready(): Promise<unknown>;
-  send(): void;
 }
 
 export class BucketProbe {
