@@ -8,14 +8,13 @@ import {
   admittedAfterRefusal,
   admittedInSpan,
   allRefused,
-  edgeAfter,
-  edgeFreeFrom,
   type LimitWindow,
   mayHaveSpentRoom,
   mostAdmittedWithinWindow,
   type Observation,
   refusedBelowLimit,
 } from '../../src/runner/probe/limit-bounds.ts';
+import { edgeAfter, edgeFreeFrom } from '../../src/runner/probe/window-edge.ts';
 import { seededRandom } from '../support/random.ts';
 
 interface Network {

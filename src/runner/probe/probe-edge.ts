@@ -3,9 +3,10 @@
 // early reset.
 import { isSuccess } from '../../client/index.ts';
 import type { LoggedRequest } from '../bucket-log.ts';
-import { edgeAfter, refusedBelowLimit } from './limit-bounds.ts';
+import { refusedBelowLimit } from './limit-bounds.ts';
 import { retryAfterSeconds, retryAfterShown, retryToleranceMs } from './probe-result.ts';
 import { type BucketProbe, ONCE_MORE } from './probe-steps.ts';
+import { edgeAfter } from './window-edge.ts';
 
 const POLL = 'edge poll';
 const AFTER_EDGE = `${POLL} after the edge`;

@@ -6,7 +6,8 @@ import { type BucketId, type EndpointSpec, RETRY_AFTER_PATTERN } from '../../spe
 import type { LoggedRequest, LogView } from '../bucket-log.ts';
 import type { CheckContext } from '../context.ts';
 import type { CallOptions } from '../session.ts';
-import type { Edge, EdgeFree } from './limit-bounds.ts';
+import type { EdgeFree } from './limit-bounds.ts';
+import type { Edge } from './window-edge.ts';
 
 /** Requests sent once the bucket is spent, whose answer says whether they share it. */
 export interface Variant {

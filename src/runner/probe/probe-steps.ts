@@ -9,7 +9,7 @@ import type { EndpointSpec } from '../../spec/index.ts';
 import type { LoggedRequest, LogView } from '../bucket-log.ts';
 import { type CheckContext, sessionOf } from '../context.ts';
 import type { CallOptions, Session } from '../session.ts';
-import { type Edge, type EdgeFree, edgeFreeFrom, refusedBelowLimit } from './limit-bounds.ts';
+import { type EdgeFree, refusedBelowLimit } from './limit-bounds.ts';
 import {
   type Burst,
   type ProbePlan,
@@ -19,6 +19,7 @@ import {
 } from './probe-result.ts';
 import { retryAfterHonour, retryTimes } from './retry-evidence.ts';
 import { isolationBurst, type OnRefused } from './tenant-isolation.ts';
+import { type Edge, edgeFreeFrom } from './window-edge.ts';
 
 /** Beyond this, requests queue in the client and a burst stops being one. */
 const MAX_AT_ONCE = 1024;
