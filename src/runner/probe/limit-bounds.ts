@@ -93,26 +93,25 @@ export interface RefusedBelowLimit<T extends Observation = Observation> {
   readonly explain: (at: (t: number) => string) => string;
 }
 
-/** Whether N requests can have been admitted in the window before a refusal: (L) holds for it. */
-export const fullBefore = (log: readonly Observation[], limit: LimitWindow) => {
+/**
+ * The most requests that can have been admitted in the window before a refusal, for each refusal asked of: every
+ * answer comes after its request, so those answered after t−W and sent before the refusal's answer are those sent
+ * before it, less those answered by t−W. The log's times are sorted once here, and each refusal costs two binary
+ * searches: the bounds ask this of every refusal in a log.
+ */
+const mostAdmittedBefore = (log: readonly Observation[], limit: LimitWindow) => {
   const counted = log.filter(mayHaveCounted);
   const sent = counted.map((o) => o.sent).sort((a, b) => a - b);
   const answered = counted.map((o) => o.answered).sort((a, b) => a - b);
-  return (refused: Observation): boolean =>
-    atMostBefore(sent, answered, refused, limit) >= leastAdmittedBeforeRefusal(limit);
+  return (refused: Observation): number =>
+    countBelow(sent, refused.answered) - countBelow(answered, refused.sent - limit.windowMs, true);
 };
 
-/**
- * The most requests that can have been admitted in the window before `refused`: every answer comes after its request,
- * so those answered after t−W and sent before the refusal's answer are those sent before it, less those answered by
- * t−W (two counts by binary search over sorted times).
- */
-const atMostBefore = (
-  sent: readonly number[],
-  answered: readonly number[],
-  refused: Observation,
-  limit: LimitWindow,
-): number => countBelow(sent, refused.answered) - countBelow(answered, refused.sent - limit.windowMs, true);
+/** Whether N requests can have been admitted in the window before a refusal: (L) holds for it. */
+export const fullBefore = (log: readonly Observation[], limit: LimitWindow) => {
+  const atMostBefore = mostAdmittedBefore(log, limit);
+  return (refused: Observation): boolean => atMostBefore(refused) >= leastAdmittedBeforeRefusal(limit);
+};
 
 /** (L): the refusal for which the fewest requests can have been admitted in the window before it, if below N. */
 export const refusedBelowLimit = <T extends Observation>(
@@ -120,13 +119,11 @@ export const refusedBelowLimit = <T extends Observation>(
   limit: LimitWindow,
   among: readonly T[],
 ): RefusedBelowLimit<T> | undefined => {
-  const counted = log.filter(mayHaveCounted);
-  const sent = counted.map((o) => o.sent).sort((a, b) => a - b);
-  const answered = counted.map((o) => o.answered).sort((a, b) => a - b);
+  const atMostBefore = mostAdmittedBefore(log, limit);
   const least = leastAdmittedBeforeRefusal(limit);
   let best: RefusedBelowLimit<T> | undefined;
   for (const refused of among.filter(isRefused)) {
-    const atMost = atMostBefore(sent, answered, refused, limit);
+    const atMost = atMostBefore(refused);
     if (atMost >= least || (best !== undefined && best.atMost <= atMost)) continue;
     const from = refused.sent - limit.windowMs;
     best = {
