@@ -269,8 +269,9 @@ export class BucketProbe {
     const fire = (i: number) => this.fire(`${variant.name} #${i + 1}`, options, variant.endpoint);
     if (!variant.shares) {
       // One admitted proves nothing of a bucket, which may have refilled a token for it since the refusal: as many
-      // at once as a shared bucket cannot refill by their answers. Counted once their token is in hand (fetched
-      // before the fresh burst, see OnRefused).
+      // at once as a shared bucket cannot refill by their answers. Counted once their token is in hand: OnRefused's
+      // ready() fetched it before the fresh burst, but a short-lived one may come due for renewal since (it does
+      // behind far round trips), and the renewal's round trip must come before the count, not inside the burst.
       if (options.client !== undefined) await this.#ctx.token(options.client);
       const refused = this.entries()
         .filter((r) => r.status === 429)
