@@ -1,6 +1,6 @@
 // SPEC.md §8 (Limits) and the 429 row of §7, checked for every bucket of the §8 table. The checks are generated from
-// the spec data, one set per bucket, and all of a bucket's checks grade one shared probe (src/runner/probe.ts)
-// with the bounds every faithful limiter obeys (src/runner/limit-bounds.ts): a FAIL holds whatever the
+// the spec data, one set per bucket, and all of a bucket's checks grade one shared probe (src/runner/probe/probe.ts)
+// with the bounds every faithful limiter obeys (src/runner/probe/limit-bounds.ts): a FAIL holds whatever the
 // network did, wherever the server's window began and whichever kind of limiter it runs.
 import {
   admittedAfterRefusal,

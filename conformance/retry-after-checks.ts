@@ -1,6 +1,6 @@
 // SPEC.md §8 rule 2's Retry-After and §7's "the seconds to wait before retrying", graded for every bucket of the §8
 // table from its shared probe (see limits.ts): every 429 of the bucket is read, and every one harness waited out is
-// tested (src/runner/retry-evidence.ts).
+// tested (src/runner/probe/retry-evidence.ts).
 import {
   type CheckContext,
   fail,

@@ -1,5 +1,5 @@
 // SPEC.md §8 rule 1: who shares a limit, on every bucket each property applies to. Each rule is a request a bucket's
-// probe sends once the bucket is spent (see src/runner/probe.ts, Variant), and what its answer must be.
+// probe sends once the bucket is spent (see src/runner/probe/probe.ts, Variant), and what its answer must be.
 import type { Target, Variant } from '../src/runner/checks.ts';
 import { BUCKETS, type BucketId, type ClientRole, ENDPOINTS, type PathId } from '../src/spec/index.ts';
 

@@ -1,5 +1,5 @@
 // SPEC.md §8's table says "N requests / minute" (or second): a window as long as stated. Its length shows only
-// between two window edges, so the probe's window-end burst (src/runner/window-length.ts) is what tests it; this
+// between two window edges, so the probe's window-end burst (src/runner/probe/window-length.ts) is what tests it; this
 // says what that test showed. A length it did not show is not verified, and LIMIT-ENFORCED-* does not PASS on it.
 import { lengthShown, type ObservedRequest, type ProbeResult } from '../src/runner/checks.ts';
 

@@ -1,6 +1,6 @@
 // What every faithful rate limiter of N requests per window W admits: the figures a client's evidence must go past
 // before it may call a limit broken. Conformance judges each request by its sending and its answer
-// (src/runner/limit-bounds.ts), load judges k6's per-slot counts (proofs.ts); both take their bounds from here. Pure
+// (src/runner/probe/limit-bounds.ts), load judges k6's per-slot counts (proofs.ts); both take their bounds from here. Pure
 // arithmetic, no Node or k6 import: k6 bundles it from load/, Node imports it from src/.
 //
 // The faithful kinds are those gateways run (src/reference/limiter-kinds.ts): a fixed window aligned to the clock,

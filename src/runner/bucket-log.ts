@@ -1,10 +1,10 @@
 // Every request harness sends to an API endpoint, filed under the rate-limit bucket it draws from, with when it left
-// and when its answer was in. The limit checks judge from this log (see limit-bounds.ts), so traffic of other checks
+// and when its answer was in. The limit checks judge from this log (see probe/limit-bounds.ts), so traffic of other checks
 // (path-id fetches, permission and bearer checks, which a gateway in front of authentication counts too) is never
 // forgotten, and a probe can wait until its bucket has been quiet for a whole window.
 import type { Exchange } from '../client/index.ts';
 import type { BucketId } from '../spec/index.ts';
-import type { LimitWindow, Observation } from './limit-bounds.ts';
+import type { LimitWindow, Observation } from './probe/limit-bounds.ts';
 
 export interface LoggedRequest {
   readonly sent: number;

@@ -26,20 +26,6 @@ export {
   skip,
   warn,
 } from './grades.ts';
-export {
-  type AdmittedOverLimit,
-  admittedAfterRefusal,
-  admittedBeyondShared,
-  admittedInSpan,
-  allRefused,
-  isAdmitted,
-  type LimitWindow,
-  mostAdmittedWithinWindow,
-  type Observation,
-  type RefusedBelowLimit,
-  refusedBelowLimit,
-  relativeTo,
-} from './limit-bounds.ts';
 export { limitTimeline } from './limit-timeline.ts';
 export type { PlanItem } from './plan-item.ts';
 export {
@@ -51,7 +37,20 @@ export {
   needsToken,
   type Precondition,
 } from './preconditions.ts';
-export { probeBucket } from './probe.ts';
+export {
+  type AdmittedOverLimit,
+  admittedAfterRefusal,
+  admittedInSpan,
+  allRefused,
+  isAdmitted,
+  type LimitWindow,
+  mostAdmittedWithinWindow,
+  type Observation,
+  type RefusedBelowLimit,
+  refusedBelowLimit,
+  relativeTo,
+} from './probe/limit-bounds.ts';
+export { probeBucket } from './probe/probe.ts';
 export {
   type ProbePlan,
   type ProbeResult,
@@ -62,13 +61,14 @@ export {
   type Variant,
   WINDOW_END_RETRIES,
   widthOf,
-} from './probe-result.ts';
+} from './probe/probe-result.ts';
 export {
   type RetryAfterTest,
   retryAfterForm,
   retryAfterHonour,
   roundedDown,
   shortSlackMs,
-} from './retry-evidence.ts';
+} from './probe/retry-evidence.ts';
+export { admittedBeyondShared } from './probe/tenant-isolation.ts';
+export { lengthShown } from './probe/window-length.ts';
 export type { CheckDefinition } from './types.ts';
-export { lengthShown } from './window-length.ts';

@@ -16,7 +16,7 @@ import { inconclusive, skip } from './grades.ts';
 
 export const TOKEN_ENDPOINT_KEY = 'POST {auth_url}';
 
-/** Room for the widest burst a probe sends (a limit's worth at once, see probe.ts) plus other lanes' traffic. */
+/** Room for the widest burst a probe sends (a limit's worth at once, see probe/probe.ts) plus other lanes' traffic. */
 const CONNECTIONS = 1100;
 
 /**

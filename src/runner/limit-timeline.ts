@@ -1,7 +1,7 @@
 // A limit FAIL's proof as data a picture can be drawn from: the bucket's requests around the stretch of time the
 // proof counted in, each as the interval from its sending to its answer, and the bound the count broke. Recorded with
 // the check (conformance.json `timeline`), so the HTML report draws what the proof used, not a re-measurement.
-import type { AdmittedOverLimit, LimitWindow, Observation, RefusedBelowLimit } from './limit-bounds.ts';
+import type { AdmittedOverLimit, LimitWindow, Observation, RefusedBelowLimit } from './probe/limit-bounds.ts';
 
 export interface TimelineRequest {
   /** Milliseconds from the probe's first request. */

@@ -8,14 +8,13 @@ import {
   admittedAfterRefusal,
   admittedInSpan,
   allRefused,
-  edgeAfter,
-  edgeFreeFrom,
   type LimitWindow,
   mayHaveSpentRoom,
   mostAdmittedWithinWindow,
   type Observation,
   refusedBelowLimit,
-} from '../../src/runner/limit-bounds.ts';
+} from '../../src/runner/probe/limit-bounds.ts';
+import { edgeAfter, edgeFreeFrom } from '../../src/runner/probe/window-edge.ts';
 import { seededRandom } from '../support/random.ts';
 
 interface Network {
@@ -64,7 +63,7 @@ const simulation = (
   return { log, burst, exchange, plan, lastAnswer };
 };
 
-/** The probe's sequence (src/runner/probe.ts) against one simulated server; returns what the checks grade. */
+/** The probe's sequence (src/runner/probe/probe.ts) against one simulated server; returns what the checks grade. */
 const probe = (kind: LimiterKind, enforced: number, limit: LimitWindow, net: Network, seed: number) => {
   const next = seededRandom(seed);
   const sim = simulation(kind, enforced, limit.windowMs, net, next);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { timelineSvg } from '../../src/report/html-timeline.ts';
+import { limitTimeline, MAX_DRAWN } from '../../src/runner/limit-timeline.ts';
 import {
   admittedAfterRefusal,
   type Observation,
   refusedBelowLimit,
   relativeTo,
-} from '../../src/runner/limit-bounds.ts';
-import { limitTimeline, MAX_DRAWN } from '../../src/runner/limit-timeline.ts';
+} from '../../src/runner/probe/limit-bounds.ts';
 
 const ORIGIN = 1_000_000;
 const at = (sent: number, status: number, label = `#${sent}`): Observation => ({

@@ -2,9 +2,9 @@
 // its answers come within a window of the refusal before the edge; one answered later shows nothing, and the probe
 // sends it again (probe.ts) rather than PASS on it.
 import { describe, expect, it } from 'vitest';
-import type { BucketLimit } from '../../src/profile/target.ts';
-import type { LoggedRequest } from '../../src/runner/bucket-log.ts';
-import { lengthShown } from '../../src/runner/window-length.ts';
+import type { BucketLimit } from '../../../src/profile/target.ts';
+import type { LoggedRequest } from '../../../src/runner/bucket-log.ts';
+import { lengthShown } from '../../../src/runner/probe/window-length.ts';
 
 const LIMIT: BucketLimit = { bucket: 'rules-execute', count: 3, per: 'minute', windowMs: 1000 };
 

@@ -1,10 +1,10 @@
 // A Retry-After is shown as the server sent it and waited on for a window at most: an hour's (or a 22-digit) value is
 // evidence to grade, not a wait that spends the run's deadline.
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/client/index.ts';
-import type { LoggedRequest, ObservedRequest } from '../../src/runner/bucket-log.ts';
-import { retryAfterShown, retryWaitMs } from '../../src/runner/probe-result.ts';
-import { retryAfterHonour } from '../../src/runner/retry-evidence.ts';
+import type { Exchange } from '../../../src/client/index.ts';
+import type { LoggedRequest, ObservedRequest } from '../../../src/runner/bucket-log.ts';
+import { retryAfterShown, retryWaitMs } from '../../../src/runner/probe/probe-result.ts';
+import { retryAfterHonour } from '../../../src/runner/probe/retry-evidence.ts';
 
 const answered = (retryAfter?: string) =>
   ({ headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter } }) as unknown as Exchange;

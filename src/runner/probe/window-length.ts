@@ -2,8 +2,8 @@
 // between two window edges, so the probe's window-end burst (probe.ts) tests it. This says whether a window-end
 // burst came in time to: the probe sends it again when it did not, and LIMIT-ENFORCED-* grades what it shows.
 
-import type { BucketLimit } from '../profile/target.ts';
-import type { LoggedRequest, ObservedRequest } from './bucket-log.ts';
+import type { BucketLimit } from '../../profile/target.ts';
+import type { LoggedRequest, ObservedRequest } from '../bucket-log.ts';
 import { isAdmitted } from './limit-bounds.ts';
 
 /** What a window-end burst showed of the window's length, after `after` (the last refusal before the edge). */

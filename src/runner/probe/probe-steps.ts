@@ -1,30 +1,23 @@
 // The steps of a bucket's probe (probe.ts runs them in order; the edge, step 2, is in probe-edge.ts): the requests
 // each sends and when, and what each hands back. Every request goes through fire(), so the bucket's log holds all
 // of them.
-import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
-import { type Exchange, isSuccess, rateLimitResetSeconds } from '../client/index.ts';
-import { isHarnessError } from '../errors.ts';
-import type { BucketLimit } from '../profile/target.ts';
-import type { EndpointSpec } from '../spec/index.ts';
-import type { LoggedRequest, LogView } from './bucket-log.ts';
-import { type CheckContext, sessionOf } from './context.ts';
-import { type Edge, type EdgeFree, edgeFreeFrom, isolationBurst, refusedBelowLimit } from './limit-bounds.ts';
-import {
-  type Burst,
-  type ProbePlan,
-  retryAfterSeconds,
-  type Variant,
-  type VariantResult,
-} from './probe-result.ts';
-import { retryAfterHonour, retryTimes } from './retry-evidence.ts';
-import type { CallOptions, Session } from './session.ts';
+import { mostAdmittedInSpan } from '../../../core/faithful-bounds.ts';
+import { type Exchange, isSuccess } from '../../client/index.ts';
+import { isHarnessError } from '../../errors.ts';
+import type { BucketLimit } from '../../profile/target.ts';
+import type { EndpointSpec } from '../../spec/index.ts';
+import type { LoggedRequest, LogView } from '../bucket-log.ts';
+import { type CheckContext, sessionOf } from '../context.ts';
+import type { CallOptions, Session } from '../session.ts';
+import { type EdgeFree, refusedBelowLimit } from './limit-bounds.ts';
+import type { Burst, ProbePlan, Variant, VariantResult } from './probe-result.ts';
+import { RetryTest } from './retry-test.ts';
+import { isolationBurst, type OnRefused } from './tenant-isolation.ts';
+import { type Edge, edgeFreeFrom } from './window-edge.ts';
 
 /** Beyond this, requests queue in the client and a burst stops being one. */
 const MAX_AT_ONCE = 1024;
-const RETRY_TEST = 'retry test';
 const SPENT_POLL = 'spent poll';
-/** What a 429 promises of when the quota is back: §8 rule 2's Retry-After, and a RateLimit field's reset time. */
-const PROMISED_WAITS = [retryAfterSeconds, rateLimitResetSeconds];
 export const WINDOW_END = 'window end';
 /** The request sent at once after a burst refused below the limit. */
 export const ONCE_MORE = 'once more';
@@ -37,16 +30,6 @@ interface BurstOptions {
   readonly onRefused?: (refusal: LoggedRequest) => void;
 }
 
-/**
- * What goes as soon as a fresh burst's first 429 is answered, while the rest of it is under way: another tenant's
- * requests, so that a bucket shared by both has the least time to refill before them (see isolated, sharing.ts).
- * `ready` fetches their tokens before the burst, `send` goes at the 429.
- */
-export interface OnRefused {
-  ready(): Promise<unknown>;
-  send(): void;
-}
-
 export class BucketProbe {
   readonly #ctx: CheckContext;
   readonly #plan: ProbePlan;
@@ -56,8 +39,7 @@ export class BucketProbe {
   /** Answers of 401 or 403 that stood after the client's token refresh: such a request says nothing of the limit. */
   unauthorised = 0;
   #sent = 0;
-  #retryTests = 0;
-  #retryTested = false;
+  readonly #retryTest = new RetryTest(this);
 
   constructor(ctx: CheckContext, plan: ProbePlan) {
     this.#ctx = ctx;
@@ -253,48 +235,9 @@ export class BucketProbe {
     return this.burst(WINDOW_END, this.limit.count + 1, { endpointOf: () => first! });
   }
 
-  /**
-   * One more 429 whose promised wait is waited out, where none yet showed that promise short: a 429 that came near its
-   * window's end has a true wait within the tolerance, so one alone can miss a promise too short. A 429 promises in
-   * its Retry-After and in its RateLimit reset time, if it has one; the shorter untested one is waited out, and only
-   * when it is at most half a window: a faithful limiter's here is most of a window, so against one this costs a
-   * request and no time. Until one has waited out a promise, each call tries again, as each step that waits anyway
-   * calls it: a promise may be short only late in a window (where the probe is then). A wait that would end after
-   * `by` (the window-end burst's time) is left for later, and so is a request admitted where a 429 was wanted, or a
-   * wait of 0 s, which promises nothing to test.
-   */
-  async retryTest(by = Number.POSITIVE_INFINITY): Promise<void> {
-    if (!this.#retryTested) this.#retryTested = await this.#tryRetryTest(by);
-  }
-
-  /** One retry test (see retryTest): whether it has shown what one can. */
-  async #tryRetryTest(by: number): Promise<boolean> {
-    const view = this.view();
-    const untested = PROMISED_WAITS.filter((waitOf) => {
-      const honour = retryAfterHonour(view, this.limit, waitOf);
-      return honour.broken === undefined && honour.short === undefined;
-    });
-    if (untested.length === 0) return true;
-    const [refusal] = await this.logged(() => this.fire(`${RETRY_TEST} #${++this.#retryTests}`));
-    if (refusal?.status !== 429 || refusal.exchange === undefined) return false;
-    const { exchange } = refusal;
-    const promised = untested.flatMap((waitOf) => waitOf(exchange) ?? []);
-    if (promised.length === 0) return true;
-    const seconds = Math.min(...promised);
-    const { shortAt, failAt } = retryTimes(refusal, seconds, this.limit);
-    if (seconds * 1000 > this.limit.windowMs / 2) return false;
-    // The window end waits for these answers too: the round trip just measured, twice for a loaded runner.
-    const answeredBy = (at: number) =>
-      at + Math.max(this.limit.windowMs / 50, 2 * (refusal.answered - refusal.sent)) <= by;
-    if (!answeredBy(shortAt)) return false;
-    // As soon as the promise has passed (a rounding short shows only then), and once more past a rounding.
-    await this.until(shortAt, `until the ${seconds} s the 429 promised has passed`);
-    const [retry] = await this.logged(() => this.fire(`${RETRY_TEST} #${++this.#retryTests}`));
-    if (retry?.status === 429 && answeredBy(failAt)) {
-      await this.until(failAt, `until a second more than the ${seconds} s the 429 promised has passed`);
-      await this.fire(`${RETRY_TEST} #${++this.#retryTests}`);
-    }
-    return seconds > 0;
+  /** One more retry test (retry-test.ts) unless one has shown what it can; its wait must end by `by`. */
+  retryTest(by = Number.POSITIVE_INFINITY): Promise<void> {
+    return this.#retryTest.run(by);
   }
 
   /**
@@ -326,8 +269,9 @@ export class BucketProbe {
     const fire = (i: number) => this.fire(`${variant.name} #${i + 1}`, options, variant.endpoint);
     if (!variant.shares) {
       // One admitted proves nothing of a bucket, which may have refilled a token for it since the refusal: as many
-      // at once as a shared bucket cannot refill by their answers. Counted once their token is in hand (fetched
-      // before the fresh burst, see OnRefused).
+      // at once as a shared bucket cannot refill by their answers. Counted once their token is in hand: OnRefused's
+      // ready() fetched it before the fresh burst, but a short-lived one may come due for renewal since (it does
+      // behind far round trips), and the renewal's round trip must come before the count, not inside the burst.
       if (options.client !== undefined) await this.#ctx.token(options.client);
       const refused = this.entries()
         .filter((r) => r.status === 429)

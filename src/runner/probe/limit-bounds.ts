@@ -11,8 +11,8 @@ import {
   mostAdmittedAfterRefusal,
   mostAdmittedInSpan,
   refilledIn,
-} from '../../core/faithful-bounds.ts';
-import { isSuccess } from '../client/index.ts';
+} from '../../../core/faithful-bounds.ts';
+import { isSuccess } from '../../client/index.ts';
 
 export type { LimitWindow };
 
@@ -35,9 +35,9 @@ export const isRefused = (o: Observation): boolean => o.status === 429;
 /** Certainly spent a unit of the limit: a success of ours. */
 export const isAdmitted = (o: Observation): boolean => o.ours && isSuccess(o.status);
 /** May have spent a unit: anything not refused, our own or not (a gateway may count 401s, 403s and errors too). */
-const mayHaveCounted = (o: Observation): boolean => !isRefused(o);
+export const mayHaveCounted = (o: Observation): boolean => !isRefused(o);
 
-const ms = (value: number): string => `${Math.round(value)} ms`;
+export const ms = (value: number): string => `${Math.round(value)} ms`;
 
 /**
  * Why refusals in `log` show nothing about a limit, when every one of harness's requests there was refused: a tenant
@@ -93,26 +93,25 @@ export interface RefusedBelowLimit<T extends Observation = Observation> {
   readonly explain: (at: (t: number) => string) => string;
 }
 
-/** Whether N requests can have been admitted in the window before a refusal: (L) holds for it. */
-const fullBefore = (log: readonly Observation[], limit: LimitWindow) => {
+/**
+ * The most requests that can have been admitted in the window before a refusal, for each refusal asked of: every
+ * answer comes after its request, so those answered after t−W and sent before the refusal's answer are those sent
+ * before it, less those answered by t−W. The log's times are sorted once here, and each refusal costs two binary
+ * searches: the bounds ask this of every refusal in a log.
+ */
+const mostAdmittedBefore = (log: readonly Observation[], limit: LimitWindow) => {
   const counted = log.filter(mayHaveCounted);
   const sent = counted.map((o) => o.sent).sort((a, b) => a - b);
   const answered = counted.map((o) => o.answered).sort((a, b) => a - b);
-  return (refused: Observation): boolean =>
-    atMostBefore(sent, answered, refused, limit) >= leastAdmittedBeforeRefusal(limit);
+  return (refused: Observation): number =>
+    countBelow(sent, refused.answered) - countBelow(answered, refused.sent - limit.windowMs, true);
 };
 
-/**
- * The most requests that can have been admitted in the window before `refused`: every answer comes after its request,
- * so those answered after t−W and sent before the refusal's answer are those sent before it, less those answered by
- * t−W (two counts by binary search over sorted times).
- */
-const atMostBefore = (
-  sent: readonly number[],
-  answered: readonly number[],
-  refused: Observation,
-  limit: LimitWindow,
-): number => countBelow(sent, refused.answered) - countBelow(answered, refused.sent - limit.windowMs, true);
+/** Whether N requests can have been admitted in the window before a refusal: (L) holds for it. */
+export const fullBefore = (log: readonly Observation[], limit: LimitWindow) => {
+  const atMostBefore = mostAdmittedBefore(log, limit);
+  return (refused: Observation): boolean => atMostBefore(refused) >= leastAdmittedBeforeRefusal(limit);
+};
 
 /** (L): the refusal for which the fewest requests can have been admitted in the window before it, if below N. */
 export const refusedBelowLimit = <T extends Observation>(
@@ -120,13 +119,11 @@ export const refusedBelowLimit = <T extends Observation>(
   limit: LimitWindow,
   among: readonly T[],
 ): RefusedBelowLimit<T> | undefined => {
-  const counted = log.filter(mayHaveCounted);
-  const sent = counted.map((o) => o.sent).sort((a, b) => a - b);
-  const answered = counted.map((o) => o.answered).sort((a, b) => a - b);
+  const atMostBefore = mostAdmittedBefore(log, limit);
   const least = leastAdmittedBeforeRefusal(limit);
   let best: RefusedBelowLimit<T> | undefined;
   for (const refused of among.filter(isRefused)) {
-    const atMost = atMostBefore(sent, answered, refused, limit);
+    const atMost = atMostBefore(refused);
     if (atMost >= least || (best !== undefined && best.atMost <= atMost)) continue;
     const from = refused.sent - limit.windowMs;
     best = {
@@ -205,58 +202,9 @@ export const admittedAfterRefusal = (
 };
 
 /**
- * Requests of another tenant sent at once after this tenant's refusal, admitted beyond what one limit shared by
- * both could admit by their answers, showing a limit of their own. Two bounds, the lower counts:
- * - from this tenant's last 429 before them: a bucket then held under one token, and refills ⌊N·ℓ/W⌋ whole tokens
- *   in ℓ, plus the one a whole-token schedule may add (core/faithful-bounds.ts);
- * - from this tenant's last admit before them: a bucket then held at most N − 1, plus its refill, less this tenant's
- *   admits since. It is what decides a limit of 1, whose one token comes back a window after it was taken: a
- *   whole-token schedule of one a window is a fixed window, and the probe's variants go where it found no edge.
- * A fixed window with no edge in between, and a sliding log holding the fresh burst, admit none.
+ * A stretch in which, were the limiter a fixed window, no window edge falls (found from an observed edge, see
+ * window-edge.ts).
  */
-export const admittedBeyondShared = (
-  own: readonly Observation[],
-  theirs: readonly Pick<Observation, 'sent' | 'answered' | 'status'>[],
-  limit: LimitWindow,
-): { readonly explain: (at: (t: number) => string) => string } | undefined => {
-  const admitted = theirs.filter((o) => isSuccess(o.status));
-  if (admitted.length === 0) return undefined;
-  const first = Math.min(...theirs.map((o) => o.sent));
-  const until = Math.max(...admitted.map((o) => o.answered));
-  const before = own.filter((o) => o.sent < first);
-  const refusal = before.filter(isRefused).at(-1);
-  const taken = before.filter(isAdmitted).at(-1);
-  if (refusal === undefined) return undefined;
-  const fromRefusal = refilledIn(limit, until - refusal.sent) + 1;
-  const since = taken && own.filter((o) => isAdmitted(o) && o.sent > taken.sent && o.sent < first).length;
-  const fromAdmit =
-    taken === undefined
-      ? Number.POSITIVE_INFINITY
-      : limit.count - 1 + refilledIn(limit, until - taken.sent) - since!;
-  const bound = Math.max(0, Math.min(fromRefusal, fromAdmit));
-  if (admitted.length <= bound) return undefined;
-  const why =
-    fromRefusal <= fromAdmit
-      ? `a bucket under one token at the 429 refills ⌊${limit.count} × ${Math.round(until - refusal.sent)} / ${limit.windowMs}⌋ + 1`
-      : `a bucket held at most ${limit.count - 1} after this tenant's '${taken!.label}' was admitted (sent ${ms(refusal.sent - taken!.sent)} before the 429) and refills ⌊${limit.count} × ${Math.round(until - taken!.sent)} / ${limit.windowMs}⌋, less ${since} admitted since`;
-  return {
-    explain: (at) =>
-      `${admitted.length} of ${theirs.length} were admitted and answered by ${at(until)}, after this tenant's ` +
-      `'${refusal.label}' got 429 (sent ${at(refusal.sent)}); one limit of ${limit.count} per ` +
-      `${ms(limit.windowMs)} shared with this tenant admits at most ${bound} by then (${why}; a fixed window with ` +
-      'no edge between, or a sliding log holding the fresh burst, none)',
-  };
-};
-
-/**
- * How many requests another tenant sends at once after a refusal: more than a shared bucket refills by their answers
- * (`spanMs` after the refusal left, as far as can be told before they go), with room for two more; at most the
- * limit, which a limit of their own admits whole.
- */
-export const isolationBurst = (limit: LimitWindow, spanMs: number): number =>
-  Math.min(limit.count, refilledIn(limit, spanMs) + 3);
-
-/** A stretch in which, were the limiter a fixed window, no window edge falls (found from an observed edge). */
 export interface EdgeFree {
   readonly from: number;
   readonly until: number;
@@ -318,66 +266,4 @@ export const mostAdmittedWithinWindow = (log: readonly Observation[], limit: Lim
     most = Math.max(most, inside);
   }
   return most;
-};
-
-/** Where a fixed window's edge lies, if the limiter is one: after a refusal, before the first admit that follows. */
-export interface Edge {
-  /** Sent time of the last request refused before the edge. */
-  readonly after: number;
-  /** Answer time of the first request admitted after it. */
-  readonly by: number;
-  /**
-   * Whether every refusal before it is one a faithful limiter makes: only then may it stand for a fixed window's
-   * edge in a proof (EdgeFree). Else it still times a burst.
-   */
-  readonly windowed: boolean;
-}
-
-/**
- * Were the limiter a fixed window, where its edge lies after the refusal `first`: after every later refusal that came
- * before the window holding the first admitted poll (answered before that poll left, or with too few admitted
- * since `first` to have filled a new window), and no later than that poll's answer.
- */
-export const edgeAfter = (
-  first: Observation,
-  polls: readonly Observation[],
-  log: readonly Observation[],
-  limit: LimitWindow,
-): Edge | undefined => {
-  const admitted = polls.filter(isAdmitted).sort((a, b) => a.answered - b.answered)[0];
-  if (admitted === undefined) return undefined;
-  const counted = log.filter((o) => mayHaveCounted(o) && o.answered > first.sent);
-  const before = [first, ...polls].filter(
-    (r) =>
-      isRefused(r) &&
-      (r.answered <= admitted.sent || counted.filter((o) => o.sent < r.answered).length < limit.count),
-  );
-  if (before.length === 0) return undefined;
-  // A refusal no faithful limiter makes (fewer than N admitted before it: a penalty box's, or a limit set low) says
-  // nothing of where a fixed window's edge lies: the capacity that came back after it may have come back mid-window.
-  const windowed = before.every(fullBefore(log, limit));
-  return { after: Math.max(...before.map((r) => r.sent)), by: admitted.answered, windowed };
-};
-
-/**
- * Were the limiter a fixed window, the first stretch from `start` on, `width` long, in which no window edge falls:
- * aligned windows repeat every W from the edge, so the window k after it spans at least
- * [by + k·W, after + (k+1)·W); an anchored one opens at our first request after idling a window.
- */
-export const edgeFreeFrom = (
-  edge: Pick<Edge, 'after' | 'by'>,
-  windowMs: number,
-  start: number,
-  width = 0,
-): EdgeFree => {
-  // Window 0 (the one the edge opened) counts too: a stretch in it meets no edge, whatever was admitted before.
-  let windows = Math.max(0, Math.floor((start - edge.after) / windowMs));
-  // One window later when the burst would not fit before the edge; if it fits in none (the edge is known too
-  // loosely), the stretch still bounds the answers that come before its end.
-  if (Math.max(start, edge.by + windows * windowMs) + width >= edge.after + (windows + 1) * windowMs)
-    windows += 1;
-  return {
-    from: Math.max(start, edge.by + windows * windowMs),
-    until: edge.after + (windows + 1) * windowMs,
-  };
 };

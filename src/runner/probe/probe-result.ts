@@ -1,12 +1,13 @@
 // What a bucket's probe (probe.ts) is given and what it hands the checks that grade it, and the Retry-After readings
 // they share.
-import type { Exchange } from '../client/index.ts';
-import type { BucketLimit } from '../profile/target.ts';
-import { type BucketId, type EndpointSpec, RETRY_AFTER_PATTERN } from '../spec/index.ts';
-import type { LoggedRequest, LogView } from './bucket-log.ts';
-import type { CheckContext } from './context.ts';
-import type { Edge, EdgeFree } from './limit-bounds.ts';
-import type { CallOptions } from './session.ts';
+import type { Exchange } from '../../client/index.ts';
+import type { BucketLimit } from '../../profile/target.ts';
+import { type BucketId, type EndpointSpec, RETRY_AFTER_PATTERN } from '../../spec/index.ts';
+import type { LoggedRequest, LogView } from '../bucket-log.ts';
+import type { CheckContext } from '../context.ts';
+import type { CallOptions } from '../session.ts';
+import type { EdgeFree } from './limit-bounds.ts';
+import type { Edge } from './window-edge.ts';
 
 /** Requests sent once the bucket is spent, whose answer says whether they share it. */
 export interface Variant {

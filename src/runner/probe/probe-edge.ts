@@ -1,11 +1,12 @@
 // Step 2 of a bucket's probe (see probe.ts): from a 429, where capacity comes back. Neither where to look nor the
 // Retry-After is taken on trust: requests go while it is waited out, and capacity back before it is tested as an
 // early reset.
-import { isSuccess } from '../client/index.ts';
-import type { LoggedRequest } from './bucket-log.ts';
-import { edgeAfter, refusedBelowLimit } from './limit-bounds.ts';
+import { isSuccess } from '../../client/index.ts';
+import type { LoggedRequest } from '../bucket-log.ts';
+import { refusedBelowLimit } from './limit-bounds.ts';
 import { retryAfterSeconds, retryAfterShown, retryToleranceMs } from './probe-result.ts';
 import { type BucketProbe, ONCE_MORE } from './probe-steps.ts';
+import { edgeAfter } from './window-edge.ts';
 
 const POLL = 'edge poll';
 const AFTER_EDGE = `${POLL} after the edge`;

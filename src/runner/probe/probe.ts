@@ -24,12 +24,13 @@
 //      up to twice; a length never shown is not verified.
 // Nothing here needs the bucket quiet to be sound: the bounds count every request logged, so earlier traffic only
 // makes a burst less decisive. The probe judges nothing; checks grade these observations.
-import { mostAdmittedInSpan } from '../../core/faithful-bounds.ts';
-import { isSuccess } from '../client/index.ts';
-import { isHarnessError } from '../errors.ts';
-import type { LoggedRequest } from './bucket-log.ts';
-import { type CheckContext, sessionOf } from './context.ts';
-import { GradedEnd, skip, skipByChoice } from './grades.ts';
+import { mostAdmittedInSpan } from '../../../core/faithful-bounds.ts';
+import { isSuccess } from '../../client/index.ts';
+import { isHarnessError } from '../../errors.ts';
+import type { LoggedRequest } from '../bucket-log.ts';
+import { type CheckContext, sessionOf } from '../context.ts';
+import { GradedEnd, skip, skipByChoice } from '../grades.ts';
+import { noTokenReason } from '../session.ts';
 import { admittedInSpan, type EdgeFree, isAdmitted, refusedBelowLimit } from './limit-bounds.ts';
 import { nextEdge } from './probe-edge.ts';
 import {
@@ -43,7 +44,6 @@ import {
   widthOf,
 } from './probe-result.ts';
 import { BucketProbe, WINDOW_END } from './probe-steps.ts';
-import { noTokenReason } from './session.ts';
 import { lengthShown } from './window-length.ts';
 
 /**

@@ -1,14 +1,14 @@
 // What every 429 of a bucket says of its Retry-After (SPEC.md §8 rule 2, §7's 429 row): whether each carries one in
 // integer seconds, and whether a request of ours sent after one had passed was admitted. Every refusal of the run is
 // graded, not only the probe's first: a burst that ran on past its first 429, an edge poll, a variant, a later burst.
-import { retryAfterBeyondWindow } from '../../core/retry-after.ts';
-import type { Exchange } from '../client/index.ts';
-import type { ObservedRequest } from './bucket-log.ts';
+import { retryAfterBeyondWindow } from '../../../core/retry-after.ts';
+import type { Exchange } from '../../client/index.ts';
+import type { ObservedRequest } from '../bucket-log.ts';
 import { isAdmitted, isRefused, type LimitWindow, mayHaveSpentRoom } from './limit-bounds.ts';
 
 type Interval = Pick<ObservedRequest, 'sent' | 'answered'>;
 
-import type { BucketLimit } from '../profile/target.ts';
+import type { BucketLimit } from '../../profile/target.ts';
 import { retryAfterSeconds, retryAfterShown, retryToleranceMs } from './probe-result.ts';
 
 export interface RetryAfterForm {
