@@ -22,6 +22,7 @@ export default defineConfig({
           // Two files at once on a 2-core machine: with probes that wait out two windows, a third file beside them
           // starved the window-end bursts and sharing variants of CPU (INCONCLUSIVE where the tests ask for a verdict).
           maxWorkers: 2,
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
