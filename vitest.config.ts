@@ -1,6 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { filesOf } from './test/slow-files.ts';
 import { SlowFirst } from './test/slow-first.ts';
+import { SIMULATION_HEAP } from './test/support/simulation/heap.ts';
 
 // The `long` and `long-alone` projects, why each file is in one, and what each took: test/slow-files.ts.
 const LONG = filesOf('long');
@@ -23,6 +24,7 @@ export default defineConfig({
           // starved the window-end bursts and sharing variants of CPU (INCONCLUSIVE where the tests ask for a verdict).
           maxWorkers: 2,
           isolate: false,
+          execArgv: SIMULATION_HEAP,
           sequence: { groupOrder: 0 },
         },
       },

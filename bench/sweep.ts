@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LIMITER_KINDS } from '../src/reference/index.ts';
 import { NETWORK_CONDITIONS } from '../src/reference/toxiproxy.ts';
+import { SIMULATION_HEAP } from '../test/support/simulation/heap.ts';
 import { type CellResult, SWEPT_FAULTS, type SweepCell } from './sweep-cells.ts';
 
 const STEP = Number(process.env.HARNESS_SWEEP_STEP ?? '1');
@@ -63,7 +64,9 @@ const runAll = (cells: readonly SweepCell[], onDone: (cell: SweepCell, result: C
     const queue = [...cells];
     let running = 0;
     const workers = Array.from({ length: Math.min(availableParallelism(), queue.length) }, () =>
-      fork(resolve(import.meta.dirname, 'sweep-worker.ts'), { execArgv: ['--import', 'tsx'] }),
+      fork(resolve(import.meta.dirname, 'sweep-worker.ts'), {
+        execArgv: ['--import', 'tsx', ...SIMULATION_HEAP],
+      }),
     );
     const idle = new Set<(typeof workers)[number]>();
     const next = (worker: (typeof workers)[number]) => {
