@@ -11,12 +11,7 @@ import { FAULTS, type FaultName } from '../../src/reference/index.ts';
 import { runSimulated } from '../support/simulation/run.ts';
 import { deviations } from '../support/testbed.ts';
 import { CELL_SEED } from './fault-cells.ts';
-import {
-  BEYOND_FAULTS,
-  CASCADING,
-  checksOfTarget,
-  EXPECTED,
-} from './fault-matrix.ts';
+import { BEYOND_FAULTS, CASCADING, checksOfTarget, EXPECTED } from './fault-matrix.ts';
 
 describe('conformance suite against each fault', () => {
   it('covers every fault the reference server has', () => {
