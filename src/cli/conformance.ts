@@ -198,17 +198,19 @@ export const runConformanceCommand = async (
     });
     const report = await runConformance(target, selection, {
       events,
-      version: harnessVersion(),
-      command: harnessCommand(process.argv.slice(2)),
+      provenance: {
+        version: harnessVersion(),
+        command: harnessCommand(process.argv.slice(2)),
+        replayArguments: replayArgumentsOf(options),
+        replayOnly: prepared.embedded,
+        ...(as.chosenBy ? { chosenBy: as.chosenBy } : {}),
+      },
       http: httpOptionsOf(network),
       ...(budget ? { budget } : {}),
       deadlineMs,
       spentMs: performance.now() - startedAt,
       ...(options.seed ? { seed: options.seed } : {}),
       ...(stop ? { stop } : {}),
-      replayArguments: replayArgumentsOf(options),
-      replayOnly: prepared.embedded,
-      ...(as.chosenBy ? { chosenBy: as.chosenBy } : {}),
       gate: {
         strict: options.strict === true,
         requireCertifiable: options.requireCertifiable === true,

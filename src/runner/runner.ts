@@ -51,7 +51,9 @@ export const runConformance = async (
     ...(options.http === undefined ? {} : { network: options.http }),
     ...(options.budget === undefined ? {} : { budget: options.budget }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(options.replayArguments === undefined ? {} : { replayArguments: options.replayArguments }),
+    ...(options.provenance.replayArguments === undefined
+      ? {}
+      : { replayArguments: options.provenance.replayArguments }),
     clock,
     deadlineAt: clock.now() + leftMs,
   });
