@@ -1,5 +1,6 @@
 // A conformance run: a session for the target, a deadline and a signal that end it, the checks in their lanes'
-// order (lane-order.ts, each run by run-check.ts), then the report (run-report.ts), told to the run's listeners.
+// order (lane-order.ts, each run by run-check.ts), then the report (run-report.ts), returned to the command, which
+// hands it to its reporters.
 import type { HttpClientOptions } from '../client/index.ts';
 import { type Clock, REAL_CLOCK } from '../clock.ts';
 import { EventStream } from '../events/stream.ts';
@@ -99,6 +100,6 @@ export const runConformance = async (
   });
   // Evidence was redacted when captured; the target, labels, reproductions and messages quote the profile.
   const redacted = session.http.redactor.within(report) as RunReport;
-  await events.finish({ type: 'run-finished', report: redacted });
+  await events.finish({ type: 'run-finished' });
   return redacted;
 };
