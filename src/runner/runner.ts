@@ -98,7 +98,8 @@ export const runConformance = async (
     sent: Object.fromEntries(session.http.sent),
     seed: session.seed,
   });
-  // Evidence was redacted when captured; the target, labels, reproductions and messages quote the profile.
+  // Evidence was redacted when captured; the target, labels, reproductions and messages quote the profile. This is
+  // the report's one pass: the events told while checks ran had theirs (Session.emit), for the terminal.
   const redacted = session.http.redactor.within(report) as RunReport;
   await events.finish({ type: 'run-finished' });
   return redacted;
