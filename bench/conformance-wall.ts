@@ -38,8 +38,7 @@ export const measureConformanceWall = async (
     const target = resolveTarget(behind?.profile ?? server.profile());
     const started = performance.now();
     const report = await runConformance(target, selectChecks(allChecks(target), { slow: false }), {
-      version: 'bench',
-      command: 'bench',
+      provenance: { version: 'bench', command: 'bench' },
     });
     const wallMs = performance.now() - started;
     const grades: Record<string, number> = {};

@@ -31,7 +31,7 @@ import { listChecks } from './list-checks.ts';
 import { httpOptionsOf, originsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
 import { replayArgumentsOf } from './replay-arguments.ts';
-import { jobSummary, lostReports, reportFiles } from './report-dir.ts';
+import { lostReports, reportRun } from './report-dir.ts';
 import { endRun } from './run-end.ts';
 import { whileInterruptible } from './signals.ts';
 
@@ -179,44 +179,45 @@ export const runConformanceCommand = async (
     const progress = process.stderr.isTTY
       ? liveProgress(process.stderr)
       : lineProgress((escaped) => console.error(escaped));
-    const files = reportFiles<ConformanceEvent>(({ report }) =>
-      writeReports(report, {
-        dir,
-        formats: options.format,
-        strict: options.strict === true,
-        latest: as.latest !== false,
-      }),
-    );
-    const events = new EventStream<ConformanceEvent>([
-      progress,
-      files.listen,
-      jobSummary(({ report }) => toMarkdown(report, { artifacts: artifactsUrl() })),
-    ]);
+    // Events are the live progress only: the reporters take the finished run below, once runConformance returns it.
+    const events = new EventStream<ConformanceEvent>([progress]);
     events.emit({
       type: 'note',
       text: hide(`${as.command}: ${profile.base_url}${embeddedNote(prepared)}`),
     });
     const report = await runConformance(target, selection, {
       events,
-      version: harnessVersion(),
-      command: harnessCommand(process.argv.slice(2)),
+      provenance: {
+        version: harnessVersion(),
+        command: harnessCommand(process.argv.slice(2)),
+        replayArguments: replayArgumentsOf(options),
+        replayOnly: prepared.embedded,
+        ...(as.chosenBy ? { chosenBy: as.chosenBy } : {}),
+      },
       http: httpOptionsOf(network),
       ...(budget ? { budget } : {}),
       deadlineMs,
       spentMs: performance.now() - startedAt,
       ...(options.seed ? { seed: options.seed } : {}),
       ...(stop ? { stop } : {}),
-      replayArguments: replayArgumentsOf(options),
-      replayOnly: prepared.embedded,
-      ...(as.chosenBy ? { chosenBy: as.chosenBy } : {}),
       gate: {
         strict: options.strict === true,
         requireCertifiable: options.requireCertifiable === true,
         ...(baseline ? { baseline: Object.fromEntries(baseline) } : {}),
       },
     });
+    // A signal or the deadline ends the checks, not the run: their report still comes back here and is written.
+    const saved = await reportRun(
+      () =>
+        writeReports(report, {
+          dir,
+          formats: options.format,
+          strict: options.strict === true,
+          latest: as.latest !== false,
+        }),
+      toMarkdown(report, { artifacts: artifactsUrl() }),
+    );
     if (budget) complain(tty`harness: --max-requests ${budget.limit}: ${budget.sent} requests sent`);
-    const saved = files.saved();
     printSummary(report, saved.files, judgeRun(report).differences, {
       everyCheck: selection.some((s) => s.deselected),
     });

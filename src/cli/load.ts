@@ -35,7 +35,7 @@ import { k8sRequested, writeK8s } from './load-k8s.ts';
 import type { LoadCommandResult } from './load-result.ts';
 import { httpOptionsOf } from './network.ts';
 import { embeddedNote, openRun, reportNoRun, type TargetSource, withTarget } from './prologue.ts';
-import { jobSummary, lostReports, reportFiles } from './report-dir.ts';
+import { lostReports, reportRun, type Saved } from './report-dir.ts';
 import { endRun } from './run-end.ts';
 import { whileInterruptible } from './signals.ts';
 
@@ -57,8 +57,7 @@ const reportUnjudged = async (
     ...options,
     phases: phases.map((p) => phaseAsRun(p, { grade: 'INCONCLUSIVE', message: reason }, startedAt, 0)),
   };
-  await stream.events.finish({ type: 'run-finished', run, alongside: [] });
-  const saved = stream.saved();
+  const saved = await stream.finish(run, []);
   if (saved.files.length > 0) say(tty`${reportsLine(saved.files)}`);
   say(tty`${phaseCounts(run.phases)}`);
   return {
@@ -71,23 +70,25 @@ const reportUnjudged = async (
 };
 
 /**
- * A load run's events, heard by `terminal` (its progress), then by the report files (an index linking them and k6's
- * own files) and the job summary, which take the run once it has finished.
+ * A load run's events, heard by `terminal` (its progress); `finish` tells it the run's end, then hands the finished run
+ * to the reporters (the report files, an index linking them and k6's own files; the job summary) and returns what they
+ * wrote.
  */
 export const loadStream = (dir: string, terminal: Listener<LoadEvent>) => {
-  const files = reportFiles<LoadEvent>(({ run, alongside }) =>
-    writeLoadReports(
-      dir,
-      run,
-      alongside.map((file) => relative(dir, file)),
-    ),
-  );
-  const events = new EventStream<LoadEvent>([
-    terminal,
-    files.listen,
-    jobSummary(({ run }) => loadMarkdown(run.label, run.phases, phaseCounts(run.phases))),
-  ]);
-  return { dir, events, saved: files.saved };
+  const events = new EventStream<LoadEvent>([terminal]);
+  const finish = async (run: LoadReportRun, alongside: readonly string[]): Promise<Saved> => {
+    await events.finish({ type: 'run-finished' });
+    return reportRun(
+      () =>
+        writeLoadReports(
+          dir,
+          run,
+          alongside.map((file) => relative(dir, file)),
+        ),
+      loadMarkdown(run.label, run.phases, phaseCounts(run.phases)),
+    );
+  };
+  return { dir, events, finish };
 };
 type LoadStream = ReturnType<typeof loadStream>;
 
@@ -240,8 +241,7 @@ export const finishLoad = async (
   run: LoadReportRun,
   k6: K6Leftovers,
 ): Promise<LoadCommandResult> => {
-  await stream.events.finish({ type: 'run-finished', run, alongside: k6.files });
-  const saved = stream.saved();
+  const saved = await stream.finish(run, k6.files);
   // harness's own first: the index and the verdict page, then k6's dashboard and its runners' summaries.
   const files = [...new Set([...saved.files, ...k6.files])];
   for (const line of loadSummaryLines(run, files)) say(line);

@@ -2,7 +2,6 @@
 // written to after the last, where a disk that filled up or turned read-only meanwhile must not lose the verdicts.
 import { resolve } from 'node:path';
 import { InputError, isHarnessError } from '../errors.ts';
-import type { Listener, RunEvent } from '../events/stream.ts';
 import { complain, tty } from '../printable.ts';
 import { appendStepSummary } from '../report/step-summary.ts';
 import { timestampDir, type Written } from '../report/write.ts';
@@ -58,32 +57,18 @@ const writeSaved = async (write: () => Promise<Written>): Promise<Saved> => {
   }
 };
 
+/**
+ * A finished run's reporters, handed its report: the files (whose result is what was written, or lost), then the job
+ * summary, which copies the verdict the files already hold. The caller prints its summary after them, either way.
+ */
+export const reportRun = async (write: () => Promise<Written>, markdown: string): Promise<Saved> => {
+  const saved = await writeSaved(write);
+  await addToJobSummary(markdown);
+  return saved;
+};
+
 /** The reports of a run that never started (no event stream): its verdicts on the job summary, then its files. */
 export const saveReports = async (write: () => Promise<Written>, markdown: string): Promise<Saved> => {
   await addToJobSummary(markdown);
   return writeSaved(write);
-};
-
-type Finished<E extends RunEvent> = Extract<E, { readonly type: 'run-finished' }>;
-const isFinished = <E extends RunEvent>(event: E): event is Finished<E> => event.type === 'run-finished';
-
-/** The job summary as a listener: the run's verdicts, as `markdown` puts them, once it has finished. */
-export const jobSummary =
-  <E extends RunEvent>(markdown: (finished: Finished<E>) => string): Listener<E> =>
-  async (event) => {
-    if (isFinished(event)) await addToJobSummary(markdown(event));
-  };
-
-/** The report files as a listener: `write` once the run has finished, and `saved()` says how that went. */
-export const reportFiles = <E extends RunEvent>(write: (finished: Finished<E>) => Promise<Written>) => {
-  let saved: Saved | undefined;
-  return {
-    listen: (async (event) => {
-      if (isFinished(event)) saved = await writeSaved(() => write(event));
-    }) satisfies Listener<E>,
-    saved: (): Saved => {
-      if (saved === undefined) throw new Error('the reports were asked for before the run finished');
-      return saved;
-    },
-  };
 };

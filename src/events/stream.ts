@@ -1,6 +1,7 @@
-// One stream of what a run does, fed by its engine (the conformance runner, the load driver). The terminal's progress,
-// the report files and GitHub's job summary are its consumers, as vitest's reporters are of its runner and
-// Schemathesis's event handlers of its engine: a new output is one more listener, and no engine code changes.
+// One stream of what a run does while it runs, fed by its engine (the conformance runner, the load driver), for the
+// terminal's live progress, as Schemathesis's event handlers hear its engine. What is made of the finished run (the
+// report files, GitHub's job summary, the terminal's summary) is not a listener: the engine returns the run and the
+// command hands it to each reporter, which returns what it wrote, as vitest's reporters get `onFinished(files)`.
 
 /** Every event names its kind; each command's stream has its own union of them, ending in `run-finished`. */
 export interface RunEvent {
@@ -39,8 +40,8 @@ export class EventStream<E extends RunEvent> {
   }
 
   /**
-   * The run's last event, handed to each listener in turn once the one before is done: the terminal's live line goes
-   * before the reports say where they went, and the job summary copies a verdict the report files already hold.
+   * The run's last event, handed to each listener in turn once the one before is done, and every listener's work
+   * awaited: the terminal's live line is gone before the reporters print where the reports went.
    */
   async finish(event: E): Promise<void> {
     for (const listen of this.#listeners) await listen(event);

@@ -4,7 +4,6 @@
 // events; src/terminal/load-progress.ts shows them.
 import type { PhasePlan } from '../../core/plan.ts';
 import type { EventStream } from '../events/stream.ts';
-import type { LoadReportRun } from '../report/load-reports.ts';
 
 /** A phase under way, and its admitted and 429 answers a second over the last second (none until k6 counted two). */
 export interface RunningPhase {
@@ -34,8 +33,8 @@ export type LoadEvent =
   | { readonly type: 'phases-ended' }
   /** A line for the person watching: what the run is, what k6 said. */
   | { readonly type: 'note'; readonly text: string }
-  /** `alongside`: k6's own files for the run's index page. */
-  | { readonly type: 'run-finished'; readonly run: LoadReportRun; readonly alongside: readonly string[] };
+  /** The run is over: the finished run goes to the reporters (cli/load.ts), not through the stream. */
+  | { readonly type: 'run-finished' };
 
 type Scheduled = Pick<PhasePlan, 'name' | 'startMs' | 'durationMs'>;
 

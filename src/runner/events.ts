@@ -1,6 +1,6 @@
 // What a conformance run tells its listeners (src/events/stream.ts), in the order the runner emits it; the whole
-// union, ending in `run-finished` with the report, is ConformanceEvent (types.ts). Every text in it is redacted where
-// it is made (Session.emit), so no listener sees a secret.
+// union, ending in `run-finished` (the report itself is returned, not told), is ConformanceEvent (types.ts). Every
+// text in it is redacted where it is made (Session.emit), so no listener sees a secret.
 import type { Grade } from './grades.ts';
 
 /** What the run tells while its checks run: all of it but the end, and all a Session emits. */

@@ -14,8 +14,11 @@ import { replayCommand } from './repro.ts';
 import { describe, type Ran } from './run-check.ts';
 import type { CheckResult, RunGate, RunReport } from './types.ts';
 
-/** What the report says of how the run was started. */
-export interface ReportOptions {
+/**
+ * How the run was started, in the command line's words, in one object: the engine only words the report with them
+ * (its header, each check's reproduction, why a run left out checks), and no verdict or exit code depends on them.
+ */
+export interface RunProvenance {
   readonly version: string;
   readonly command: string;
   /** How `harness replay` reaches this target again (--profile and the like), for the probes' reproductions. */
@@ -27,14 +30,19 @@ export interface ReportOptions {
   readonly replayOnly?: boolean;
   /** What chose the checks, for the reasons a run cannot certify: `--only/--skip` unless said (`harness replay`). */
   readonly chosenBy?: string;
+}
+
+/** What the report says of how the run was started, and what judges it. */
+export interface ReportOptions {
+  readonly provenance: RunProvenance;
   /** What judges the run beside its grades (--strict, --baseline, --require-certifiable); none: its grades alone. */
   readonly gate?: RunGate;
 }
 
 /** Where the target is gone once the run ends, a check's reproduction is `harness replay` alone (see replayOnly). */
-const replayedOnly = (result: CheckResult, options: ReportOptions): CheckResult =>
-  options.replayOnly && options.replayArguments !== undefined && result.repro.length > 0
-    ? { ...result, repro: [replayCommand(result.id, options.replayArguments)] }
+const replayedOnly = (result: CheckResult, provenance: RunProvenance): CheckResult =>
+  provenance.replayOnly && provenance.replayArguments !== undefined && result.repro.length > 0
+    ? { ...result, repro: [replayCommand(result.id, provenance.replayArguments)] }
     : result;
 
 /** Of the profile with its secrets hidden: a hash of a short secret (a key header, a value from ${VAR}) could be tried. */
@@ -57,6 +65,7 @@ export interface RunRecord {
 
 export const buildReport = (ran: readonly Ran[], record: RunRecord): RunReport => {
   const { target, selection, options, plan, startedAt, finishedAt } = record;
+  const { provenance } = options;
   const all = [...ran];
   // A missing --slow is the user's choice, listed with how to run the check; --only and --skip leave theirs out.
   for (const { check, excluded, deselected } of selection) {
@@ -75,7 +84,7 @@ export const buildReport = (ran: readonly Ran[], record: RunRecord): RunReport =
   }
   const order = new Map(selection.map((s, i) => [s.check.id, i]));
   all.sort((a, b) => order.get(a.result.id)! - order.get(b.result.id)!);
-  const results = all.map((r) => replayedOnly(r.result, options));
+  const results = all.map((r) => replayedOnly(r.result, provenance));
   const unverified = all
     .filter(
       ({ result, byChoice }) => result.grade === 'INCONCLUSIVE' || (result.grade === 'SKIP' && !byChoice),
@@ -88,7 +97,7 @@ export const buildReport = (ran: readonly Ran[], record: RunRecord): RunReport =
     ...(leftOut === 0
       ? []
       : [
-          `${plural(leftOut, 'check')} SPEC.md requires ${leftOut === 1 ? 'was' : 'were'} left out by ${options.chosenBy ?? '--only/--skip'}`,
+          `${plural(leftOut, 'check')} SPEC.md requires ${leftOut === 1 ? 'was' : 'were'} left out by ${provenance.chosenBy ?? '--only/--skip'}`,
         ]),
     ...results
       // A harness error leaves the check unjudged, required or not.
@@ -104,7 +113,7 @@ export const buildReport = (ran: readonly Ran[], record: RunRecord): RunReport =
     GRADES.map((g) => [g, results.filter((r) => r.grade === g).length]),
   ) as Record<Grade, number>;
   return {
-    harness: { name: 'harness', version: options.version },
+    harness: { name: 'harness', version: provenance.version },
     specDigest: specDigest(),
     target: {
       base_url: target.profile.base_url,
@@ -112,7 +121,7 @@ export const buildReport = (ran: readonly Ran[], record: RunRecord): RunReport =
       tenant: target.profile.tenant,
     },
     profileHash: profileHash(target.profile),
-    command: options.command,
+    command: provenance.command,
     certifiable: notCertifiable.length === 0,
     notCertifiable,
     unverified,

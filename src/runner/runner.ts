@@ -1,5 +1,6 @@
 // A conformance run: a session for the target, a deadline and a signal that end it, the checks in their lanes'
-// order (lane-order.ts, each run by run-check.ts), then the report (run-report.ts), told to the run's listeners.
+// order (lane-order.ts, each run by run-check.ts), then the report (run-report.ts), returned to the command, which
+// hands it to its reporters.
 import type { HttpClientOptions } from '../client/index.ts';
 import { type Clock, REAL_CLOCK } from '../clock.ts';
 import { EventStream } from '../events/stream.ts';
@@ -51,7 +52,9 @@ export const runConformance = async (
     ...(options.http === undefined ? {} : { network: options.http }),
     ...(options.budget === undefined ? {} : { budget: options.budget }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(options.replayArguments === undefined ? {} : { replayArguments: options.replayArguments }),
+    ...(options.provenance.replayArguments === undefined
+      ? {}
+      : { replayArguments: options.provenance.replayArguments }),
     clock,
     deadlineAt: clock.now() + leftMs,
   });
@@ -95,8 +98,9 @@ export const runConformance = async (
     sent: Object.fromEntries(session.http.sent),
     seed: session.seed,
   });
-  // Evidence was redacted when captured; the target, labels, reproductions and messages quote the profile.
+  // Evidence was redacted when captured; the target, labels, reproductions and messages quote the profile. This is
+  // the report's one pass: the events told while checks ran had theirs (Session.emit), for the terminal.
   const redacted = session.http.redactor.within(report) as RunReport;
-  await events.finish({ type: 'run-finished', report: redacted });
+  await events.finish({ type: 'run-finished' });
   return redacted;
 };

@@ -121,5 +121,5 @@ export interface RunGate {
   readonly baseline?: Readonly<Record<string, Grade>>;
 }
 
-/** Everything a conformance run tells its listeners: the checks' events, then the report. */
-export type ConformanceEvent = CheckEvent | { readonly type: 'run-finished'; readonly report: RunReport };
+/** Everything a conformance run tells its listeners: the checks' events, then its end (the report is returned). */
+export type ConformanceEvent = CheckEvent | { readonly type: 'run-finished' };

@@ -60,8 +60,7 @@ describe('AUTH-TOKEN-EXPIRY with the tenant limit spent by its other integration
     // calls could all go out before the other app's first, and the case would not be tested.
     await limitSpent;
     const report = await runConformance(target, selection, {
-      version: 'test',
-      command: 'test',
+      provenance: { version: 'test', command: 'test' },
     }).finally(() => {
       done = true;
     });

@@ -33,8 +33,7 @@ const run = async (
   });
   const started = performance.now();
   const report = await runConformance(target, selection, {
-    version: 'test',
-    command: 'test',
+    provenance: { version: 'test', command: 'test' },
     http: { requestTimeoutMs: REQUEST_TIMEOUT_MS },
     ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
   });

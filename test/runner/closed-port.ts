@@ -42,5 +42,5 @@ export const runOnClosedPort = async (selection: readonly Selected[], secret: st
     tenant: 'acme',
     clients: { primary: { client_id: 'a', client_secret: secret } },
   });
-  return runConformance(target, selection, { version: 'test', command: 'test' });
+  return runConformance(target, selection, { provenance: { version: 'test', command: 'test' } });
 };

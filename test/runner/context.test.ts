@@ -23,7 +23,9 @@ describe('CheckContext.record', () => {
       await ctx.call(endpoint);
       return 'recorded';
     });
-    const report = await runConformance(target, [{ check }], { version: 'test', command: 'test' });
+    const report = await runConformance(target, [{ check }], {
+      provenance: { version: 'test', command: 'test' },
+    });
     const [result] = report.checks;
     expect(result?.grade).toBe('PASS');
     expect(result?.evidence).toHaveLength(2);
@@ -37,7 +39,9 @@ describe('CheckContext.record', () => {
       await ctx.call(ctx.target.endpoint('GET /api/rules/schedule'), { client: 'restricted' });
       return 'called';
     });
-    const report = await runConformance(target, [{ check }], { version: 'test', command: 'test' });
+    const report = await runConformance(target, [{ check }], {
+      provenance: { version: 'test', command: 'test' },
+    });
     const [token, call] = report.checks[0]!.repro;
     expect(token).toContain(`client_id=${client_id}&client_secret=$RESTRICTED_CLIENT_SECRET&`);
     expect(call).toContain('authorization: Bearer $ACCESS_TOKEN');

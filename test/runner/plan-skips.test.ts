@@ -53,8 +53,7 @@ describe.concurrent('--dry-run and the run agree', () => {
       const target = resolveTarget(shape(server.profile()));
       const planned = dryRun(target);
       const report = await runConformance(target, selectChecks(allChecks(target), { slow: true }), {
-        version: 'test',
-        command: 'test',
+        provenance: { version: 'test', command: 'test' },
       });
       const unverified = new Set(report.unverified);
       const ran = new Map(

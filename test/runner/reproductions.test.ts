@@ -67,7 +67,7 @@ const profileOf = (server: RunningReferenceServer, idsFromEnvironment: boolean):
 const runOn = (profile: Profile, only: readonly string[]) => {
   const target = resolveTarget(profile);
   const selection = selectChecks(allChecks(target), { slow: true, only });
-  return runConformance(target, selection, { version: 'test', command: 'test' });
+  return runConformance(target, selection, { provenance: { version: 'test', command: 'test' } });
 };
 
 /** The checks' results against `server`. */

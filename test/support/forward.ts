@@ -129,8 +129,7 @@ export const checksThrough = async (only: string[], tamper: Tamper): Promise<Rec
     const target = resolveTarget({ ...profile, ...routedThrough(profile, proxy.origin) });
     const selection = selectChecks(allChecks(target), { only, slow: true });
     const report = await runConformance(target, selection, {
-      version: 'test',
-      command: 'test',
+      provenance: { version: 'test', command: 'test' },
     });
     return Object.fromEntries(report.checks.map((c) => [c.id, c]));
   } finally {

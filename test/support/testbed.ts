@@ -59,8 +59,7 @@ export const runAgainst = async (
       });
       reports.push(
         await runConformance(target, selection, {
-          version: 'test',
-          command: 'test',
+          provenance: { version: 'test', command: 'test' },
           ...(settings.seed ? { seed: settings.seed } : {}),
         }),
       );

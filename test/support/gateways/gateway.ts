@@ -187,7 +187,7 @@ export const gradeBehind = async (
     const routed = { ...profile, limits, ...routedThrough(profile, gateway.origin) };
     const target = resolveTarget({ ...routed, exclusive_tenant: exclusive });
     const selection = selectChecks(allChecks(target), { only, slow: true });
-    return await runConformance(target, selection, { version: 'test', command: 'test' });
+    return await runConformance(target, selection, { provenance: { version: 'test', command: 'test' } });
   } finally {
     await gateway.close();
     await server.close();

@@ -65,8 +65,7 @@ export const simulateRuns = async (
       ...(settings.only ? { only: settings.only } : {}),
     });
     const run = runConformance(target, selection, {
-      version: 'test',
-      command: 'test',
+      provenance: { version: 'test', command: 'test' },
       seed: settings.seed + i,
       clock,
       http: { transport },
