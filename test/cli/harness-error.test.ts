@@ -4,9 +4,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { conformanceCommand, parsedOptions } from '../../src/cli/commands.ts';
-import { runConformanceCommand } from '../../src/cli/conformance.ts';
-import { conformanceErrors, REPORT_FILES } from '../../src/report/write.ts';
 import { tmp } from './run.ts';
 
 vi.mock('../../conformance/index.ts', async (importOriginal) => {
@@ -39,6 +36,13 @@ vi.mock('../../conformance/index.ts', async (importOriginal) => {
     ],
   };
 });
+
+// npm test's workers keep modules between files (isolate: false): the command may already be loaded with the real
+// suite, so harness is loaded afresh here, every module of it after the mock above that stands in for the suite.
+vi.resetModules();
+const { conformanceCommand, parsedOptions } = await import('../../src/cli/commands.ts');
+const { runConformanceCommand } = await import('../../src/cli/conformance.ts');
+const { conformanceErrors, REPORT_FILES } = await import('../../src/report/write.ts');
 
 describe('a check with a bug', () => {
   it('is graded ERROR: exit 4, and JSON, JUnit, HTML and Markdown tell it apart', async () => {
