@@ -19,9 +19,9 @@ export interface OnRefused {
 /**
  * Requests of another tenant sent at once after this tenant's refusal, admitted beyond what one limit shared by
  * both could admit by their answers, showing a limit of their own. Two bounds, the lower counts:
- * - from this tenant's last 429 before them: a bucket then held under one token, and refills ⌊N·ℓ/W⌋ whole tokens
+ * - from this tenant's last 429 answered before they went: a bucket then held under one token, and refills ⌊N·ℓ/W⌋ whole tokens
  *   in ℓ, plus the one a whole-token schedule may add (core/faithful-bounds.ts);
- * - from this tenant's last admit before them: a bucket then held at most N − 1, plus its refill, less this tenant's
+ * - from this tenant's last admit answered before they went: a bucket then held at most N − 1, plus its refill, less this tenant's
  *   admits since. It is what decides a limit of 1, whose one token comes back a window after it was taken: a
  *   whole-token schedule of one a window is a fixed window, and the probe's variants go where it found no edge.
  * A fixed window with no edge in between, and a sliding log holding the fresh burst, admit none.
@@ -35,12 +35,15 @@ export const admittedBeyondShared = (
   if (admitted.length === 0) return undefined;
   const first = Math.min(...theirs.map((o) => o.sent));
   const until = Math.max(...admitted.map((o) => o.answered));
-  const before = own.filter((o) => o.sent < first);
+  // Only answers that came back before theirs left were decided before the server could take theirs: a request of
+  // this tenant sent before them but answered after may have reached the server behind them (the network reorders
+  // what it delays), and a 429 then may be theirs having taken the last tokens.
+  const before = own.filter((o) => o.answered <= first);
   const refusal = before.filter(isRefused).at(-1);
   const taken = before.filter(isAdmitted).at(-1);
   if (refusal === undefined) return undefined;
   const fromRefusal = refilledIn(limit, until - refusal.sent) + 1;
-  const since = taken && own.filter((o) => isAdmitted(o) && o.sent > taken.sent && o.sent < first).length;
+  const since = taken && before.filter((o) => isAdmitted(o) && o.sent > taken.sent).length;
   const fromAdmit =
     taken === undefined
       ? Number.POSITIVE_INFINITY
