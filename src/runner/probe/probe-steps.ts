@@ -28,6 +28,7 @@ interface BurstOptions {
   /** The endpoint of the i-th request; round-robin over the plan's without it. */
   readonly endpointOf?: (i: number) => EndpointSpec;
   readonly onRefused?: (refusal: LoggedRequest) => void;
+  readonly afterRefused?: () => void;
 }
 
 export class BucketProbe {
@@ -107,41 +108,33 @@ export class BucketProbe {
 
   /**
    * `count` requests at once (the connections open on the first burst and are reused after). `onRefused` hears of
-   * the first 429 once every request of the burst is answered.
+   * the first 429 as soon as it is answered, while the rest are still under way; `afterRefused`, of a burst that drew
+   * a 429, once every request of it is answered and before anything more is sent.
    */
   async burst(name: string, count: number, options: BurstOptions = {}) {
-    const { edgeFree, endpointOf, onRefused } = options;
+    const { edgeFree, endpointOf, onRefused, afterRefused } = options;
     const label = `${name} #`;
     let told = false;
-    const fired: Promise<void>[] = [];
-    const refused = (exchange: Exchange | undefined, index: number) => {
+    const refused = (exchange: Exchange | undefined, sent: string) => {
       if (exchange?.status !== 429 || told || onRefused === undefined) return;
       told = true;
       const log = this.#session.log.entries(this.#plan.bucket);
       // Just answered, so at the log's end (it is in answer order).
-      let at = log.length - 1;
-      while (at >= 0 && log[at]!.label !== `${label}${index + 1}`) at--;
-      const refusal = log[at];
-      if (refusal === undefined) return;
-      // Told once the whole burst is answered: only an answer back before what follows goes shows the server decided
-      // it first (the network reorders what it delays: a limit of 1 may admit the second sent and refuse the first),
-      // and the bounds on what follows rest on those decisions (tenant-isolation.ts).
-      void Promise.allSettled(fired).then(() => onRefused(refusal));
+      for (let i = log.length - 1; i >= 0; i--) if (log[i]!.label === sent) return onRefused(log[i]!);
     };
     // By label, not only by when they were logged: edge polls may be answered while the burst still is (see
     // spendThenEdge in probe.ts).
     const logged = await this.logged(() =>
       Promise.all(
-        Array.from({ length: Math.min(count, MAX_AT_ONCE) }, (_, i) => {
-          const answered = this.fire(`${label}${i + 1}`, this.#plan.options, endpointOf?.(i)).then(
-            (exchange) => refused(exchange, i),
-          );
-          fired.push(answered);
-          return answered;
-        }),
+        Array.from({ length: Math.min(count, MAX_AT_ONCE) }, (_, i) =>
+          this.fire(`${label}${i + 1}`, this.#plan.options, endpointOf?.(i)).then((exchange) =>
+            refused(exchange, `${label}${i + 1}`),
+          ),
+        ),
       ),
     );
     const requests = logged.filter((r) => r.label.startsWith(label));
+    if (requests.some((r) => r.status === 429)) afterRefused?.();
     const below = refusedBelowLimit(this.view(), this.limit, this.view(requests)) !== undefined;
     // Refused below the limit: one more request at once shows whether the refusal repeats (twice in a row decides
     // LIMIT-ADMITS-* without exclusive_tenant), or whether room was there after all (outside traffic took it).
@@ -208,7 +201,7 @@ export class BucketProbe {
     // an edge).
     const edgeFree = edge === undefined ? undefined : edgeFreeFrom(edge, this.limit.windowMs, quietAt, width);
     if (edgeFree !== undefined) await this.until(edgeFree.from, 'for the next window edge');
-    // Every token the burst and what follows its first 429 send, in hand (at once unless one came due for renewal
+    // Every token the burst and what follows its 429 send, in hand (at once unless one came due for renewal
     // during the waits): a token request between them is a round trip more for a shared bucket to refill in.
     await Promise.all([this.#ctx.token(this.#plan.options.client ?? 'primary'), refused?.ready()]);
     // One past what bound (S) allows at once where a fixed window's edge is ruled out: the limit plus one. All to one
@@ -221,7 +214,7 @@ export class BucketProbe {
       // The stretch times the burst whatever the edge; only an edge a fixed window can have made tightens a bound.
       ...(edgeFree && edge?.windowed ? { edgeFree } : {}),
       endpointOf: (i) => unanswered[i] ?? first!,
-      ...(refused ? { onRefused: refused.send } : {}),
+      ...(refused ? { afterRefused: refused.send } : {}),
     });
   }
 

@@ -221,7 +221,8 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
       variants.set(variant.name, { ...sent, requests: [...before, ...sent.requests] });
     }
   };
-  // Another tenant's requests go as soon as the fresh burst draws a 429 (OnRefused), their tokens fetched before.
+  // Another tenant's requests go once the fresh burst, having drawn a 429, is answered (OnRefused), their tokens
+  // fetched before.
   let apart: Promise<void> | undefined;
   const sendApart = () => {
     apart ??= sendVariants((v) => !v.shares);

@@ -1,5 +1,5 @@
-// How a probe shows that another tenant's limit is its own (SPEC.md §8 rule 1): as soon as a fresh burst draws its
-// first 429, that tenant's requests go at once (OnRefused), as many as a bucket shared with this tenant cannot refill
+// How a probe shows that another tenant's limit is its own (SPEC.md §8 rule 1): once a fresh burst that drew a 429 is
+// answered, that tenant's requests go at once (OnRefused), as many as a bucket shared with this tenant cannot refill
 // by their answers (isolationBurst), and more of them admitted than a shared bucket could admit proves it
 // (admittedBeyondShared). The sooner they follow the 429, the less a shared bucket refills, so the tighter the bound.
 import { refilledIn } from '../../../core/faithful-bounds.ts';
@@ -7,9 +7,11 @@ import { isSuccess } from '../../client/index.ts';
 import { isAdmitted, isRefused, type LimitWindow, ms, type Observation } from './limit-bounds.ts';
 
 /**
- * What goes as soon as a fresh burst's first 429 is answered, while the rest of it is under way: another tenant's
- * requests, so that a bucket shared by both has the least time to refill before them (see isolated, sharing.ts).
- * `ready` fetches their tokens before the burst, `send` goes at the 429.
+ * What goes once a fresh burst that drew a 429 is answered whole: another tenant's requests, so that a bucket shared by
+ * both has the least time to refill before them (see isolated, sharing.ts). Answered whole, because only an answer
+ * back before theirs leave shows the server decided it first: the network reorders what it delays (a limit of 1 may
+ * admit the second of a burst and refuse the first), and admittedBeyondShared's bounds rest on those decisions.
+ * `ready` fetches their tokens before the burst, `send` goes then.
  */
 export interface OnRefused {
   ready(): Promise<unknown>;
