@@ -1,8 +1,8 @@
 // `npm run bench:accuracy -- sweep`: every limit fault of the fault matrix (under an aligned limiter, whose window
 // stands wherever the clock puts it) and every faithful limiter kind, from every start phase in 1 % steps of the
-// window, at lan and far (region in 5 % steps), on virtual time, in one worker process per core. A fault's cell is right when its
-// rule's checks come out as the matrix says; a faithful cell when nothing FAILs or WARNs. Prints each cell's rate
-// and the phases it was not right at. Arguments narrow it (`-- sweep far limit-window-short faithful`);
+// window, at lan and far (region in 5 % steps), on virtual time, in one worker process per core. A fault's cell is
+// right when its rule's checks come out as the matrix says; a faithful cell when nothing FAILs or WARNs. Prints each
+// cell's rate and the phases it was not right at. Arguments narrow it (`-- sweep far limit-window-short faithful`);
 // HARNESS_SWEEP_STEP sets the step in percent (default 1). Writes reports/bench/sweep.json.
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
