@@ -44,6 +44,8 @@ const WAIT_POLLS = 12;
 const RETRY_TEST = 3 * (1 + WINDOW_END_RETRIES + 2);
 /** One request after each burst refused below the limit, at most: the bursts a probe can send (see probe.ts). */
 const ONCE_MORE = 8 + 3 * WINDOW_END_RETRIES;
+/** A room-back request and the one at once after it, after the fresh burst and each filled window end. */
+const ROOM_BACK = 2 * (1 + WINDOW_END_RETRIES);
 
 /**
  * A bucket's probe, per endpoint: the spend burst round-robin (a limit plus one); on the first endpoint the fresh
@@ -54,7 +56,7 @@ const ONCE_MORE = 8 + 3 * WINDOW_END_RETRIES;
  * capacity came back early, a variant's limit's worth, twice over when it went late and
  * is sent again after a repeated fresh burst, the Retry-After test, and for each window-end burst sent again (it came
  * too late) a limit's worth to find a refusal, the edge and wait polls after it, a limit's worth after the edge and
- * the burst.
+ * the burst; the room-back requests, and where one is refused twice, the edge polls and a limit's worth after it.
  */
 export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
   const { count } = target.limitOf(bucket);
@@ -71,8 +73,9 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
       share(count + 1) +
       share(POLLS + WAIT_POLLS) +
       share(count + 1) +
+      share(POLLS + WAIT_POLLS + count + 1) +
       (i === 0
-        ? count + 2 + 2 * (count + 1) + variants.length * (2 * count + 1) + RETRY_TEST + ONCE_MORE
+        ? count + 2 + 2 * (count + 1) + variants.length * (2 * count + 1) + RETRY_TEST + ONCE_MORE + ROOM_BACK
         : 0) +
       WINDOW_END_RETRIES * (2 * share(count + 1) + share(POLLS + WAIT_POLLS) + (i === 0 ? count + 1 : 0)),
   }));

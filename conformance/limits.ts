@@ -81,10 +81,16 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
       shown,
     );
   }
+  // A window's room-back request (probe-steps.ts) comes after other traffic of ours, so it pairs only with the
+  // request sent at once after it.
+  const roomBackProofs = result.roomBacks.map((b) => refusedBelowLimit(log, result.limit, view(b.requests)));
   const repeat = repeatEvidence(
     log,
     result,
-    attempts.map((burst, i) => ({ burst, proof: proofs[i] })),
+    [...attempts, ...result.roomBacks].map((burst, i) => ({
+      burst,
+      proof: [...proofs, ...roomBackProofs][i],
+    })),
     view,
   );
   if (repeat.twice !== undefined) {
@@ -98,7 +104,7 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   }
   // Refused below the limit once: outside traffic of the tenant (§8 rule 1) explains it as well as a low limit does,
   // unless the profile says there is none. Never a PASS: the limit was not shown admitted where it was refused.
-  const once = proofs.find((p) => p !== undefined);
+  const once = [...proofs, ...roomBackProofs].find((p) => p !== undefined);
   if (once !== undefined) {
     recordRequests(ctx, [once.refused.request]);
     const shown = showProof(ctx, log, result.limit, result.origin, once);

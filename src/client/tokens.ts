@@ -80,15 +80,17 @@ export class TokenManager {
     this.#rememberFailures = options.rememberFailures ?? false;
   }
 
-  async token(client: TokenClient): Promise<string> {
-    return (await this.issued(client)).token;
+  /** A token still to be used at `validAt` (now without it): one due for renewal by then is renewed now. */
+  async token(client: TokenClient, validAt?: number): Promise<string> {
+    return (await this.issued(client, validAt)).token;
   }
 
   /** Like token(), plus the evidence of the request that obtained it. Concurrent callers share one request. */
-  issued(client: TokenClient): Promise<IssuedToken> {
+  issued(client: TokenClient, validAt = this.#now()): Promise<IssuedToken> {
     const key = this.#key(client);
     const cached = this.#cache.get(key);
-    if (cached !== undefined && this.#now() < cached.renewAt) return Promise.resolve(cached.issued);
+    if (cached !== undefined && Math.max(validAt, this.#now()) < cached.renewAt)
+      return Promise.resolve(cached.issued);
     const failed = this.#failed.get(key);
     if (failed !== undefined) return Promise.reject(failed);
     let pending = this.#inflight.get(key);

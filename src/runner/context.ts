@@ -45,9 +45,12 @@ export class CheckContext {
     return this.#session.client(role);
   }
 
-  /** A token of `role`'s client, as every call gets it (shared, renewed before it expires). */
-  token(role: ClientRole): Promise<string> {
-    return this.#session.tokens.token(this.client(role));
+  /**
+   * A token of `role`'s client, as every call gets it (shared, renewed before it expires), still in use at `validAt`
+   * if given: a request timed to the millisecond must not wait for a renewal's round trip then.
+   */
+  token(role: ClientRole, validAt?: number): Promise<string> {
+    return this.#session.tokens.token(this.client(role), validAt);
   }
 
   /** A token request of its own for `role`'s client, outside the shared token manager, and its exchange. */

@@ -76,6 +76,18 @@ describe('TokenManager', () => {
     expect(target.tokenRequests()).toHaveLength(2);
   });
 
+  it('renews now a token that would be due for renewal by when it is to be used', async () => {
+    const { target, tokens, clock } = await setup({ refreshMarginSeconds: 30 });
+    const first = await tokens.token(CLIENT);
+    const renewAt = clock.ms + (3600 - 30) * 1000;
+    expect(await tokens.token(CLIENT, renewAt - 1)).toBe(first);
+    const renewed = await tokens.token(CLIENT, renewAt);
+    expect(renewed).not.toBe(first);
+    clock.ms = renewAt - 1;
+    expect(await tokens.token(CLIENT)).toBe(renewed);
+    expect(target.tokenRequests()).toHaveLength(2);
+  });
+
   it('caps the margin at half the lifetime so short-lived tokens are still reused', async () => {
     const { target, tokens, clock } = await setup({ expiresIn: 10 });
     await tokens.token(CLIENT);

@@ -432,6 +432,7 @@ export const expectedUnder = (fault: FaultName, kind: LimiterKind): Expected => 
  */
 export const PHASED: readonly FaultName[] = [
   'limit-window-short',
+  'limit-window-long',
   'limit-early-reset',
   'observability-split',
 ];

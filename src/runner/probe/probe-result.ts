@@ -70,6 +70,11 @@ export interface ProbeResult {
   /** How many window-end bursts went: one more each time the last came too late to show the length (0: none). */
   readonly windowEndTries: number;
   readonly variants: ReadonlyMap<string, VariantResult>;
+  /**
+   * One request each where every faithful limiter had room again, a window after a burst that filled one: refused
+   * there (and again at once), a window longer than stated.
+   */
+  readonly roomBacks: readonly Burst[];
   /** The first answer other than 429 of each endpoint (routing checks read it). */
   readonly firstByEndpoint: ReadonlyMap<string, Exchange>;
   /** Probe requests answered 401 or 403 even after a token refresh. */

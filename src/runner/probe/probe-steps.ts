@@ -19,6 +19,7 @@ import { type Edge, edgeFreeFrom } from './window-edge.ts';
 const MAX_AT_ONCE = 1024;
 const SPENT_POLL = 'spent poll';
 export const WINDOW_END = 'window end';
+export const ROOM_BACK = 'room back';
 /** The request sent at once after a burst refused below the limit. */
 export const ONCE_MORE = 'once more';
 
@@ -39,6 +40,8 @@ export class BucketProbe {
   readonly firstByEndpoint = new Map<string, Exchange>();
   /** Answers of 401 or 403 that stood after the client's token refresh: such a request says nothing of the limit. */
   unauthorised = 0;
+  /** The requests sent where every faithful limiter had room again (roomBack), in the order sent. */
+  readonly roomBacks: Burst[] = [];
   #sent = 0;
   readonly #retryTest = new RetryTest(this);
 
@@ -233,9 +236,28 @@ export class BucketProbe {
   /** A limit's worth plus one at `at`, to the endpoint the fresh burst goes to (see fresh). */
   async windowEnd(at: number): Promise<Burst> {
     await this.settled();
+    // Renewed now if it would be due by then: a renewal's round trip would send the burst that much late.
+    await this.#ctx.token(this.#plan.options.client ?? 'primary', at);
     await this.until(at, 'for the end of the window after the edge');
     const [first] = this.#plan.endpoints;
     return this.burst(WINDOW_END, this.limit.count + 1, { endpointOf: () => first! });
+  }
+
+  /**
+   * After a burst that filled a window (a fresh one, or a window end's fill), one request as soon as every faithful
+   * limiter has room again (the log's roomAt: bound (L) holds from then on): refused there is a refusal below the
+   * limit, and the burst sends one more at once to show it repeats. A window longer than stated still holds that
+   * burst's admits. Not where that is more than a window away.
+   */
+  async roomBack(): Promise<Burst | undefined> {
+    await this.settled();
+    const at = Math.max(this.#session.log.roomAt(this.#plan.bucket, this.tenant, this.limit) + 1, this.now());
+    if (at - this.now() > this.limit.windowMs) return undefined;
+    await this.until(at, 'for the room a window after the limit was spent');
+    const [first] = this.#plan.endpoints;
+    const roomBack = await this.burst(ROOM_BACK, 1, { endpointOf: () => first! });
+    this.roomBacks.push(roomBack);
+    return roomBack;
   }
 
   /** One more retry test (retry-test.ts) unless one has shown what it can; its wait must end by `by`. */

@@ -16,6 +16,10 @@
 //   5. window end: a limit's worth plus one answered just before a window has passed since the last refusal before
 //      the edge: a window shorter than stated opens another by then. It goes after step 4, or before step 3 where
 //      the edge came so soon after the spend (a token bucket) that steps 3 and 4 would leave it too late;
+//   5b. room back: one request once the fresh burst's admits (or the window-end fill's) are a window old, where every
+//      faithful limiter has room again: refused there, and at once again, a window longer than stated still held
+//      them (twice in a row); then, where it ends within half a window, a limit's worth at its next edge shows the
+//      length in the Retry-After;
 //   6. retry test: where no Retry-After was yet seen short, one more 429, waited out when it is short; before step 5
 //      when that wait ends before it, else after it; then, until step 5, spent polls at points the run's seed draws
 //      (one in each twenty-fourth of a window), a limit's worth at once after one admitted;
@@ -43,7 +47,7 @@ import {
   WINDOW_END_RETRIES,
   widthOf,
 } from './probe-result.ts';
-import { BucketProbe, WINDOW_END } from './probe-steps.ts';
+import { BucketProbe, ROOM_BACK, WINDOW_END } from './probe-steps.ts';
 import { lengthShown } from './window-length.ts';
 
 /**
@@ -64,6 +68,21 @@ const firstAnswered = (requests: readonly LoggedRequest[], match: (r: LoggedRequ
   [...requests].filter(match).sort((a, b) => a.answered - b.answered)[0];
 
 /**
+ * The room-back request (probe-steps.ts), and where it is the first refused twice, the limiter's window still on
+ * after ours ended: where its Retry-After says it ends within half a window, its edge is found and a limit's worth
+ * goes at once, so a 429 comes at that window's start, whose Retry-After (if honest) shows the window's length.
+ */
+const roomBack = async (probe: BucketProbe) => {
+  const first = probe.roomBacks.length === 0;
+  const repeated = (await probe.roomBack())?.onceMore;
+  if (!first || repeated?.status !== 429 || repeated.exchange === undefined) return;
+  const seconds = retryAfterSeconds(repeated.exchange);
+  if (seconds === undefined || seconds * 1000 > probe.limit.windowMs / 2) return;
+  const { edge } = await nextEdge(probe, repeated);
+  if (edge !== undefined) await probe.burst(`${ROOM_BACK}, the next window`, probe.limit.count + 1);
+};
+
+/**
  * The window-end burst where no fresh burst comes before it: the window after the edge is filled at once first, as
  * the fresh burst fills it in step 3. Its admits count for bound (U), so the window-end burst needs one or two
  * answers in time rather than a limit's worth (500 behind 200 ms round trips take a third of a second to answer),
@@ -81,7 +100,10 @@ const filledWindowEnd = async (probe: BucketProbe, after: LoggedRequest, like: r
   // make the window end late): the fill's 429s come early in a window, with the most to wait out.
   if (fits && at - probe.now() >= probe.limit.windowMs / 2) await probe.retryTest(at);
   if (fits) await probe.spentPolls(at);
-  return probe.windowEnd(at);
+  const windowEnd = await probe.windowEnd(at);
+  // The fill went at the edge, so a window too long by more than a round trip still holds it then.
+  if (fits) await roomBack(probe);
+  return windowEnd;
 };
 
 /**
@@ -194,7 +216,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   const firstRefusal = firstAnswered(spend.requests, (r) => r.status === 429);
   const base = { limit, tenant: probe.tenant, origin, spend, firstByEndpoint: probe.firstByEndpoint };
   if (firstRefusal === undefined) {
-    const none = { polls: [], fresh: [], variants: new Map(), windowEndTries: 0 };
+    const none = { polls: [], fresh: [], variants: new Map(), windowEndTries: 0, roomBacks: [] };
     return { ...base, ...none, unauthorised: probe.unauthorised };
   }
 
@@ -262,6 +284,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   await probe.retryTest(lastAt);
   if (lastAt !== undefined) await probe.spentPolls(lastAt);
   const lastBurst = lastAt === undefined ? windowEnd : await probe.windowEnd(lastAt);
+  if (lastAt !== undefined) await roomBack(probe);
   // A variant that must share the bucket, admitted after the stretch the fresh burst found free of a fixed window's
   // edge (a loaded runner sent it late), may have met that edge: once more, after another fresh burst.
   const late = lateVariants(variants, fresh[0]!.edgeFree);
@@ -287,6 +310,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
     ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }),
     fresh,
     variants,
+    roomBacks: probe.roomBacks,
     unauthorised: probe.unauthorised,
   };
 };
