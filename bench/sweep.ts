@@ -3,7 +3,8 @@
 // window, at lan and far (region in 5 % steps), on virtual time, in one worker process per core. A fault's cell is
 // right when its rule's checks come out as the matrix says; a faithful cell when nothing FAILs or WARNs. Prints each
 // cell's rate and the phases it was not right at. Arguments narrow it (`-- sweep far limit-window-short faithful`);
-// HARNESS_SWEEP_STEP sets the step in percent (default 1). Writes reports/bench/sweep.json.
+// HARNESS_SWEEP_STEP sets the step in percent (default 1), HARNESS_SWEEP_MINUTE_MS the minute's length (default
+// 2000; 60000 sweeps real minutes). Writes reports/bench/sweep.json (sweep-<minute>ms.json at another length).
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -11,7 +12,8 @@ import { join, resolve } from 'node:path';
 import { LIMITER_KINDS } from '../src/reference/index.ts';
 import { NETWORK_CONDITIONS } from '../src/reference/toxiproxy.ts';
 import { SIMULATION_HEAP } from '../test/support/simulation/heap.ts';
-import { type CellResult, SWEPT_FAULTS, type SweepCell } from './sweep-cells.ts';
+import { SCALED } from '../test/support/testbed.ts';
+import { type CellResult, SWEEP_MINUTE_MS, SWEPT_FAULTS, type SweepCell } from './sweep-cells.ts';
 
 const STEP = Number(process.env.HARNESS_SWEEP_STEP ?? '1');
 /**
@@ -135,11 +137,17 @@ if (import.meta.filename === process.argv[1]) {
   );
   const out = resolve(import.meta.dirname, '..', 'reports', 'bench');
   mkdirSync(out, { recursive: true });
-  const path = join(out, 'sweep.json');
-  writeFileSync(
-    path,
-    `${JSON.stringify({ measuredAt: new Date().toISOString(), stepPercent: STEP, seconds, rows: sorted }, null, 2)}\n`,
+  const path = join(
+    out,
+    SWEEP_MINUTE_MS === SCALED.minuteMs ? 'sweep.json' : `sweep-${SWEEP_MINUTE_MS}ms.json`,
   );
+  const measured = {
+    measuredAt: new Date().toISOString(),
+    minuteMs: SWEEP_MINUTE_MS,
+    stepPercent: STEP,
+    seconds,
+  };
+  writeFileSync(path, `${JSON.stringify({ ...measured, rows: sorted }, null, 2)}\n`);
   console.table(
     sorted.map((r) => ({
       network: r.network,
@@ -156,6 +164,6 @@ if (import.meta.filename === process.argv[1]) {
     .reduce((n, r) => n + r.runs - r.right, 0);
   const missed = sorted.filter((r) => r.server !== 'faithful').reduce((n, r) => n + r.runs - r.right, 0);
   console.log(
-    `${cells.length} runs in ${seconds} s; faithful runs with a FAIL or WARN: ${faithfulWrong}; fault runs not caught as the matrix says: ${missed}; wrote ${path}`,
+    `${cells.length} runs of ${SWEEP_MINUTE_MS} ms minutes in ${seconds} s; faithful runs with a FAIL or WARN: ${faithfulWrong}; fault runs not caught as the matrix says: ${missed}; wrote ${path}`,
   );
 }
