@@ -1,6 +1,6 @@
-// The steps of a bucket's probe (probe.ts runs them in order; the edge, step 2, is in probe-edge.ts): the requests
-// each sends and when, and what each hands back. Every request goes through fire(), so the bucket's log holds all
-// of them.
+// The steps of a bucket's probe (probe.ts runs them in order; the edge, step 2, is in probe-edge.ts, the window end's
+// steps in window-end.ts): the requests each sends and when, and what each hands back. Every request goes through
+// fire(), so the bucket's log holds all of them.
 import { mostAdmittedInSpan } from '../../../core/faithful-bounds.ts';
 import { type Exchange, isSuccess } from '../../client/index.ts';
 import { isHarnessError } from '../../errors.ts';
@@ -17,7 +17,6 @@ import { type Edge, edgeFreeFrom } from './window-edge.ts';
 
 /** Beyond this, requests queue in the client and a burst stops being one. */
 const MAX_AT_ONCE = 1024;
-const SPENT_POLL = 'spent poll';
 export const WINDOW_END = 'window end';
 export const ROOM_BACK = 'room back';
 /** The request sent at once after a burst refused below the limit. */
@@ -126,7 +125,7 @@ export class BucketProbe {
       for (let i = log.length - 1; i >= 0; i--) if (log[i]!.label === sent) return onRefused(log[i]!);
     };
     // By label, not only by when they were logged: edge polls may be answered while the burst still is (see
-    // spendThenEdge in probe.ts).
+    // spendThenEdge in window-end.ts).
     const logged = await this.logged(() =>
       Promise.all(
         Array.from({ length: Math.min(count, MAX_AT_ONCE) }, (_, i) =>
@@ -263,31 +262,6 @@ export class BucketProbe {
   /** One more retry test (retry-test.ts) unless one has shown what it can; its wait must end by `by`. */
   retryTest(by = Number.POSITIVE_INFINITY): Promise<void> {
     return this.#retryTest.run(by);
-  }
-
-  /**
-   * While the window end is awaited, with the bucket spent by the fresh burst: one request at a point the run's seed
-   * draws in each twenty-fourth of a window (a slice a twentieth wide holds one) until a tenth of a window before
-   * `until`, and after one admitted, a limit's worth and one at once. A limiter that fails open in a slice of its
-   * window admits them all, past (U) after the fresh burst's refusal; a faithful one admits no more than its refill.
-   */
-  async spentPolls(until: number): Promise<void> {
-    const { windowMs, count } = this.limit;
-    const slot = windowMs / 24;
-    const from = this.now();
-    // The window end must not wait on these: each goes only where it, and a burst after it, is answered by then.
-    let roundTrip = 0;
-    const inTime = (at: number) => at + 4 * roundTrip + windowMs / 50 < until - windowMs / 10;
-    for (let i = 0; inTime(from + (i + 1) * slot); i++) {
-      await this.until(from + (i + this.random()) * slot, 'for the end of the window after the edge');
-      const sent = this.now();
-      const exchange = await this.fire(`${SPENT_POLL} #${i + 1}`);
-      roundTrip = Math.max(roundTrip, this.now() - sent);
-      if (isSuccess(exchange?.status)) {
-        if (inTime(this.now())) await this.burst(`${SPENT_POLL}, at once`, count + 1);
-        return;
-      }
-    }
   }
 
   async variant(variant: Variant, options: CallOptions): Promise<VariantResult> {

@@ -35,131 +35,21 @@ import type { LoggedRequest } from '../bucket-log.ts';
 import { type CheckContext, sessionOf } from '../context.ts';
 import { GradedEnd, skip, skipByChoice } from '../grades.ts';
 import { noTokenReason } from '../session.ts';
-import { admittedInSpan, type EdgeFree, isAdmitted, refusedBelowLimit } from './limit-bounds.ts';
+import { admittedInSpan, type EdgeFree, refusedBelowLimit } from './limit-bounds.ts';
 import { nextEdge } from './probe-edge.ts';
 import {
-  type Burst,
   type ProbePlan,
   type ProbeResult,
   retryAfterSeconds,
   type Variant,
   type VariantResult,
-  WINDOW_END_RETRIES,
   widthOf,
 } from './probe-result.ts';
-import { BucketProbe, ROOM_BACK, WINDOW_END } from './probe-steps.ts';
-import { lengthShown } from './window-length.ts';
-
-/**
- * How long before a window has passed since `after` the window-end burst must go: only the answers that bound (U)
- * still lacks must come in time (the edge's admits and the fresh burst's count already), so it is when the fresh
- * burst (`like`, the same size) had that many answers. Sized by its last answer instead, a wide burst behind long
- * round trips went so early that it met a window a quarter short before that window's end.
- */
-const leadFor = (probe: BucketProbe, after: LoggedRequest, like: readonly LoggedRequest[]): number => {
-  const admitted = probe.view().filter((o) => isAdmitted(o) && o.sent >= after.answered).length;
-  const needed = Math.max(1, probe.limit.count + 1 - admitted);
-  const start = Math.min(...like.map((r) => r.sent));
-  const answers = like.map((r) => r.answered - start).sort((a, b) => a - b);
-  return answers[Math.min(needed, answers.length) - 1] ?? widthOf(like);
-};
+import { BucketProbe } from './probe-steps.ts';
+import { filledWindowEnd, leadFor, roomBack, spentPolls, windowEndsShown } from './window-end.ts';
 
 const firstAnswered = (requests: readonly LoggedRequest[], match: (r: LoggedRequest) => boolean) =>
   [...requests].filter(match).sort((a, b) => a.answered - b.answered)[0];
-
-/**
- * The room-back request (probe-steps.ts), and where it is the first refused twice, the limiter's window still on
- * after ours ended: where its Retry-After says it ends within half a window, its edge is found and a limit's worth
- * goes at once, so a 429 comes at that window's start, whose Retry-After (if honest) shows the window's length.
- */
-const roomBack = async (probe: BucketProbe) => {
-  const first = probe.roomBacks.length === 0;
-  const repeated = (await probe.roomBack())?.onceMore;
-  if (!first || repeated?.status !== 429 || repeated.exchange === undefined) return;
-  const seconds = retryAfterSeconds(repeated.exchange);
-  if (seconds === undefined || seconds * 1000 > probe.limit.windowMs / 2) return;
-  const { edge } = await nextEdge(probe, repeated);
-  if (edge !== undefined) await probe.burst(`${ROOM_BACK}, the next window`, probe.limit.count + 1);
-};
-
-/**
- * The window-end burst where no fresh burst comes before it: the window after the edge is filled at once first, as
- * the fresh burst fills it in step 3. Its admits count for bound (U), so the window-end burst needs one or two
- * answers in time rather than a limit's worth (500 behind 200 ms round trips take a third of a second to answer),
- * and goes that much later. `like`: a burst of the limit plus one, whose answers time the lead.
- */
-const filledWindowEnd = async (probe: BucketProbe, after: LoggedRequest, like: readonly LoggedRequest[]) => {
-  const firstAnswer = Math.min(...like.map((r) => r.answered)) - Math.min(...like.map((r) => r.sent));
-  // Only where a whole burst and then an answer fit before the window has passed: a token bucket's edge comes
-  // right after the spend, where a fill is mostly refused and only sends the window end too late.
-  const fits = probe.now() + widthOf(like) + 1.25 * firstAnswer < after.sent + probe.limit.windowMs;
-  if (fits) await probe.burst(`${WINDOW_END}, fill`, probe.limit.count + 1);
-  // After the fill, whose admits shorten the lead.
-  const at = probe.windowEndAt(after, leadFor(probe, after, like));
-  // While the window end is awaited, where half a window or more of it is left (a round trip of the test must not
-  // make the window end late): the fill's 429s come early in a window, with the most to wait out.
-  if (fits && at - probe.now() >= probe.limit.windowMs / 2) await probe.retryTest(at);
-  if (fits) await probe.spentPolls(at);
-  const windowEnd = await probe.windowEnd(at);
-  // The fill went at the edge, so a window too long by more than a round trip still holds it then.
-  if (fits) await roomBack(probe);
-  return windowEnd;
-};
-
-/**
- * A limit's worth plus one at once, and the edge after its first 429 (nextEdge), polled from that 429's answer
- * rather than the burst's last: behind long round trips a burst's answers take a third of a window, and a token
- * bucket's edge comes at once. No edge without a 429.
- */
-const spendThenEdge = async (probe: BucketProbe, name: string) => {
-  let spending: Promise<Burst> | undefined;
-  const refusal = await new Promise<LoggedRequest | undefined>((resolve) => {
-    spending = probe.burst(name, probe.limit.count + 1, { onRefused: resolve });
-    spending.then(
-      () => resolve(undefined),
-      () => resolve(undefined),
-    );
-  });
-  const found = refusal === undefined ? undefined : await nextEdge(probe, refusal);
-  // Awaited last, so a failure (the run's end) is thrown here.
-  return { spend: await spending!, found };
-};
-
-interface WindowEndTry {
-  /** The last refusal before the edge: the burst must be answered within a window of it. */
-  readonly windowEndAfter: LoggedRequest;
-  readonly windowEnd: Burst;
-}
-
-/**
- * Window-end bursts (step 7) until one shows the window's length: one that came too late (a loaded runner sent it
- * late, or it was wider than the burst that timed it), or none at all (the fresh burst was refused below the limit,
- * and the window end never shares the windows of those two attempts), shows nothing of it. Each try is a limit's
- * worth now, the edge after its first refusal as in step 2, and a filled window end. Last of all, as each costs
- * up to two windows and its traffic shares the windows the steps before judge. `counts`: the requests whose admits
- * bound (U) counts (not the sharing variants').
- */
-const windowEndsShown = async (
-  probe: BucketProbe,
-  first: WindowEndTry | undefined,
-  counts: (r: LoggedRequest) => boolean,
-) => {
-  let last = first;
-  let tries = first === undefined ? 0 : 1;
-  const shown = (done: WindowEndTry) => {
-    const log = probe.view().filter((o) => counts(o.request));
-    return lengthShown(probe.limit, done.windowEndAfter, done.windowEnd.requests, log).shown;
-  };
-  for (let again = 0; again < WINDOW_END_RETRIES && (last === undefined || !shown(last)); again++) {
-    await probe.settled();
-    const { spend, found } = await spendThenEdge(probe, `${WINDOW_END}, spend`);
-    const windowEndAfter = found?.windowEndAfter;
-    if (windowEndAfter === undefined) break;
-    last = { windowEndAfter, windowEnd: await filledWindowEnd(probe, windowEndAfter, spend.requests) };
-    tries++;
-  }
-  return { ...last, windowEndTries: tries };
-};
 
 /** The sharing variants whose first request was admitted and answered after `stretch` ended. */
 const lateVariants = (variants: ReadonlyMap<string, VariantResult>, stretch: EdgeFree | undefined) =>
@@ -282,7 +172,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   // While the window end is awaited, where its wait fits: after it, a 429's Retry-After is the short rest of a
   // window, and waiting it out would add that much to every run.
   await probe.retryTest(lastAt);
-  if (lastAt !== undefined) await probe.spentPolls(lastAt);
+  if (lastAt !== undefined) await spentPolls(probe, lastAt);
   const lastBurst = lastAt === undefined ? windowEnd : await probe.windowEnd(lastAt);
   if (lastAt !== undefined) await roomBack(probe);
   // A variant that must share the bucket, admitted after the stretch the fresh burst found free of a fixed window's
