@@ -1,6 +1,7 @@
 // The fault matrix's cells on virtual time (test/support/simulation/), for the files that run them: every fault
-// under one limiter kind (faults-under-*.test.ts, a file per kind so the two cores share them), and the limit faults
-// from every tenth of an aligned window (faults-phased.test.ts). What each cell must show: fault-matrix.ts.
+// under one limiter kind (faults-under-*.test.ts, a file per kind so the two cores share them), the limit faults
+// from every tenth of an aligned window (faults-phased.test.ts), and some at real minutes
+// (faults-real-minutes.test.ts). What each cell must show: fault-matrix.ts.
 import { describe, expect, it } from 'vitest';
 import type { FaultName, LimiterKind } from '../../src/reference/index.ts';
 import { runSimulated } from '../support/simulation/run.ts';
@@ -46,4 +47,29 @@ export const faultsFromEveryTenth = () =>
         expect(deviationsOf(report, fault)).toEqual(deviate);
       },
     );
+  });
+
+/**
+ * Faults whose detection hangs on the window being long beside a second's rounding and a round trip: at 2 s minutes
+ * a second is half the window. Each at real minutes (still virtual time), from every fifth of an aligned window, at
+ * `lan` and `far`.
+ */
+const AT_REAL_MINUTES: readonly FaultName[] = ['retry-after-too-short', 'limit-window-long', 'limit-penalty-box'];
+
+export const faultsAtRealMinutes = () =>
+  describe('limit faults at real minutes', () => {
+    const minuteMs = 60_000;
+    const cells = AT_REAL_MINUTES.flatMap((fault) =>
+      (['lan', 'far'] as const).flatMap((network) =>
+        Array.from({ length: 5 }, (_, i) => [fault, network, i / 5] as const),
+      ),
+    );
+    it.each(cells)('%s at %s, started %s of a window in', async (fault, network, phase) => {
+      const [only, deviate] = EXPECTED[fault]!;
+      const report = await runSimulated(
+        { ...withFault(fault), limiter: 'aligned', minuteMs, tokenLifetimeSeconds: 150 },
+        { only, seed: CELL_SEED, network, phaseMs: Math.round(phase * minuteMs) },
+      );
+      expect(deviationsOf(report, fault)).toEqual(deviate);
+    });
   });

@@ -21,8 +21,10 @@ export interface RetryTestProbe {
 }
 
 /**
- * One more 429 whose promised wait is waited out, where none yet showed that promise short: a 429 that came near its
- * window's end has a true wait within the tolerance, so one alone can miss a promise too short. A 429 promises in
+ * One more 429 whose promised wait is waited out, where none yet showed that promise short by more than a rounding
+ * (the FAIL): a 429 that came near its window's end has a true wait within the tolerance, so one alone can miss a
+ * promise too short, and a test whose second request went only once the true wait was over shows it short by less
+ * than a rounding at most. A 429 promises in
  * its Retry-After and in its RateLimit reset time, if it has one; the shorter untested one is waited out, and only
  * when it is at most half a window: a faithful limiter's here is most of a window, so against one this costs a
  * request and no time. Until one has waited out a promise, each call tries again, as each step that waits anyway
@@ -49,10 +51,11 @@ export class RetryTest {
     const probe = this.#probe;
     const { limit } = probe;
     const view = probe.view();
-    const untested = PROMISED_WAITS.filter((waitOf) => {
-      const honour = retryAfterHonour(view, limit, waitOf);
-      return honour.broken === undefined && honour.short === undefined;
-    });
+    // A promise seen short by less than a rounding is tried again: one refused past the rounding too is the FAIL
+    // (half the wait), where the request after that first test came only once the true wait was over.
+    const untested = PROMISED_WAITS.filter(
+      (waitOf) => retryAfterHonour(view, limit, waitOf).broken === undefined,
+    );
     if (untested.length === 0) return true;
     const [refusal] = await probe.logged(() => probe.fire(`${RETRY_TEST} #${++this.#sent}`));
     if (refusal?.status !== 429 || refusal.exchange === undefined) return false;
