@@ -75,12 +75,9 @@ const spendingOneLeavesAnother = async (ctx: CheckContext): Promise<string> => {
     const first = refusedAlone(answer);
     const ownTraffic = `with ${spent.key} spent, ${other.key} got 429, but its own recent traffic could explain it`;
     if (first === undefined) return inconclusive(ownTraffic);
-    // One refusal can be a passing one (a restart, a blip): the spent bucket stays spent for its whole window, so
-    // asking again a moment later, well within it, must be refused again if spending it is what refuses.
-    await ctx.wait(
-      ctx.target.limitOf(spent.bucket).windowMs / 20,
-      `to ask ${other.key} again while ${spent.key} stays spent`,
-    );
+    // One refusal can be a passing one (a restart, a blip): asked again at once, while the spent bucket is still
+    // spent, it must be refused again if spending it is what refuses. Not a moment later: an aligned window spent
+    // late in it ends within that moment.
     const again = await ctx.call(other);
     if (again.status !== 429) {
       return inconclusive(
