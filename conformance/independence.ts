@@ -32,6 +32,9 @@ const pairOf = (target: Target): [EndpointSpec, EndpointSpec] => {
   return [target.endpoint(spent), target.endpoint(other)];
 };
 
+/** How often the spent bucket is spent again where it had room again right after the other was admitted. */
+const SPEND_TRIES = 3;
+
 /** Sends `spent` until it answers 429, a limit and one more at most: SKIP when it never does. */
 const spend = async (ctx: CheckContext, spent: EndpointSpec): Promise<void> => {
   const count = ctx.target.limitOf(spent.bucket).count;
@@ -59,7 +62,7 @@ const spendingOneLeavesAnother = async (ctx: CheckContext): Promise<string> => {
     );
   };
   // Room in the other bucket first (held until its answer), so a refusal there cannot be its own traffic's doing.
-  return ctx.withRoom(other, 3, async () => {
+  return ctx.withRoom(other, 2 + SPEND_TRIES, async () => {
     const origin = ctx.now();
     // A refusal right before spending is the other bucket's own doing (a limit lower than stated, outside
     // traffic): one after it would prove nothing about the spent one.
@@ -70,8 +73,23 @@ const spendingOneLeavesAnother = async (ctx: CheckContext): Promise<string> => {
       );
     }
     await spend(ctx, spent);
-    const answer = await ctx.call(other);
-    if (answer.status !== 429) return `with ${spent.key} spent, ${other.key} got ${answer.status}`;
+    let answer = await ctx.call(other);
+    // Admitted: the spent bucket must be refused again right after, with nothing of it admitted between, to show it
+    // was still spent then (a window that ended, or a token refilled, would have admitted it). A limiter that blocks
+    // every endpoint only until the spent limit admits again lets the other through once that moment passes.
+    for (let tries = 1; answer.status !== 429; tries++) {
+      const after = await ctx.call(spent);
+      if (after.status === 429) {
+        return `with ${spent.key} spent (429 before and right after), ${other.key} got ${answer.status}`;
+      }
+      if (tries === SPEND_TRIES) {
+        return inconclusive(
+          `${other.key} got ${answer.status} ${tries} times, but ${spent.key} got ${after.status} right after each: it may have had room again when ${other.key} was answered, so this shows nothing`,
+        );
+      }
+      await spend(ctx, spent);
+      answer = await ctx.call(other);
+    }
     const first = refusedAlone(answer);
     const ownTraffic = `with ${spent.key} spent, ${other.key} got 429, but its own recent traffic could explain it`;
     if (first === undefined) return inconclusive(ownTraffic);
@@ -113,11 +131,12 @@ export const independenceCheck = (): CheckSpec => ({
       {
         key: 'independence:spend',
         endpoint: spent,
-        requests: target.limitOf(target.endpoint(spent).bucket).count + 1,
+        // Until a 429, and once more after the other bucket is admitted; again where it was admitted then.
+        requests: SPEND_TRIES * (target.limitOf(target.endpoint(spent).bucket).count + 2),
         margin: 0,
       },
-      // Before the spend, after it, and once again should that be refused.
-      { key: 'independence:other', endpoint: other, requests: 3, margin: 0 },
+      // Before the spend, after each, and once again should that be refused.
+      { key: 'independence:other', endpoint: other, requests: 2 + SPEND_TRIES, margin: 0 },
     ];
   },
   requires: [
