@@ -54,7 +54,11 @@ export const faultsFromEveryTenth = () =>
  * a second is half the window. Each at real minutes (still virtual time), from every fifth of an aligned window, at
  * `lan` and `far`.
  */
-const AT_REAL_MINUTES: readonly FaultName[] = ['retry-after-too-short', 'limit-window-long', 'limit-penalty-box'];
+const AT_REAL_MINUTES: readonly FaultName[] = [
+  'retry-after-too-short',
+  'limit-window-long',
+  'limit-penalty-box',
+];
 
 export const faultsAtRealMinutes = () =>
   describe('limit faults at real minutes', () => {
