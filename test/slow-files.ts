@@ -52,7 +52,7 @@ const SLOW_FILES: readonly SlowFile[] = [
   { file: 'test/conformance/faults-under-sliding-log.test.ts', project: 'fast', seconds: 13 },
   { file: 'test/conformance/faults-under-token-bucket.test.ts', project: 'fast', seconds: 23 },
   { file: 'test/conformance/faults-phased.test.ts', project: 'fast', seconds: 5 },
-  { file: 'test/conformance/faults-real-minutes.test.ts', project: 'fast', seconds: 11 },
+  { file: 'test/conformance/faults-real-minutes.test.ts', project: 'fast', seconds: 4 },
   // A sample of those cells on real time too, beside their simulated runs.
   { file: 'test/conformance/faults-real-time.test.ts', project: 'long', seconds: 40 },
   { file: 'test/load/token-failure.test.ts', project: 'long', seconds: 37 },

@@ -50,15 +50,12 @@ export const faultsFromEveryTenth = () =>
   });
 
 /**
- * Faults whose detection hangs on the window being long beside a second's rounding and a round trip: at 2 s minutes
- * a second is half the window. Each at real minutes (still virtual time), from every fifth of an aligned window, at
- * `lan` and `far`.
+ * A fault whose detection hangs on the window being long beside a second's rounding and a round trip (at 2 s minutes
+ * a second is half the window): at real minutes (still virtual time), from every fifth of an aligned window, at `lan`
+ * and `far`. The window too long and the penalty box, right at every phase there too, are in the sweep
+ * (`HARNESS_SWEEP_MINUTE_MS=60000`); npm test holds them at 2 s minutes.
  */
-const AT_REAL_MINUTES: readonly FaultName[] = [
-  'retry-after-too-short',
-  'limit-window-long',
-  'limit-penalty-box',
-];
+const AT_REAL_MINUTES: readonly FaultName[] = ['retry-after-too-short'];
 
 export const faultsAtRealMinutes = () =>
   describe('limit faults at real minutes', () => {

@@ -1,4 +1,4 @@
-// Limit faults whose detection hangs on a minute being long beside a second and a round trip, at real minutes on
+// A limit fault whose detection hangs on a minute being long beside a second and a round trip, at real minutes on
 // virtual time: fault-cells.ts.
 import { faultsAtRealMinutes } from './fault-cells.ts';
 
