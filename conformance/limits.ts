@@ -68,8 +68,13 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   const polls = { name: 'edge polls', requests: result.polls, onceMore: undefined };
   const pollsRefused = result.polls.some((r) => r.status === 429);
   const attempts = [result.spend, ...(pollsRefused ? [polls] : []), ...result.fresh];
-  const proofs = attempts.map((b) => refusedBelowLimit(log, result.limit, view(b.requests)));
-  const [previous, last] = [proofs.at(-2), proofs.at(-1)];
+  // A window's room-back requests (probe-steps.ts) come after other traffic of ours, so each pairs only with the
+  // request sent at once after it, never with the attempt before it.
+  const graded = [...attempts, ...result.roomBacks].map((burst) => ({
+    burst,
+    proof: refusedBelowLimit(log, result.limit, view(burst.requests)),
+  }));
+  const [previous, last] = [graded[attempts.length - 2]?.proof, graded[attempts.length - 1]?.proof];
   const blocked = allRefused(log);
   if (blocked !== undefined) return inconclusive(blocked);
   if (previous !== undefined && last !== undefined) {
@@ -81,18 +86,7 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
       shown,
     );
   }
-  // A window's room-back request (probe-steps.ts) comes after other traffic of ours, so it pairs only with the
-  // request sent at once after it.
-  const roomBackProofs = result.roomBacks.map((b) => refusedBelowLimit(log, result.limit, view(b.requests)));
-  const repeat = repeatEvidence(
-    log,
-    result,
-    [...attempts, ...result.roomBacks].map((burst, i) => ({
-      burst,
-      proof: [...proofs, ...roomBackProofs][i],
-    })),
-    view,
-  );
+  const repeat = repeatEvidence(log, result, graded, view);
   if (repeat.twice !== undefined) {
     const { first, then, how } = repeat.twice;
     recordRequests(ctx, [first.refused.request, then.refused.request]);
@@ -104,7 +98,7 @@ const admitsFullLimit = async (ctx: CheckContext, bucket: BucketId): Promise<str
   }
   // Refused below the limit once: outside traffic of the tenant (§8 rule 1) explains it as well as a low limit does,
   // unless the profile says there is none. Never a PASS: the limit was not shown admitted where it was refused.
-  const once = [...proofs, ...roomBackProofs].find((p) => p !== undefined);
+  const once = graded.find((g) => g.proof !== undefined)?.proof;
   if (once !== undefined) {
     recordRequests(ctx, [once.refused.request]);
     const shown = showProof(ctx, log, result.limit, result.origin, once);

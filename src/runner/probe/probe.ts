@@ -46,7 +46,13 @@ import {
   widthOf,
 } from './probe-result.ts';
 import { BucketProbe } from './probe-steps.ts';
-import { filledWindowEnd, leadFor, roomBack, spentPolls, windowEndsShown } from './window-end.ts';
+import {
+  filledWindowEnd,
+  leadFor,
+  roomBackThenNextWindow,
+  spentPolls,
+  windowEndsShown,
+} from './window-end.ts';
 
 const firstAnswered = (requests: readonly LoggedRequest[], match: (r: LoggedRequest) => boolean) =>
   [...requests].filter(match).sort((a, b) => a.answered - b.answered)[0];
@@ -174,7 +180,7 @@ const run = async (ctx: CheckContext, plan: ProbePlan): Promise<ProbeResult> => 
   await probe.retryTest(lastAt);
   if (lastAt !== undefined) await spentPolls(probe, lastAt);
   const lastBurst = lastAt === undefined ? windowEnd : await probe.windowEnd(lastAt);
-  if (lastAt !== undefined) await roomBack(probe);
+  if (lastAt !== undefined) await roomBackThenNextWindow(probe);
   // A variant that must share the bucket, admitted after the stretch the fresh burst found free of a fixed window's
   // edge (a loaded runner sent it late), may have met that edge: once more, after another fresh burst.
   const late = lateVariants(variants, fresh[0]!.edgeFree);

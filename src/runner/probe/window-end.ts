@@ -31,7 +31,7 @@ export const leadFor = (probe: BucketProbe, after: LoggedRequest, like: readonly
  * after ours ended: where its Retry-After says it ends within half a window, its edge is found and a limit's worth
  * goes at once, so a 429 comes at that window's start, whose Retry-After (if honest) shows the window's length.
  */
-export const roomBack = async (probe: BucketProbe) => {
+export const roomBackThenNextWindow = async (probe: BucketProbe) => {
   const first = probe.roomBacks.length === 0;
   const repeated = (await probe.roomBack())?.onceMore;
   if (!first || repeated?.status !== 429 || repeated.exchange === undefined) return;
@@ -65,7 +65,7 @@ export const filledWindowEnd = async (
   if (fits) await spentPolls(probe, at);
   const windowEnd = await probe.windowEnd(at);
   // The fill went at the edge, so a window too long by more than a round trip still holds it then.
-  if (fits) await roomBack(probe);
+  if (fits) await roomBackThenNextWindow(probe);
   return windowEnd;
 };
 
