@@ -409,13 +409,6 @@ export const UNDER_KIND: Partial<
       deviate: {},
       why: "a bucket's reset is one token away: early by the fault's share of it is within what the network explains",
     },
-    'issued-ids-unknown': {
-      deviate: {
-        ...EXPECTED['issued-ids-unknown']![1],
-        'LIMIT-TENANT-SHARED-BATCH-STATUS': 'INCONCLUSIVE',
-      },
-      why: "the other tenant's requests go once the fresh burst is answered whole, beside this tenant's sharing variant, which the server then answers after them: a token refilled meanwhile, and nothing but 404 and 429 to count (every id unknown), leaves sharing not verified",
-    },
   },
 };
 

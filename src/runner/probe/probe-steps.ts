@@ -22,6 +22,9 @@ export const ROOM_BACK = 'room back';
 /** The request sent at once after a burst refused below the limit. */
 export const ONCE_MORE = 'once more';
 
+/** A variant's own requests, by label: others sent beside it, and bursts still being answered, are logged meanwhile. */
+const ownedBy = (variant: Variant) => (r: LoggedRequest) => r.label.startsWith(`${variant.name} #`);
+
 interface BurstOptions {
   /** Where a fixed window would have no edge (a fresh burst). */
   readonly edgeFree?: EdgeFree;
@@ -283,16 +286,15 @@ export class BucketProbe {
               this.now() - refused.sent + 3 * (refused.answered - refused.sent) + this.limit.windowMs / 10,
             );
       const requests = await this.logged(() => Promise.all(Array.from({ length: count }, (_, i) => fire(i))));
-      // By label: the burst whose 429 they followed may still be answered meanwhile.
-      return { variant, options, requests: requests.filter((r) => r.label.startsWith(`${variant.name} #`)) };
+      return { variant, options, requests: requests.filter(ownedBy(variant)) };
     }
-    let requests = await this.logged(() => fire(0));
+    let requests = (await this.logged(() => fire(0))).filter(ownedBy(variant));
     // Admitted though it should share the spent bucket: only a limit's worth more can prove it does not.
     if (variant.shares && requests.some((r) => isSuccess(r.status))) {
       const more = await this.logged(() =>
         Promise.all(Array.from({ length: this.limit.count }, (_, i) => fire(i + 1))),
       );
-      requests = [...requests, ...more];
+      requests = [...requests, ...more.filter(ownedBy(variant))];
     }
     return { variant, options, requests };
   }
