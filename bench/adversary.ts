@@ -117,6 +117,14 @@ export const CLASSES: readonly AdversaryClass[] = [
       'LIMIT-ENFORCED-RULES-EXECUTE',
     ),
   ),
+  ...(['aligned', 'token-bucket'] as const).map((limiter) =>
+    execute(
+      `counts each admit 2 ms after its check (a racy counter), ${limiter}`,
+      'limit-racy-counter',
+      limiter,
+      'LIMIT-ENFORCED-RULES-EXECUTE',
+    ),
+  ),
   // Refusals below the limit, the tenant not exclusive: decided by two in a row, which harness's own traffic makes.
   ...(['anchored', 'aligned'] as const).map(
     (limiter): AdversaryClass => ({

@@ -9,10 +9,13 @@ import {
   firstWindowLow,
   halvedRetryAfter,
   penaltyBox,
+  racyCounter,
 } from './limit-faults.ts';
 
 /** Where limit-fail-open-slice's slice begins, as a fraction of each window. */
 const FAIL_OPEN_FROM = 0.22;
+/** How long after its check limit-racy-counter counts an admit: a round trip to a store in the same rack. */
+const RACY_LAG_MS = 2;
 
 import { createLimitState, SlidingLog } from './limiter-kinds.ts';
 
@@ -163,6 +166,15 @@ export const LIMIT_FAULTS = [
           FAIL_OPEN_FROM,
           FAIL_OPEN_FROM + factor!,
         ]),
+    },
+  },
+  {
+    name: 'limit-racy-counter',
+    clause: '§8 table',
+    rule: `every limit checks its count before the admits of the last ${RACY_LAG_MS} ms are in it (a counter read, then written a store round trip later), so a burst that reaches the limit is admitted past it`,
+    breaks: {
+      limitState: ({ kind, count, windowMs }) =>
+        racyCounter(createLimitState(kind, count, windowMs), RACY_LAG_MS),
     },
   },
   {

@@ -56,6 +56,31 @@ export const failOpenSlice = (
   };
 };
 
+/**
+ * Checks the count before the admits of the last `lagMs` are in it: a counter read, then written a store round trip
+ * later (GET, then SET), over-admits every request checked in that lag once the limit is reached. Each admit is
+ * counted at the moment it was admitted, once its lag is over.
+ */
+export const racyCounter = (inner: LimitState, lagMs: number): LimitState => {
+  const uncounted: number[] = [];
+  const count = (now: number) => {
+    while (uncounted.length > 0 && uncounted[0]! + lagMs <= now) inner.admit(uncounted.shift()!);
+  };
+  return {
+    admit: (now) => {
+      count(now);
+      const { remaining, resetMs } = inner.left!(now);
+      if (remaining === 0) return Math.max(1, resetMs);
+      uncounted.push(now);
+      return 0;
+    },
+    left: (now) => {
+      count(now);
+      return inner.left!(now);
+    },
+  };
+};
+
 /** Under limit-blocks-tenant: a refusal by one bucket refuses the owner everywhere until that bucket admits again. */
 export const blocking = ({ state, owner, blockedUntil }: KeptState): LimitState => ({
   admit: (now) => {

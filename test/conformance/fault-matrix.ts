@@ -137,6 +137,8 @@ export const EXPECTED: Partial<Record<FaultName, Expected>> = {
   'limit-early-reset': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
   // Three wait polls in each sixth of the window, at points the seed draws in thirds of it: one lands in the slice.
   'limit-fail-open-slice': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
+  // A burst that reaches the limit is admitted past it, with more than the limit within a window of a refusal (U).
+  'limit-racy-counter': [['rules-execute'], { 'LIMIT-ENFORCED-RULES-EXECUTE': 'FAIL' }],
   // The fresh burst goes to one endpoint, which alone gets only its share: refused below the limit twice.
   'observability-split': [['observability'], { 'LIMIT-ADMITS-OBSERVABILITY': 'FAIL' }],
   // The embedded server's profile says no other traffic uses the tenant, so one refusal below the limit decides.

@@ -1,6 +1,7 @@
 // Each limiter kind against its defining property (docs/conformance.md, "The reference server"), driven by an
 // injected clock, and every kind's wait checked to be exact on random request times.
 import { describe, expect, it } from 'vitest';
+import { racyCounter } from '../../src/reference/limit-faults.ts';
 import { retryAfterFor } from '../../src/reference/limiter.ts';
 import { createLimitState, LIMITER_KINDS, type LimiterKind } from '../../src/reference/limiter-kinds.ts';
 
@@ -173,5 +174,19 @@ describe.each(LIMITER_KINDS)('%s: waits are exact and Retry-After honest', (kind
 
   it('never limits an unlimited count (the no-limit-schedule fault)', () => {
     expect(admittedOf(burst(createLimitState(kind, Number.POSITIVE_INFINITY, SECOND), 1000, T0))).toBe(1000);
+  });
+});
+
+describe.each(LIMITER_KINDS)('limit-racy-counter over %s: counted 2 ms after its check', (kind) => {
+  it('over-admits only the requests checked within the lag of the limit, and refuses once they are counted', () => {
+    const state = racyCounter(createLimitState(kind, 3, MINUTE), 2);
+    // Three admits counted by the fourth's check: faithful.
+    expect([0, 10, 20].map((t) => state.admit(T0 + t))).toEqual([0, 0, 0]);
+    expect(state.admit(T0 + 30)).toBeGreaterThan(0);
+    // A window later (every kind has room for three again): three at once, and two more within the lag of the last.
+    const later = T0 + 2 * MINUTE;
+    expect(admittedOf([0, 0, 0, 1, 1.5].map((t) => state.admit(later + t)))).toBe(5);
+    expect(state.admit(later + 3.5)).toBeGreaterThan(0);
+    expect(state.left?.(later + 4).remaining).toBe(0);
   });
 });

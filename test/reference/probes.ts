@@ -263,6 +263,10 @@ export const PROBES: Record<FaultName, Probe> = {
     }
     return admitsAtMostLimitAfterRefusals(log, count, t.server.options.minuteMs);
   },
+  // On a clock that stands still no admit is ever counted: a burst past the limit is admitted whole.
+  'limit-racy-counter': async (t) =>
+    (await t.burst(limitOf(t, 'batch-upload-url') + 3, UPLOAD)).filter(admitted).length <=
+    limitOf(t, 'batch-upload-url'),
   'limit-counts-refused': refusedOnlyWhenSpent,
   'retry-after-short-late': retryAfterLate,
   // A request over the limit is answered at once (429, or what another fault answers), not held: the fake clock

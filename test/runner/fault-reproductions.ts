@@ -52,6 +52,7 @@ export const REPLAYED: Partial<Record<FaultName, readonly string[]>> = {
   'limit-window-short': ['rules-execute'],
   'limit-early-reset': ['rules-execute'],
   'limit-fail-open-slice': ['rules-execute'],
+  'limit-racy-counter': ['rules-execute'],
   'observability-split': ['observability'],
   'limit-first-window-low': ['batch-upload-url'],
   'limit-counts-refused': ['rules-execute'],
