@@ -4,6 +4,7 @@ import {
   type AdmittedOverLimit,
   type CheckContext,
   type Exchange,
+  freshBurstSize,
   type LimitWindow,
   type LoggedRequest,
   limitTimeline,
@@ -49,7 +50,7 @@ const ROOM_BACK = 2 * (1 + WINDOW_END_RETRIES);
 
 /**
  * A bucket's probe, per endpoint: the spend burst round-robin (a limit plus one); on the first endpoint the fresh
- * burst (plus two), the window-end burst (plus one) and the variants, and the request after each burst refused
+ * burst (freshBurstSize), the window-end burst (plus one) and the variants, and the request after each burst refused
  * below the limit. The margin covers what runs only when needed:
  * twice the limit twice more when nothing was refused, a repeated fresh burst, more when it drew no 429, the edge and
  * wait polls, a limit's worth filling the window after the edge when the window end goes first, two bursts when
@@ -59,7 +60,9 @@ const ROOM_BACK = 2 * (1 + WINDOW_END_RETRIES);
  * the burst; the room-back requests, and where one is refused twice, the edge polls and a limit's worth after it.
  */
 export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
-  const { count } = target.limitOf(bucket);
+  const limit = target.limitOf(bucket);
+  const { count } = limit;
+  const fresh = freshBurstSize(limit);
   const endpoints = target.endpointsIn(bucket);
   const share = (n: number) => Math.ceil(n / Math.max(1, endpoints.length));
   const variants = probeVariants(target, bucket);
@@ -67,7 +70,7 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
     key: `probe:${bucket}:${endpoint.key}`,
     endpoint: endpoint.key,
     probe: true,
-    requests: share(count + 1) + (i === 0 ? count + 2 + count + 1 + variants.length : 0),
+    requests: share(count + 1) + (i === 0 ? fresh + count + 1 + variants.length : 0),
     margin:
       share(2 * (2 * count + 1)) +
       share(count + 1) +
@@ -75,7 +78,7 @@ export const probeRequests = (target: Target, bucket: BucketId): PlanItem[] => {
       share(count + 1) +
       share(POLLS + WAIT_POLLS + count + 1) +
       (i === 0
-        ? count + 2 + 2 * (count + 1) + variants.length * (2 * count + 1) + RETRY_TEST + ONCE_MORE + ROOM_BACK
+        ? fresh + 2 * (count + 1) + variants.length * (2 * count + 1) + RETRY_TEST + ONCE_MORE + ROOM_BACK
         : 0) +
       WINDOW_END_RETRIES * (2 * share(count + 1) + share(POLLS + WAIT_POLLS) + (i === 0 ? count + 1 : 0)),
   }));

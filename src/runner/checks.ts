@@ -52,6 +52,7 @@ export {
 } from './probe/limit-bounds.ts';
 export { probeBucket } from './probe/probe.ts';
 export {
+  freshBurstSize,
   type ProbePlan,
   type ProbeResult,
   retryAfterSeconds,

@@ -84,7 +84,7 @@ describe('harness conformance --max-requests', () => {
         readFileSync(join(realpathSync(join(reportDir, 'latest')), 'conformance.json'), 'utf8'),
       ) as { checks: { id: string; grade: string; message: string }[] };
       const grades = new Map(report.checks.map((c) => [c.id, c]));
-      // The per-second probe runs first and alone, so its share (plan and margin, about 2,770) is set aside first;
+      // The per-second probe runs first and alone, so its share (plan and margin, about 2,820) is set aside first;
       // what it leaves unsent returns, and the other probes take turns at the rest.
       expect(grades.get('LIMIT-ADMITS-TRANSACTION-EVENT')?.grade).toBe('PASS');
       const skipped = report.checks.filter((c) => c.grade === 'SKIP');

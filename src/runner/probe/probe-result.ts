@@ -1,5 +1,6 @@
 // What a bucket's probe (probe.ts) is given and what it hands the checks that grade it, and the Retry-After readings
 // they share.
+import { type LimitWindow, mostAdmittedInSpan } from '../../../core/faithful-bounds.ts';
 import type { Exchange } from '../../client/index.ts';
 import type { BucketLimit } from '../../profile/target.ts';
 import { type BucketId, type EndpointSpec, RETRY_AFTER_PATTERN } from '../../spec/index.ts';
@@ -83,6 +84,19 @@ export interface ProbeResult {
 
 /** Window-end bursts sent again after one that came too late to show the window's length (on top of the first). */
 export const WINDOW_END_RETRIES = 2;
+
+/** At most this many past the limit and one: a limit of hundreds reaches a racy counter thickly enough already. */
+const PAST_THE_LIMIT = 8;
+
+/**
+ * The fresh burst's size: one past what bound (S) allows at once where a fixed window's edge is ruled out (the limit
+ * plus one), and a quarter of the limit more, at most PAST_THE_LIMIT. A counter checked before its last admits are
+ * in it (a racy one) over-admits only the requests that reach it within that lag of the limit; behind 200 ms round
+ * trips a burst's arrivals spread over some 60 ms, and more of them past the limit make one that close likelier.
+ * Not many more: a wider burst's answers come later, and the window-end burst after it then comes too late.
+ */
+export const freshBurstSize = (limit: LimitWindow): number =>
+  mostAdmittedInSpan(limit, 0, true) + 1 + Math.min(PAST_THE_LIMIT, Math.ceil(limit.count / 4));
 
 /** Whole seconds, as SPEC.md §8 rule 2 requires; undefined for anything else. */
 export const retryAfterSeconds = (exchange: Exchange): number | undefined => {

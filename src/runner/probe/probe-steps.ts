@@ -1,7 +1,6 @@
 // The steps of a bucket's probe (probe.ts runs them in order; the edge, step 2, is in probe-edge.ts, the window end's
 // steps in window-end.ts): the requests each sends and when, and what each hands back. Every request goes through
 // fire(), so the bucket's log holds all of them.
-import { mostAdmittedInSpan } from '../../../core/faithful-bounds.ts';
 import { type Exchange, isSuccess } from '../../client/index.ts';
 import { isHarnessError } from '../../errors.ts';
 import type { BucketLimit } from '../../profile/target.ts';
@@ -10,7 +9,13 @@ import type { LoggedRequest, LogView } from '../bucket-log.ts';
 import { type CheckContext, sessionOf } from '../context.ts';
 import type { CallOptions, Session } from '../session.ts';
 import { type EdgeFree, refusedBelowLimit } from './limit-bounds.ts';
-import type { Burst, ProbePlan, Variant, VariantResult } from './probe-result.ts';
+import {
+  type Burst,
+  freshBurstSize,
+  type ProbePlan,
+  type Variant,
+  type VariantResult,
+} from './probe-result.ts';
 import { RetryTest } from './retry-test.ts';
 import { isolationBurst, type OnRefused } from './tenant-isolation.ts';
 import { type Edge, edgeFreeFrom } from './window-edge.ts';
@@ -209,16 +214,17 @@ export class BucketProbe {
     // Every token the burst and what follows its 429 send, in hand (at once unless one came due for renewal
     // during the waits): a token request between them is a round trip more for a shared bucket to refill in.
     await Promise.all([this.#ctx.token(this.#plan.options.client ?? 'primary'), refused?.ready()]);
-    // One past what bound (S) allows at once where a fixed window's edge is ruled out: the limit plus one. All to one
-    // endpoint, as a limit shared by several (Observability) is one endpoint's whole limit too, not a sum of shares;
-    // but one each to those that have answered only 429 so far (a bucket spent before the probe), so that whether
-    // they are routed can be told.
+    // All to one endpoint, as a limit shared by several (Observability) is one endpoint's whole limit too, not a sum
+    // of shares; but the first few to those that have answered only 429 so far (a bucket spent before the probe), so
+    // that whether they are routed can be told. Three each: the network reorders a burst, and one request may arrive
+    // among the ones past the limit.
     const [first, ...others] = this.#plan.endpoints;
     const unanswered = others.filter((e) => !this.firstByEndpoint.has(e.key));
-    return this.burst(name, mostAdmittedInSpan(this.limit, 0, true) + 1, {
+    const toUnanswered = Math.min(3 * unanswered.length, this.limit.count);
+    return this.burst(name, freshBurstSize(this.limit), {
       // The stretch times the burst whatever the edge; only an edge a fixed window can have made tightens a bound.
       ...(edgeFree && edge?.windowed ? { edgeFree } : {}),
-      endpointOf: (i) => unanswered[i] ?? first!,
+      endpointOf: (i) => (i < toUnanswered ? unanswered[i % unanswered.length]! : first!),
       ...(refused ? { afterRefused: refused.send } : {}),
     });
   }

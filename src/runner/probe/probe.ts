@@ -9,8 +9,8 @@
 //      a fixed window begins there. One admitted before the Retry-After's whole seconds (a limiter that reset
 //      early) is followed by two bursts that show two windows within one;
 //   3. fresh: once the spend burst's answers are a window old, and where a fixed window has no edge (from 2.), a
-//      limit's worth plus two at once to one endpoint: every faithful limiter admits the first N; repeated when it was
-//      refused below the limit;
+//      limit's worth plus two, and up to eight more, at once to one endpoint (freshBurstSize): every faithful
+//      limiter admits the first N; repeated when it was refused below the limit;
 //   4. variants: right after that burst is refused, the requests whose sharing SPEC.md §8 rule 1 decides; one that
 //      must share, admitted past the stretch step 3 found free of a window edge, is sent again after another burst;
 //   5. window end: a limit's worth plus one answered just before a window has passed since the last refusal before
