@@ -57,6 +57,16 @@ export const faultsFromEveryTenth = () =>
  */
 const AT_REAL_MINUTES: readonly FaultName[] = ['retry-after-too-short'];
 
+/**
+ * Where a real-minute cell reads otherwise behind 200 ms round trips: half a sub-second wait is a Retry-After of 0 s,
+ * and the per-second bucket's one-second window is over by the time its retry test goes (after the fresh burst's
+ * variants), so only an edge poll tests the promise, with an admit of the spend answered after that 429, which may
+ * have taken the room: not verified, never PASS (docs/limits.md, known limits).
+ */
+const AT_FAR: Partial<Record<FaultName, Readonly<Record<string, string>>>> = {
+  'retry-after-too-short': { 'LIMIT-RETRY-HONOURED-TRANSACTION-EVENT': 'INCONCLUSIVE' },
+};
+
 export const faultsAtRealMinutes = () =>
   describe('limit faults at real minutes', () => {
     const minuteMs = 60_000;
@@ -71,6 +81,8 @@ export const faultsAtRealMinutes = () =>
         { ...withFault(fault), limiter: 'aligned', minuteMs, tokenLifetimeSeconds: 150 },
         { only, seed: CELL_SEED, network, phaseMs: Math.round(phase * minuteMs) },
       );
-      expect(deviationsOf(report, fault)).toEqual(deviate);
+      expect(deviationsOf(report, fault)).toEqual(
+        network === 'far' ? { ...deviate, ...AT_FAR[fault] } : deviate,
+      );
     });
   });
