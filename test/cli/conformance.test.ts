@@ -145,13 +145,13 @@ describe.concurrent('harness conformance against broken targets', SIDE_BY_SIDE, 
     );
     counter.close();
     expect(result.status, result.stderr).toBe(0);
-    // The limit plus one (spend and window end) and plus two (fresh).
-    expect(result.stdout).toMatch(/POST \/event\/transaction\/v3\s+1504\s+\(\+\d+\)/);
+    // The limit plus one (spend and window end) and plus ten (fresh: two, and a quarter of the limit, at most eight).
+    expect(result.stdout).toMatch(/POST \/event\/transaction\/v3\s+1512\s+\(\+\d+\)/);
     expect(result.stdout).toMatch(
       /^total: \d+ requests, at most \d+ with the retry margin; nothing was sent$/m,
     );
     expect(result.stdout).toMatch(
-      /^ {2}transaction-event +500\/second +1504 \(\+\d+\) +limited for up to 1 s after the run$/m,
+      /^ {2}transaction-event +500\/second +1512 \(\+\d+\) +limited for up to 1 s after the run$/m,
     );
     expect(result.stdout).toMatch(/^ {2}rules-rerun +1\/minute .* limited for up to 60 s after the run$/m);
     expect(requests).toBe(0);
