@@ -11,13 +11,12 @@ import {
   penaltyBox,
   racyCounter,
 } from './limit-faults.ts';
+import { createLimitState, SlidingLog } from './limiter-kinds.ts';
 
 /** Where limit-fail-open-slice's slice begins, as a fraction of each window. */
 const FAIL_OPEN_FROM = 0.22;
 /** How long after its check limit-racy-counter counts an admit: a round trip to a store in the same rack. */
 const RACY_LAG_MS = 2;
-
-import { createLimitState, SlidingLog } from './limiter-kinds.ts';
 
 export const LIMIT_FAULTS = [
   {

@@ -63,19 +63,19 @@ export const failOpenSlice = (
  */
 export const racyCounter = (inner: LimitState, lagMs: number): LimitState => {
   const uncounted: number[] = [];
-  const count = (now: number) => {
+  const countDue = (now: number) => {
     while (uncounted.length > 0 && uncounted[0]! + lagMs <= now) inner.admit(uncounted.shift()!);
   };
   return {
     admit: (now) => {
-      count(now);
+      countDue(now);
       const { remaining, resetMs } = inner.left!(now);
       if (remaining === 0) return Math.max(1, resetMs);
       uncounted.push(now);
       return 0;
     },
     left: (now) => {
-      count(now);
+      countDue(now);
       return inner.left!(now);
     },
   };
